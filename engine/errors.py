@@ -1,0 +1,39 @@
+"""Errors shared by every game: an illegal move says which rule it breaks, in Dutch and English."""
+
+from __future__ import annotations
+
+
+class IllegalMove(Exception):
+    """An action that the rules do not allow in this state.
+
+    Every kind of illegal move has its own subclass. ``nl`` and ``en`` are the reason
+    in Dutch and English; ``code`` is a stable machine name for the kind.
+    """
+
+    code: str = "illegal_move"
+
+    def __init__(self, nl: str, en: str) -> None:
+        super().__init__(en)
+        self.nl = nl
+        self.en = en
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "nl": self.nl, "en": self.en}
+
+
+class NotYourTurn(IllegalMove):
+    """The action is made by a seat that is not to move."""
+
+    code = "not_your_turn"
+
+
+class RoundOver(IllegalMove):
+    """The round has ended: no action is possible any more."""
+
+    code = "round_over"
+
+
+class MalformedAction(IllegalMove):
+    """The action cannot be read (unknown kind, missing or invalid field)."""
+
+    code = "malformed_action"

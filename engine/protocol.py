@@ -1,0 +1,107 @@
+"""The one small protocol that every game module follows.
+
+``tournaments/`` never branches on a game's name except to pick the module from
+``engine.registry``. A game module (``engine.jokeren``, ``engine.klaverjas``) exposes:
+
+- ``GAME``: the game's name (``"jokeren"`` or ``"klaverjas"``);
+- ``PRESETS``: preset name -> frozen variant (the game's parameters);
+- ``variant_from_json(obj)`` and ``variant.to_json()``: a variant as plain JSON, every
+  field present; ``variant.num_players`` and ``variant.rounds`` (default rounds in a game);
+- ``new_round(variant, *, secret, round_index)``: the dealt round state (the dealer is
+  seat ``round_index % num_players``, the first player the next seat clockwise);
+- ``state_from_json(obj)`` / ``action_from_json(obj)``;
+- ``bot_action(state, *, level)``: the bot's choice for ``state.current_player``; it
+  reads only that seat's observation and the round's ``bot:<seat>`` stream;
+- ``BOT_LEVELS``: the bot levels, weakest first;
+- ``results(totals)``: each seat's duplicate result from the match totals;
+- ``LOWER_IS_BETTER``: the sense of ``results`` for ranking;
+- ``deal_summary(variant, *, secret, round_index)``: the JSON of ``python -m engine deal``.
+
+A round state is immutable; ``apply`` returns a new one. See ``RoundState`` below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+
+class Action(Protocol):
+    """A move: a small frozen dataclass that round-trips through JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Variant(Protocol):
+    """The game's parameters, frozen; presets are instances."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def rounds(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class RoundState(Protocol):
+    """One round of a game, from the deal to its scoring."""
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` once the round is over."""
+        ...
+
+    @property
+    def is_terminal(self) -> bool: ...
+
+    @property
+    def move_count(self) -> int:
+        """How many actions have been applied since the deal."""
+        ...
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal action of the current player, in a fixed canonical order."""
+        ...
+
+    def apply(self, action: Any) -> RoundState:
+        """The state after the current player's action; raises an ``IllegalMove``."""
+        ...
+
+    def scores(self) -> list[int]:
+        """Points of each seat for this round (only meaningful once terminal)."""
+        ...
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON: never another hand, never the stock order."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def state_hash(self) -> str:
+        """A compact, stable hash of the full state."""
+        ...
+
+
+class GameModule(Protocol):
+    GAME: str
+    PRESETS: Mapping[str, Any]
+    BOT_LEVELS: Sequence[str]
+    LOWER_IS_BETTER: bool
+
+    def variant_from_json(self, obj: Mapping[str, Any]) -> Any: ...
+
+    def new_round(self, variant: Any, *, secret: bytes, round_index: int) -> Any: ...
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> Any: ...
+
+    def action_from_json(self, obj: Mapping[str, Any]) -> Any: ...
+
+    def bot_action(self, state: Any, *, level: str) -> Any: ...
+
+    def results(self, totals: Sequence[int]) -> list[float]: ...
+
+    def deal_summary(self, variant: Any, *, secret: bytes, round_index: int) -> dict[str, Any]: ...
