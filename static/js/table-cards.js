@@ -1,0 +1,187 @@
+// Cards and melds for the Jokeren table: notation, names, sorting and the joker choices.
+//
+// Card ids follow engine/cards.py: per deck the suits c d h s, each A..K, then two
+// jokers; ids 0..53 are the first deck, 54..107 the second. Codes are "7h", "Td", "**".
+// Pure functions only (no DOM), so they are easy to reason about and to test.
+
+export const SUITS = "cdhs";
+export const RANKS = "A23456789TJQK";
+export const JOKER = "**";
+export const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+export const RED_SUITS = new Set(["d", "h"]);
+
+/** Rank (1..13, 0 for a joker), suit letter ("" for a joker) and code of an id or a code. */
+export function cardInfo(card) {
+  if (typeof card === "number") {
+    const local = card % 54;
+    if (local >= 52) return { id: card, rank: 0, suit: "", code: JOKER, joker: true };
+    const suit = SUITS[Math.floor(local / 13)];
+    const rank = (local % 13) + 1;
+    return { id: card, rank, suit, code: RANKS[rank - 1] + suit, joker: false };
+  }
+  const code = String(card).trim();
+  if (code === JOKER) return { id: null, rank: 0, suit: "", code: JOKER, joker: true };
+  const text = code.length === 3 && code.startsWith("10") ? "T" + code[2] : code;
+  const rank = RANKS.indexOf(text[0].toUpperCase()) + 1;
+  const suit = text[1].toLowerCase();
+  return { id: null, rank, suit, code: RANKS[rank - 1] + suit, joker: false };
+}
+
+/** Code of a rank (1..14, 14 = high ace) and suit letter. */
+export function codeOf(rank, suit) {
+  return RANKS[(rank - 1) % 13] + suit;
+}
+
+/** Text of a rank as printed on a card ("10", and the page's letters for J Q K A). */
+export function rankLabel(rank, letters) {
+  if (rank === 0) return "";
+  return letters[(rank - 1) % 13];
+}
+
+/**
+ * Name of a card for a title attribute, e.g. "harten 7", "schoppen boer", "joker".
+ * `names` = {ranks: [13 names], suits: [4 names, order c d h s], joker, format: "{suit} {rank}"}.
+ */
+export function cardName(card, names) {
+  const info = cardInfo(card);
+  if (info.joker) return names.joker;
+  const suit = names.suits[SUITS.indexOf(info.suit)];
+  const rank = names.ranks[info.rank - 1];
+  return names.format.replace("{suit}", suit).replace("{rank}", rank);
+}
+
+/** Short label of a code: "7♥", "10♠", "B♣" (with the page's rank letters). */
+export function shortLabel(code, letters) {
+  const info = cardInfo(code);
+  if (info.joker) return "★";
+  return rankLabel(info.rank, letters) + SUIT_SYMBOLS[info.suit];
+}
+
+// Display order: ace high, suits alternating black and red.
+const SUIT_ORDER = { s: 0, h: 1, c: 2, d: 3 };
+const highRank = (rank) => (rank === 1 ? 14 : rank);
+
+/** The hand sorted by suit (then rank) or by rank (then suit); jokers last. */
+export function sortHand(ids, mode) {
+  const key = (id) => {
+    const info = cardInfo(id);
+    if (info.joker) return [1, 0, 0, id];
+    const r = highRank(info.rank);
+    const s = SUIT_ORDER[info.suit];
+    return mode === "rank" ? [0, r, s, id] : [0, s, r, id];
+  };
+  return [...ids].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    return 0;
+  });
+}
+
+function combinations(items, k) {
+  if (k === 0) return [[]];
+  const out = [];
+  items.forEach((item, i) => {
+    for (const rest of combinations(items.slice(i + 1), k - 1)) out.push([item, ...rest]);
+  });
+  return out;
+}
+
+/**
+ * Every way the selected cards can lie as one new meld, as
+ * `{kind, cards: [ids in table order], standsFor: [code | null per card]}`.
+ * A joker stands for one definite card (RULES.md §2): in a group a missing suit, in a
+ * run its place. Only selections with jokers have more than one way. The first entry
+ * is the proposal; an empty list means the cards are no meld (the server says why).
+ */
+export function meldOptions(ids, maxRun = 13) {
+  const cards = ids.map(cardInfo);
+  const naturals = cards.filter((c) => !c.joker);
+  const jokers = cards.filter((c) => c.joker);
+  const n = cards.length;
+  if (n < 3 || naturals.length === 0) return [];
+  const options = [];
+
+  // Runs: one suit, distinct ranks, consecutive with the jokers filling the gaps.
+  const suit = naturals[0].suit;
+  if (n <= maxRun && naturals.every((c) => c.suit === suit)) {
+    const ranks = naturals.map((c) => c.rank);
+    if (new Set(ranks).size === ranks.length) {
+      // Highest start first: a joker at the open end of a run extends it upwards.
+      for (let start = 14 - n + 1; start >= 1; start -= 1) {
+        const end = start + n - 1;
+        const place = (r) => (r >= start && r <= end ? r : r === 1 && end === 14 ? 14 : null);
+        const placed = ranks.map(place);
+        if (placed.some((p) => p === null)) continue;
+        const free = [];
+        for (let r = start; r <= end; r += 1) if (!placed.includes(r)) free.push(r);
+        let j = 0;
+        let k = 0;
+        const positions = cards.map((c) => (c.joker ? free[j++] : placed[k++]));
+        const laid = ids
+          .map((id, i) => ({ id, pos: positions[i], joker: cards[i].joker }))
+          .sort((a, b) => a.pos - b.pos);
+        options.push({
+          kind: "run",
+          cards: laid.map((x) => x.id),
+          standsFor: laid.map((x) => (x.joker ? codeOf(x.pos, suit) : null)),
+        });
+      }
+    }
+  }
+
+  // Groups: one rank, different suits, three or four cards.
+  const rank = naturals[0].rank;
+  if (n <= 4 && naturals.every((c) => c.rank === rank)) {
+    const suits = naturals.map((c) => c.suit);
+    if (new Set(suits).size === suits.length) {
+      const missing = [...SUITS].filter((s) => !suits.includes(s));
+      for (const chosen of combinations(missing, jokers.length)) {
+        let j = 0;
+        const standsFor = cards.map((c) => (c.joker ? codeOf(rank, chosen[j++]) : null));
+        options.push({ kind: "group", cards: [...ids], standsFor });
+      }
+    }
+  }
+  return options;
+}
+
+/** The (rank, suit) each card of a table meld stands for; the ace of a run high or low. */
+export function meldRanks(meld) {
+  const ranks = meld.cards.map((card, i) => {
+    const sf = meld.stands_for ? meld.stands_for[i] : null;
+    const info = sf ? cardInfo(sf) : cardInfo(card);
+    return { rank: info.rank, suit: info.suit };
+  });
+  if (meld.kind === "run" && ranks.length > 1 && ranks[ranks.length - 1].rank === 1) {
+    ranks[ranks.length - 1].rank = 14;
+  }
+  return ranks;
+}
+
+/**
+ * The cards a joker laid off onto a table meld may stand for, as codes; the first is
+ * the proposal. Group: a missing suit. Run: one beyond either end (upwards first).
+ */
+export function layOffJokerOptions(meld, maxRun = 13) {
+  const ranks = meldRanks(meld);
+  if (meld.kind === "group") {
+    if (ranks.length >= 4) return [];
+    const rank = ranks.find((r) => r.rank > 0).rank;
+    const used = ranks.map((r) => r.suit);
+    return [...SUITS].filter((s) => !used.includes(s)).map((s) => codeOf(rank, s));
+  }
+  if (ranks.length >= maxRun) return [];
+  const suit = ranks[0].suit;
+  const lo = ranks[0].rank;
+  const hi = ranks[ranks.length - 1].rank;
+  const out = [];
+  if (hi + 1 <= 14 && !(hi + 1 === 14 && lo === 1)) out.push(codeOf(hi + 1, suit));
+  if (lo - 1 >= 1 && !(lo - 1 === 1 && hi === 14)) out.push(codeOf(lo - 1, suit));
+  return out;
+}
+
+/** Whether a table meld holds a joker (so "Joker ruilen" can apply to it). */
+export function meldHasJoker(meld) {
+  return meld.cards.some((c) => cardInfo(c).joker);
+}

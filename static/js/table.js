@@ -1,0 +1,704 @@
+// The Jokeren card table: renders the entrant's view of a game and plays moves through
+// the JSON API (/api/games/<id>/ and /api/games/<id>/moves/, see the site's API notes).
+//
+// The page renders from the GET payload embedded in the template ("initial-state"), so
+// a reload resumes exactly. A move is one POST; its `events` (the entrant's own move,
+// then every bot move, and "round_over" markers) are shown one after another, each
+// with the observation after it. An illegal move (400) shows the server's reason and
+// changes nothing; a stale one (409) reloads the state from GET.
+
+import {
+  cardInfo,
+  cardName,
+  layOffJokerOptions,
+  meldHasJoker,
+  meldOptions,
+  rankLabel,
+  shortLabel,
+  sortHand,
+  SUIT_SYMBOLS,
+  RED_SUITS,
+} from "./table-cards.js";
+
+const root = document.getElementById("jk-table");
+const T = JSON.parse(document.getElementById("table-strings").textContent);
+const LANG = (root.dataset.lang || document.documentElement.lang || "nl").startsWith("en")
+  ? "en"
+  : "nl";
+// Pause between two shown moves; a page (or a test) may set window.JK_TABLE_DELAY first.
+const DELAY = Number.isFinite(window.JK_TABLE_DELAY) ? window.JK_TABLE_DELAY : 550;
+
+const NAMES = {
+  letters: T.rank_letters.split(","),
+  ranks: T.rank_names.split(","),
+  suits: T.suit_names.split(","),
+  joker: T.joker,
+  format: T.card_name,
+};
+
+const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
+const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const number = (x) =>
+  Number(x).toLocaleString(LANG === "en" ? "en-GB" : "nl-NL", { maximumFractionDigits: 1 });
+
+const state = {
+  game: JSON.parse(document.getElementById("initial-state").textContent),
+  obs: null,
+  selected: new Set(),
+  staged: [], // melds collected with "Setje toevoegen": {cards, standsFor, kind}
+  choice: 0, // chosen interpretation (joker choice) of the current selection
+  sortMode: "suit",
+  mode: null, // "lay_off" | "swap": waiting for a click on a table meld
+  busy: false,
+  log: [],
+  newCards: new Set(),
+};
+state.obs = state.game.observation;
+
+// --- Reading the observation ---------------------------------------------------------
+
+const seat = () => state.game.seat ?? 0;
+const seatName = (s) => (state.game.seat_names || [])[s] ?? `#${s}`;
+const hand = (o = state.obs) => o.hand ?? [];
+const tableMelds = (o = state.obs) => o.table ?? o.melds ?? [];
+const stockCount = (o = state.obs) => o.stock_count ?? o.stock_size ?? 0;
+const handSizes = (o = state.obs) => o.hand_sizes ?? o.hand_counts ?? [];
+const phase = (o = state.obs) => o.phase;
+const currentPlayer = (o = state.obs) => (o.is_terminal ? null : o.current_player);
+function openTop(o = state.obs) {
+  if ("open_top" in o) return o.open_top;
+  const pile = o.open_pile;
+  if (Array.isArray(pile)) return pile.length ? pile[pile.length - 1] : null;
+  return pile ?? null;
+}
+function openCount(o = state.obs) {
+  if ("open_count" in o) return o.open_count;
+  if (Array.isArray(o.open_pile)) return o.open_pile.length;
+  return openTop(o) === null ? 0 : 1;
+}
+const playing = () => state.game.status === "playing";
+const myTurn = () => playing() && currentPlayer() === seat();
+const canAct = () => myTurn() && !state.busy;
+
+// --- DOM helpers -------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) el.append(child);
+  }
+  return el;
+}
+
+/** A card face; `tag` "button" for the hand, "span" elsewhere. */
+function cardFace(card, { tag = "span", standsFor = null, attrs = {}, small = false } = {}) {
+  const info = cardInfo(card);
+  const name = cardName(card, NAMES);
+  const title = standsFor ? `${name} (${cardName(standsFor, NAMES)})` : name;
+  const classes = ["jk-card"];
+  if (small) classes.push("jk-card-small");
+  if (info.joker) classes.push("jk-joker");
+  else classes.push(RED_SUITS.has(info.suit) ? "jk-red" : "jk-black");
+  const a11y = tag === "span" ? { role: "img", "aria-label": title } : { "aria-label": title };
+  const el = h(tag, { class: classes.join(" "), title, "data-code": info.code, ...a11y, ...attrs });
+  if (info.joker) {
+    el.append(
+      h("span", { class: "jk-corner", "aria-hidden": "true" }, h("span", { text: "★" })),
+      h("span", { class: "jk-pip", "aria-hidden": "true", text: "★" }),
+      h("span", { class: "jk-joker-word", "aria-hidden": "true", text: "JOKER" }),
+    );
+    if (standsFor) {
+      el.append(h("span", { class: "jk-stands", "aria-hidden": "true", text: shortLabel(standsFor, NAMES.letters) }));
+    }
+  } else {
+    const rank = rankLabel(info.rank, NAMES.letters);
+    const suit = SUIT_SYMBOLS[info.suit];
+    el.append(
+      h("span", { class: "jk-corner", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
+      h("span", { class: "jk-pip", "aria-hidden": "true", text: suit }),
+      h("span", { class: "jk-corner jk-corner-br", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
+    );
+  }
+  return el;
+}
+
+const cardBack = (attrs = {}) => h("span", { class: "jk-back", "aria-hidden": "true", ...attrs });
+
+// --- Rendering ------------------------------------------------------------------------
+
+function render() {
+  const o = state.obs;
+  root.dataset.busy = String(state.busy);
+  root.dataset.phase = phase(o) ?? "";
+  root.dataset.yourTurn = String(myTurn());
+  root.dataset.seq = String(state.game.seq);
+  root.dataset.status = state.game.status;
+  root.dataset.round = String(roundIndex());
+  renderSeats();
+  renderPiles();
+  renderMelds();
+  renderStatus();
+  renderStaged();
+  renderHand();
+  renderActions();
+  renderInfo();
+  renderScores();
+  renderLog();
+}
+
+function roundIndex() {
+  return state.obs.round_index ?? state.obs.round ?? state.game.round ?? 0;
+}
+
+function renderSeats() {
+  const sizes = handSizes();
+  for (const s of [1, 2, 3]) {
+    const box = $(`seat-${s}`);
+    if (!box) continue;
+    const n = sizes[s] ?? 0;
+    const turn = playing() && currentPlayer() === s;
+    box.classList.toggle("is-turn", turn);
+    box.replaceChildren(
+      h(
+        "div",
+        { class: "jk-seat-label" },
+        h("span", { class: "jk-seat-name", text: seatName(s) }),
+        h("span", { class: "jk-count", "data-testid": `hand-size-${s}`, text: fmt(T.n_cards, { n }) }),
+      ),
+      h("div", { class: "jk-backs", title: fmt(T.hand_size, { n }) }, Array.from({ length: n }, () => cardBack())),
+    );
+  }
+}
+
+function renderPiles() {
+  const canDraw = canAct() && phase() === "draw";
+  const top = openTop();
+  const stock = h(
+    "button",
+    {
+      type: "button",
+      class: "jk-pile jk-stock",
+      "data-testid": "stock",
+      disabled: !canDraw,
+      "aria-label": `${T.stock}: ${fmt(T.n_cards, { n: stockCount() })}`,
+      onclick: () => send({ type: "draw", source: "stock" }),
+    },
+    stockCount() > 0 ? cardBack() : h("span", { class: "jk-pile-empty", text: T.empty }),
+    h("span", { class: "jk-pile-label" }, h("span", { text: T.stock }), h("span", { class: "jk-count", "data-testid": "stock-count", text: String(stockCount()) })),
+  );
+  const open = h(
+    "button",
+    {
+      type: "button",
+      class: "jk-pile jk-open",
+      "data-testid": "open-pile",
+      disabled: !canDraw || top === null,
+      "aria-label": top === null ? `${T.open_pile}: ${T.empty}` : `${T.open_pile}: ${cardName(top, NAMES)}`,
+      onclick: () => send({ type: "draw", source: "open" }),
+    },
+    top === null ? h("span", { class: "jk-pile-empty", text: T.empty }) : cardFace(top, { attrs: { "data-testid": "open-top" } }),
+    h("span", { class: "jk-pile-label" }, h("span", { text: T.open_pile }), h("span", { class: "jk-count", text: String(openCount()) })),
+  );
+  $("piles").replaceChildren(stock, open);
+}
+
+function renderMelds() {
+  const melds = tableMelds();
+  const box = $("melds");
+  box.classList.toggle("is-picking", state.mode !== null);
+  if (!melds.length) {
+    box.replaceChildren(h("p", { class: "jk-empty", text: T.no_melds }));
+    return;
+  }
+  box.replaceChildren(
+    ...melds.map((meld, i) => {
+      const pickable = state.mode !== null && canAct();
+      const label = `${T[meld.kind] ?? meld.kind} ${fmt(T.laid_by, { name: seatName(meld.owner) })}`;
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `jk-meld${pickable ? " is-pickable" : ""}`,
+          "data-testid": "meld",
+          "data-index": i,
+          "data-owner": meld.owner,
+          "data-codes": meld.cards.map((c) => cardInfo(c).code).join(" "),
+          "aria-label": `${label}: ${meld.cards.map((c, j) => meldCardName(meld, c, j)).join(", ")}`,
+          disabled: !pickable,
+          onclick: () => pickMeld(i),
+        },
+        h("span", { class: "jk-meld-cards" }, meld.cards.map((c, j) => cardFace(c, { small: true, standsFor: meld.stands_for?.[j] ?? null }))),
+        h("span", { class: "jk-meld-owner", text: fmt(T.laid_by, { name: seatName(meld.owner) }) }),
+      );
+    }),
+  );
+}
+
+function meldCardName(meld, card, j) {
+  const sf = meld.stands_for?.[j];
+  return sf ? fmt(T.joker_for, { card: cardName(sf, NAMES) }) : cardName(card, NAMES);
+}
+
+function renderStatus() {
+  const el = $("status");
+  let text;
+  if (!playing()) text = T.game_over;
+  else if (state.mode === "lay_off") text = T.pick_meld_lay_off;
+  else if (state.mode === "swap") text = T.pick_meld_swap;
+  else if (myTurn()) text = phase() === "draw" ? T.turn_draw : T.turn_play;
+  else if (currentPlayer() !== null && currentPlayer() !== undefined) text = fmt(T.bot_turn, { name: seatName(currentPlayer()) });
+  else text = T.waiting;
+  el.textContent = text;
+  el.classList.toggle("is-yours", myTurn());
+}
+
+const stagedIds = () => new Set(state.staged.flatMap((m) => m.cards));
+
+function renderStaged() {
+  const box = $("staged");
+  box.hidden = state.staged.length === 0;
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(
+    h("span", { class: "jk-staged-title", text: T.staged }),
+    ...state.staged.map((m, i) =>
+      h("span", { class: "jk-staged-meld", "data-testid": "staged-meld", "data-index": i },
+        m.cards.map((c, j) => cardFace(c, { small: true, standsFor: m.standsFor[j] }))),
+    ),
+  );
+}
+
+function renderHand() {
+  const box = $("hand");
+  if (!playing() && state.game.result) {
+    box.replaceChildren();
+    return;
+  }
+  const staged = stagedIds();
+  const cards = sortHand(hand().filter((c) => !staged.has(c)), state.sortMode);
+  box.replaceChildren(
+    ...cards.map((c) => {
+      const selected = state.selected.has(c);
+      const el = cardFace(c, {
+        tag: "button",
+        attrs: {
+          type: "button",
+          "data-testid": "hand-card",
+          "data-card": c,
+          "aria-pressed": String(selected),
+          disabled: state.busy,
+          onclick: () => toggleCard(c),
+        },
+      });
+      el.classList.toggle("is-selected", selected);
+      el.classList.toggle("is-new", state.newCards.has(c));
+      return el;
+    }),
+  );
+}
+
+/** The interpretations of the current selection as a new meld (joker choices). */
+function selectionOptions() {
+  return meldOptions(orderedSelection(), state.game.variant?.max_run ?? 13);
+}
+
+function orderedSelection() {
+  return sortHand([...state.selected], state.sortMode);
+}
+
+function button(testid, text, onclick, extra = {}) {
+  return h("button", { type: "button", class: "jk-btn", "data-testid": testid, onclick, ...extra }, text);
+}
+
+function renderActions() {
+  const box = $("actions");
+  const items = [];
+  const sortText = state.sortMode === "suit" ? T.sorted_by_suit : T.sorted_by_rank;
+  if (playing()) {
+    items.push(button("btn-sort", T.sort, toggleSort, { class: "jk-btn jk-btn-ghost", title: sortText, "aria-label": `${T.sort} (${sortText})` }));
+  }
+  if (canAct() && phase() === "play") {
+    const n = state.selected.size;
+    const selected = [...state.selected];
+    const melds = tableMelds();
+    if (state.mode !== null) {
+      items.push(button("btn-cancel", T.cancel, cancelMode, { class: "jk-btn jk-btn-ghost" }));
+    } else {
+      if (n >= 3) {
+        const options = selectionOptions();
+        const hasJoker = selected.some((c) => cardInfo(c).joker);
+        if (hasJoker && options.length > 1) items.push(jokerChoice(options));
+        items.push(button("btn-lay", T.lay, layDown, { class: "jk-btn jk-btn-primary" }));
+        items.push(button("btn-stage", T.stage, stageSelection));
+      }
+      if (state.staged.length) {
+        items.push(button("btn-lay-staged", `${T.lay_staged} (${state.staged.length})`, layStaged, { class: "jk-btn jk-btn-primary" }));
+        items.push(button("btn-unstage", T.unstage, unstage, { class: "jk-btn jk-btn-ghost" }));
+      }
+      if (n === 1 && melds.length) {
+        items.push(button("btn-lay-off", T.lay_off, () => enterMode("lay_off")));
+      }
+      if (n === 1 && !cardInfo(selected[0]).joker && melds.some(meldHasJoker)) {
+        items.push(button("btn-swap", T.swap, () => enterMode("swap")));
+      }
+      if (n === 1 && !state.staged.length) {
+        items.push(button("btn-discard", T.discard, () => send({ type: "discard", card: selected[0] }), { class: "jk-btn jk-btn-danger" }));
+      }
+    }
+  }
+  box.replaceChildren(...items);
+}
+
+function optionLabel(option) {
+  const cards = option.cards
+    .map((c, i) => (option.standsFor[i] ? `[${shortLabel(option.standsFor[i], NAMES.letters)}]` : shortLabel(cardInfo(c).code, NAMES.letters)))
+    .join(" ");
+  return `${T[option.kind]}: ${cards}`;
+}
+
+function jokerChoice(options) {
+  if (state.choice >= options.length) state.choice = 0;
+  const select = h(
+    "select",
+    { "data-testid": "joker-choice", id: "jk-joker-choice", onchange: (e) => { state.choice = Number(e.target.value); } },
+    options.map((o, i) => h("option", { value: i, selected: i === state.choice }, optionLabel(o))),
+  );
+  return h("label", { class: "jk-choice", for: "jk-joker-choice" }, h("span", { text: T.joker_is }), select);
+}
+
+function renderInfo() {
+  const g = state.game;
+  const variant = g.variant || {};
+  const r = roundIndex();
+  const parts = [
+    h("p", { class: "jk-round", "data-testid": "round-label", text: fmt(T.round_of, { round: r + 1, rounds: g.rounds }) }),
+  ];
+  if (g.tournament?.name) parts.push(h("p", { class: "jk-tournament", text: g.tournament.name }));
+  if (variant.opening === "contract" && Array.isArray(variant.contracts) && variant.contracts.length) {
+    const c = variant.contracts[r % variant.contracts.length];
+    parts.push(h("p", { class: "jk-contract", "data-testid": "contract" }, h("strong", { text: `${T.contract}: ` }), c[`description_${LANG}`] ?? c.description_nl ?? ""));
+  } else if (variant.opening === "points") {
+    parts.push(h("p", { class: "jk-contract", "data-testid": "contract" }, h("strong", { text: `${T.opening}: ` }), fmt(T.opening_points, { points: variant.opening_points })));
+  }
+  if (g.bot_finished) parts.push(h("p", { class: "jk-note", text: T.bot_finished }));
+  $("round-info").replaceChildren(...parts);
+}
+
+function scoreTable(rows, totals) {
+  const seats = (state.game.seat_names || []).map((_, s) => s);
+  return h(
+    "table",
+    { class: "jk-score-table" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: T.round }), seats.map((s) => h("th", { scope: "col", text: seatName(s) })))),
+    h("tbody", {}, rows.map((row, r) => h("tr", {}, h("th", { scope: "row", text: String(r + 1) }), row.map((p) => h("td", { text: String(p) }))))),
+    totals ? h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: T.total }), totals.map((p) => h("td", { text: String(p) })))) : null,
+  );
+}
+
+function renderScores() {
+  const box = $("scores");
+  box.replaceChildren(scoreTable(state.game.round_scores || [], state.game.totals || []));
+}
+
+function renderLog() {
+  const list = $("log");
+  const shown = list.children.length;
+  for (const line of state.log.slice(shown)) {
+    list.append(h("li", { class: line.seat === seat() ? "is-yours" : "" , text: line.text }));
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderFinal() {
+  const south = root.querySelector(".jk-south");
+  south.querySelector("[data-testid=final]")?.remove();
+  const res = state.game.result;
+  if (playing() || !res) return;
+  const url = leaderboardUrl();
+  south.append(
+    h(
+      "div",
+      { class: "jk-final", "data-testid": "final" },
+      h("h2", { text: T.game_over }),
+      h(
+        "dl",
+        {},
+        h("dt", { text: T.your_total }), h("dd", { "data-testid": "final-total", text: number(res.total) }),
+        h("dt", { text: T.opp_average }), h("dd", { "data-testid": "final-opp", text: number(res.opponents_average) }),
+        h("dt", { text: T.your_result }), h("dd", { "data-testid": "final-result", text: number(res.result) }),
+        h("dt", { text: T.rank }), h("dd", { "data-testid": "final-rank", text: res.rank ?? "–" }),
+      ),
+      url ? h("a", { class: "jk-btn jk-btn-primary", href: url, "data-testid": "leaderboard-link", text: T.leaderboard }) : null,
+    ),
+  );
+}
+
+function leaderboardUrl() {
+  return root.dataset.leaderboardUrl || "";
+}
+
+// --- Interaction -----------------------------------------------------------------------
+
+function toggleCard(card) {
+  if (state.busy) return;
+  if (state.selected.has(card)) state.selected.delete(card);
+  else state.selected.add(card);
+  state.choice = 0;
+  state.mode = null;
+  render();
+}
+
+function toggleSort() {
+  state.sortMode = state.sortMode === "suit" ? "rank" : "suit";
+  render();
+}
+
+function enterMode(mode) {
+  state.mode = mode;
+  render();
+}
+
+function cancelMode() {
+  state.mode = null;
+  render();
+}
+
+/** The selection as a meld for lay_melds: the chosen interpretation, or as selected. */
+function selectionMeld() {
+  const options = selectionOptions();
+  if (options.length) {
+    const o = options[Math.min(state.choice, options.length - 1)];
+    return { kind: o.kind, cards: o.cards, standsFor: o.standsFor };
+  }
+  const cards = orderedSelection();
+  return { kind: "run", cards, standsFor: cards.map(() => null) };
+}
+
+const meldJson = (m) => ({ cards: m.cards, stands_for: m.standsFor });
+
+function layDown() {
+  const melds = [...state.staged, selectionMeld()];
+  send({ type: "lay_melds", melds: melds.map(meldJson) });
+}
+
+function layStaged() {
+  send({ type: "lay_melds", melds: state.staged.map(meldJson) });
+}
+
+function stageSelection() {
+  state.staged.push(selectionMeld());
+  state.selected.clear();
+  state.choice = 0;
+  render();
+}
+
+function unstage() {
+  state.staged = [];
+  render();
+}
+
+async function pickMeld(index) {
+  if (!canAct() || state.mode === null || state.selected.size !== 1) return;
+  const card = [...state.selected][0];
+  const meld = tableMelds()[index];
+  if (state.mode === "swap") {
+    send({ type: "swap_joker", card, meld: index });
+    return;
+  }
+  let standsFor = null;
+  if (cardInfo(card).joker) {
+    const options = layOffJokerOptions(meld, state.game.variant?.max_run ?? 13);
+    if (options.length > 1) {
+      standsFor = await chooseJoker(options);
+      if (standsFor === undefined) return;
+    } else if (options.length === 1) {
+      standsFor = options[0];
+    }
+  }
+  send({ type: "lay_off", card, meld: index, stands_for: standsFor });
+}
+
+/** Ask what a laid-off joker stands for; the first choice is proposed. */
+function chooseJoker(options) {
+  const dialog = $("dialog");
+  return new Promise((resolve) => {
+    let picked = options[0];
+    const radios = options.map((code, i) =>
+      h(
+        "label",
+        { class: "jk-radio" },
+        h("input", { type: "radio", name: "jk-joker", value: code, checked: i === 0, "data-testid": "joker-option", onchange: () => { picked = code; } }),
+        cardFace(code, { small: true }),
+        h("span", { text: cardName(code, NAMES) }),
+      ),
+    );
+    const done = (value) => {
+      dialog.close();
+      resolve(value);
+    };
+    dialog.replaceChildren(
+      h("h2", { text: T.joker_is }),
+      h("div", { class: "jk-radios" }, radios),
+      h("div", { class: "jk-dialog-buttons" },
+        button("joker-confirm", T.confirm, () => done(picked), { class: "jk-btn jk-btn-primary" }),
+        button("joker-cancel", T.cancel, () => done(undefined), { class: "jk-btn jk-btn-ghost" }),
+      ),
+    );
+    dialog.onclose = () => resolve(undefined);
+    dialog.showModal();
+  });
+}
+
+/** Show the round's scores and revealed hands; resolves when the player continues. */
+function showRoundOver(event, isLast) {
+  const dialog = $("dialog");
+  return new Promise((resolve) => {
+    const scores = event.scores || [];
+    const hands = event.hands || [];
+    dialog.replaceChildren(
+      h("h2", { "data-testid": "round-over-title", text: fmt(T.round_over, { round: (event.round ?? 0) + 1 }) }),
+      h(
+        "table",
+        { class: "jk-score-table jk-round-table", "data-testid": "round-scores" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: T.points }), h("th", { scope: "col", text: T.revealed_hands }))),
+        h(
+          "tbody",
+          {},
+          scores.map((p, s) =>
+            h("tr", { class: s === seat() ? "is-yours" : "" },
+              h("th", { scope: "row", text: seatName(s) }),
+              h("td", { class: "jk-points", "data-testid": `round-score-${s}`, text: String(p) }),
+              h("td", {}, h("span", { class: "jk-reveal" }, (hands[s] || []).map((c) => cardFace(c, { small: true })))),
+            ),
+          ),
+        ),
+      ),
+      h("div", { class: "jk-dialog-buttons" },
+        button("continue", isLast ? T.see_result : T.next_round, () => dialog.close(), { class: "jk-btn jk-btn-primary", autofocus: true }),
+      ),
+    );
+    dialog.onclose = () => resolve();
+    dialog.showModal();
+  });
+}
+
+// --- Talking to the API -------------------------------------------------------------
+
+function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  if (meta?.content) return meta.content;
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+function showError(message) {
+  const el = $("error");
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+function applyObservation(obs) {
+  const before = new Set(hand());
+  state.obs = obs;
+  state.newCards = new Set(hand().filter((c) => before.size && !before.has(c)));
+  const present = new Set(hand());
+  for (const c of [...state.selected]) if (!present.has(c)) state.selected.delete(c);
+}
+
+async function send(action) {
+  if (state.busy) return;
+  showError("");
+  state.busy = true;
+  render();
+  let response;
+  let data = null;
+  try {
+    response = await fetch(root.dataset.movesUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ seq: state.game.seq, action }),
+    });
+    data = await response.json().catch(() => null);
+  } catch {
+    state.busy = false;
+    showError(T.network);
+    render();
+    return;
+  }
+  if (response.ok && data) {
+    state.selected.clear();
+    state.staged = [];
+    state.mode = null;
+    state.choice = 0;
+    await playEvents(data);
+  } else if (response.status === 409) {
+    await reload();
+    showError(T.stale);
+  } else {
+    showError(data?.error?.message ?? fmt(T.server_error, { status: response.status }));
+  }
+  state.busy = false;
+  render();
+  renderFinal();
+}
+
+/** Show each event of a POST response in turn, then settle on the response's state. */
+async function playEvents(data) {
+  const events = data.events || [];
+  const lastRoundOver = events.reduce((last, e, i) => (e.type === "round_over" ? i : last), -1);
+  for (const [i, event] of events.entries()) {
+    if (event.type === "round_over") {
+      render();
+      await showRoundOver(event, data.status === "finished" && i === lastRoundOver);
+      continue;
+    }
+    if (i > 0) await sleep(DELAY);
+    const text = event[`text_${LANG}`] ?? event.text_nl;
+    if (text) state.log.push({ seat: event.seat, text });
+    if (event.observation) applyObservation(event.observation);
+    render();
+  }
+  const { events: _events, ...payload } = data;
+  state.game = payload;
+  applyObservation(payload.observation);
+}
+
+async function reload() {
+  try {
+    const response = await fetch(root.dataset.apiUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(String(response.status));
+    state.game = await response.json();
+    state.selected.clear();
+    state.staged = [];
+    state.mode = null;
+    applyObservation(state.game.observation);
+  } catch {
+    showError(T.network);
+  }
+}
+
+// --- Start --------------------------------------------------------------------------
+
+$("btn-scores").addEventListener("click", (e) => {
+  const box = $("scores");
+  box.hidden = !box.hidden;
+  e.currentTarget.setAttribute("aria-expanded", String(!box.hidden));
+});
+
+for (const entry of state.obs.log || []) {
+  const text = entry[`text_${LANG}`] ?? entry.text_nl;
+  if (text) state.log.push({ seat: entry.seat, text });
+}
+render();
+renderFinal();
