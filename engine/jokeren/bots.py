@@ -1,0 +1,782 @@
+"""Jokeren bots: ``basic`` and ``strong``.
+
+A bot sees only what its seat may see (``state.observe(seat)``: its own hand, the melds
+on the table, the open pile, the number of cards in the other hands and in the stock,
+the public log) and, to break ties, the round's ``bot:<seat>`` stream. So a bot's
+choice is a function of public information and the round's seed: two entrants who make
+the same choices get the same game, move for move (RULES.md §4).
+
+Both levels play like a sensible person:
+
+- go out when they can (lay all cards but one, discard the last);
+- take the open card when it completes or extends a meld in hand, or when it can be
+  laid off at once; take an open joker;
+- lay down the melds they hold (the opening requirement of the variant: contract or
+  points, must be met in one ``LayMelds``), lay off what fits, swap a table joker
+  when the joker then makes a meld in hand;
+- never discard a joker while holding another card, never discard a card that fits a
+  meld they could lay it off on;
+- discard a loose card, the highest first.
+
+``strong`` adds: it keeps cards near a meld (pairs, runs with a gap) as long as cards
+that complete them are still unseen, it avoids feeding the next player (no card of a
+rank the next player took from the open pile, nor a neighbour of it in that suit), it
+dumps high cards when an opponent is close to going out, and it takes an open card
+that builds a near meld of low value.
+
+Hand analysis is exact: the melds of a hand are chosen to leave the fewest penalty
+points (or the fewest cards when the variant scores cards), by a memoised search over
+the candidate melds of the lowest card left (cached per hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from engine.cards import CARD_POINTS
+from engine.dealing import Stream
+from engine.jokeren.actions import Action, Discard, Draw, LayMelds, LayOff, SwapJoker
+from engine.jokeren.melds import Meld, StandsFor
+
+BOT_LEVELS: Final = ("basic", "strong")
+
+# --- hand analysis -------------------------------------------------------------------
+#
+# A card's *kind* is what the rules see of it: ``suit * 13 + rank - 1`` for a natural
+# card (0..51) and 52 for a joker. Two copies of a card in a two-deck game share a kind.
+# Run positions are 1 (ace low) .. 13 (king) and 14 (ace high).
+
+JOKER_KIND: Final = 52
+_JOKER_POINTS: Final = 25
+#: penalty points per kind
+_KIND_POINTS: Final = (*(CARD_POINTS[k] for k in range(52)), _JOKER_POINTS)
+#: the weight of a card in the "cards" scoring: one card outweighs any sum of points
+_CARD_WEIGHT: Final = 1000
+
+
+def kind_of(card: int) -> int:
+    """The kind of a Jokeren card id (two copies share a kind; every joker is 52)."""
+    k = card % 54
+    return JOKER_KIND if k >= 52 else k
+
+
+def _rank_of_position(p: int) -> int:
+    return 1 if p == 14 else p
+
+
+@dataclass(frozen=True, slots=True)
+class HandMeld:
+    """A meld that a hand can lay: its natural kinds and what each of its jokers stands
+    for (rank 1..13, suit 0..3)."""
+
+    run: bool
+    naturals: tuple[int, ...]
+    jokers: tuple[tuple[int, int], ...]
+    #: a run whose ace (natural or joker) is above the king
+    ace_high: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.naturals) + len(self.jokers)
+
+    def points(self) -> int:
+        """The meld's worth in points (seed 001: a joker counts 25)."""
+        return sum(_KIND_POINTS[k] for k in self.naturals) + _JOKER_POINTS * len(self.jokers)
+
+    def spec(self, ids: dict[int, list[int]]) -> tuple[tuple[int, ...], tuple[StandsFor, ...]]:
+        """The cards (taken from ``ids``: card ids per kind) and stands-for of this meld,
+        for a ``LayMelds``."""
+        cards = [ids[k].pop() for k in self.naturals]
+        cards += [ids[JOKER_KIND].pop() for _ in self.jokers]
+        sfs: list[StandsFor] = [None] * len(self.naturals)
+        sfs += list(self.jokers)
+        return tuple(cards), tuple(sfs)
+
+
+@dataclass(frozen=True, slots=True)
+class Partition:
+    """The best split of a hand into melds and loose cards ("deadwood")."""
+
+    melds: tuple[HandMeld, ...]
+    #: natural kinds not in any meld
+    loose: tuple[int, ...]
+    #: jokers not in any meld (only when the hand holds no meld at all)
+    loose_jokers: int
+    #: the penalty of the loose cards (points, or cards then points)
+    cost: int
+
+
+def _weights(by_cards: bool) -> tuple[int, ...]:
+    if by_cards:
+        return tuple(_CARD_WEIGHT + p for p in _KIND_POINTS)
+    return _KIND_POINTS
+
+
+_POINT_WEIGHTS: Final = _weights(False)
+_CARD_WEIGHTS: Final = _weights(True)
+
+_Candidate = tuple[bool, tuple[int, ...], tuple[tuple[int, int], ...], bool]
+
+
+def _candidates(k: int, present: frozenset[int], jokers: int) -> Iterator[_Candidate]:
+    """Every meld that holds natural ``k`` (the lowest natural left), other naturals from
+    ``present`` (all higher than ``k``), and at most ``jokers`` jokers. Jokers are used
+    only where the meld needs them (a gap, or to reach three cards); spare jokers are
+    added afterwards."""
+    suit, ri = divmod(k, 13)
+    rank = ri + 1
+    # groups: k with higher suits of the same rank
+    others = [s * 13 + ri for s in range(suit + 1, 4) if s * 13 + ri in present]
+    n_other = len(others)
+    for mask in range(1 << n_other):
+        chosen = tuple(others[i] for i in range(n_other) if mask >> i & 1)
+        n = 1 + len(chosen)
+        need = 3 - n if n < 3 else 0
+        if need > jokers:
+            continue
+        if need:
+            used = {suit} | {c // 13 for c in chosen}
+            free = [s for s in range(4) if s not in used]
+            yield False, chosen, tuple((rank, s) for s in free[:need]), False
+        else:
+            yield False, chosen, (), False
+    # runs with k as their lowest natural
+    base = suit * 13
+    top = 13 if rank == 1 else 14
+    nat: list[int] = []
+    jk: list[tuple[int, int]] = []
+    for b in range(rank + 1, top + 1):
+        kb = base + (b - 1) % 13
+        natural = kb in present
+        if natural:
+            nat.append(kb)
+        else:
+            jk.append((_rank_of_position(b), suit))
+            if len(jk) > jokers:
+                break
+        length = b - rank + 1
+        if length >= 3 and (natural or length == 3):
+            yield True, tuple(nat), tuple(jk), b == 14
+    if rank == 1:
+        # ace high: ... Q K A
+        nat = []
+        jk = []
+        for a in range(13, 1, -1):
+            ka = base + a - 1
+            natural = ka in present
+            if natural:
+                nat.append(ka)
+            else:
+                jk.append((a, suit))
+                if len(jk) > jokers:
+                    break
+            length = 14 - a + 1
+            if length >= 3 and (natural or length == 3):
+                yield True, tuple(reversed(nat)), tuple(jk), True
+    elif rank == 13 and jokers >= 2:
+        yield True, (), ((12, suit), (1, suit)), True
+
+
+def _solve(
+    rem: tuple[int, ...],
+    jokers: int,
+    weights: tuple[int, ...],
+    memo: dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[_Candidate, ...]]],
+) -> tuple[int, int, tuple[_Candidate, ...]]:
+    """(cost of the loose naturals, jokers used, melds) for the naturals ``rem`` (sorted)."""
+    if not rem:
+        return 0, 0, ()
+    key = (rem, jokers)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    k = rem[0]
+    rest = rem[1:]
+    cost, used, melds = _solve(rest, jokers, weights, memo)
+    best = (cost + weights[k], used, melds)
+    present = frozenset(rest)
+    for cand in _candidates(k, present, jokers):
+        _run, nat, jk, high = cand
+        if nat:
+            left = list(rest)
+            for c in nat:
+                left.remove(c)
+            rest2 = tuple(left)
+        else:
+            rest2 = rest
+        c2, u2, m2 = _solve(rest2, jokers - len(jk), weights, memo)
+        u2 += len(jk)
+        if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
+            best = (c2, u2, ((_run, (k, *nat), jk, high), *m2))
+    memo[key] = best
+    return best
+
+
+def run_positions(meld: HandMeld) -> list[int]:
+    """The run positions (1..14) its cards take, naturals first, then jokers."""
+    out = [14 if k % 13 == 0 and meld.ace_high else k % 13 + 1 for k in meld.naturals]
+    out += [14 if r == 1 and meld.ace_high else r for r, _ in meld.jokers]
+    return out
+
+
+def _add_joker(meld: HandMeld) -> HandMeld | None:
+    """The meld with one more joker, or ``None`` when it is full."""
+    if meld.run:
+        if meld.size >= 13:
+            return None
+        positions = run_positions(meld)
+        lo, hi = min(positions), max(positions)
+        suit = meld.naturals[0] // 13 if meld.naturals else meld.jokers[0][1]
+        p = hi + 1 if hi < 14 and not (hi == 13 and lo == 1) else lo - 1
+        return HandMeld(
+            True,
+            meld.naturals,
+            (*meld.jokers, (_rank_of_position(p), suit)),
+            p == 14 or meld.ace_high,
+        )
+    if meld.size >= 4:
+        return None
+    used = {k // 13 for k in meld.naturals} | {s for _, s in meld.jokers}
+    rank = meld.naturals[0] % 13 + 1
+    free = min(s for s in range(4) if s not in used)
+    return HandMeld(False, meld.naturals, (*meld.jokers, (rank, free)))
+
+
+@lru_cache(maxsize=1 << 16)
+def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
+    """The split of a hand (sorted natural kinds and a number of jokers) into melds that
+    leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first."""
+    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    cost, used, raw = _solve(naturals, jokers, weights, {})
+    melds = [HandMeld(run, nat, jk, high) for run, nat, jk, high in raw]
+    spare = jokers - used
+    while spare and melds:
+        for i, m in enumerate(melds):
+            bigger = _add_joker(m)
+            if bigger is not None:
+                melds[i] = bigger
+                spare -= 1
+                break
+        else:
+            break
+    in_melds: list[int] = [k for m in melds for k in m.naturals]
+    loose = list(naturals)
+    for k in in_melds:
+        loose.remove(k)
+    return Partition(tuple(melds), tuple(loose), spare, cost + spare * weights[JOKER_KIND])
+
+
+def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
+    """``partition`` of a hand of card ids."""
+    kinds = sorted(kind_of(c) for c in hand)
+    j = 0
+    while kinds and kinds[-1] == JOKER_KIND:
+        kinds.pop()
+        j += 1
+    return partition(tuple(kinds), j, by_cards)
+
+
+def _all_runs(
+    counts: Sequence[int], jokers: int, min_len: int
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple[int, int], ...], bool]]:
+    """Every run of at least ``min_len`` cards the hand can make: (naturals, jokers'
+    stands-for, ace high). Runs end on a natural card unless they are exactly
+    ``min_len`` long, so a longer run is never split needlessly."""
+    for suit in range(4):
+        base = suit * 13
+        for a in range(1, 14):
+            nat: list[int] = []
+            jk: list[tuple[int, int]] = []
+            top = 13 if a == 1 else 14
+            for b in range(a, top + 1):
+                kb = base + (b - 1) % 13
+                natural = counts[kb] > 0
+                if natural:
+                    nat.append(kb)
+                else:
+                    jk.append((_rank_of_position(b), suit))
+                    if len(jk) > jokers:
+                        break
+                length = b - a + 1
+                if length >= min_len and nat and (natural or length == min_len):
+                    yield tuple(nat), tuple(jk), b == 14
+
+
+def _all_groups(
+    counts: Sequence[int], jokers: int, size: int
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+    """Every group of exactly ``size`` cards (3 or 4) the hand can make."""
+    for ri in range(13):
+        suits = [s for s in range(4) if counts[s * 13 + ri] > 0]
+        for mask in range(1, 1 << len(suits)):
+            chosen = [suits[i] for i in range(len(suits)) if mask >> i & 1]
+            need = size - len(chosen)
+            if need < 0 or need > jokers:
+                continue
+            free = [s for s in range(4) if s not in chosen]
+            yield (
+                tuple(s * 13 + ri for s in chosen),
+                tuple((ri + 1, s) for s in free[:need]),
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """What a first lay-down must hold (the variant's opening rule for this round)."""
+
+    runs: tuple[int, ...] = ()
+    groups: tuple[int, ...] = ()
+    all_out: bool = False
+    points: int = 0
+    any_meld: bool = False
+
+
+def opening_melds(
+    naturals: tuple[int, ...], jokers: int, req: Requirement, by_cards: bool
+) -> tuple[HandMeld, ...] | None:
+    """The melds of a first lay-down that meets ``req`` and leaves the least penalty in
+    hand (at least one card is always kept for the discard), or ``None``."""
+    return _opening_melds(naturals, jokers, req, by_cards)
+
+
+@lru_cache(maxsize=1 << 14)
+def _opening_melds(
+    naturals: tuple[int, ...], jokers: int, req: Requirement, by_cards: bool
+) -> tuple[HandMeld, ...] | None:
+    slots: list[tuple[bool, int]] = sorted(
+        [(True, n) for n in req.runs] + [(False, n) for n in req.groups], reverse=True
+    )
+    best: tuple[int, tuple[HandMeld, ...]] | None = None
+    total_cards = len(naturals) + jokers
+
+    def finish(rem: list[int], j: int, chosen: list[HandMeld]) -> None:
+        nonlocal best
+        part = partition(tuple(sorted(rem)), j, by_cards)
+        melds = (*chosen, *part.melds)
+        if not melds:
+            return
+        laid = sum(m.size for m in melds)
+        left = total_cards - laid
+        if left < 1:
+            kept = _keep_one(melds, [n for _, n in slots])
+            if kept is None:
+                return
+            melds = kept
+            left = total_cards - sum(m.size for m in melds)
+        if req.all_out and left != 1:
+            return
+        if req.points and sum(m.points() for m in melds) < req.points:
+            return
+        cost = _hand_cost(naturals, jokers, melds, by_cards)
+        if best is None or cost < best[0]:
+            best = (cost, melds)
+
+    def search(i: int, rem: list[int], j: int, chosen: list[HandMeld]) -> None:
+        if i == len(slots):
+            finish(rem, j, chosen)
+            return
+        is_run, n = slots[i]
+        counts = [0] * 52
+        for k in rem:
+            counts[k] += 1
+        if is_run:
+            for nat, jk, high in _all_runs(counts, j, n):
+                left = list(rem)
+                for k in nat:
+                    left.remove(k)
+                search(i + 1, left, j - len(jk), [*chosen, HandMeld(True, nat, jk, high)])
+        else:
+            for gnat, gjk in _all_groups(counts, j, n):
+                left = list(rem)
+                for k in gnat:
+                    left.remove(k)
+                search(i + 1, left, j - len(gjk), [*chosen, HandMeld(False, gnat, gjk)])
+
+    search(0, list(naturals), jokers, [])
+    return None if best is None else best[1]
+
+
+def _hand_cost(
+    naturals: Sequence[int], jokers: int, melds: Sequence[HandMeld], by_cards: bool
+) -> int:
+    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    left = list(naturals)
+    j = jokers
+    for m in melds:
+        for k in m.naturals:
+            left.remove(k)
+        j -= len(m.jokers)
+    return sum(weights[k] for k in left) + j * weights[JOKER_KIND]
+
+
+def _keep_one(
+    melds: Sequence[HandMeld], required: Sequence[int] = ()
+) -> tuple[HandMeld, ...] | None:
+    """The melds with one card taken back into the hand (to discard), when they would
+    take every card: a natural from the end of a run or from a group of four, or else
+    without the meld worth least. The first melds are required ones: meld ``i`` keeps
+    at least ``required[i]`` cards and is never dropped."""
+    for i, m in enumerate(melds):
+        smaller = _without_one(m)
+        if smaller is None or (i < len(required) and smaller.size < required[i]):
+            continue
+        return (*melds[:i], smaller, *melds[i + 1 :])
+    extra = range(len(required), len(melds))
+    if len(melds) <= 1 or not extra:
+        return None
+    cheapest = min(extra, key=lambda i: melds[i].points())
+    return tuple(m for i, m in enumerate(melds) if i != cheapest)
+
+
+def _without_one(m: HandMeld) -> HandMeld | None:
+    """The meld less one natural card, still a meld, or ``None``."""
+    if m.size < 4 or len(m.naturals) < 2:
+        return None
+    if not m.run:
+        return HandMeld(False, m.naturals[1:], m.jokers)
+    positions = run_positions(m)
+    lo, hi = min(positions), max(positions)
+    for idx in range(len(m.naturals)):
+        p = positions[idx]
+        if p in (lo, hi):
+            rest = m.naturals[:idx] + m.naturals[idx + 1 :]
+            return HandMeld(True, rest, m.jokers, m.ace_high and p != 14)
+    return None
+
+
+# --- the table, as a bot sees it -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table, reduced to what lay-offs and swaps need."""
+
+    index: int
+    run: bool
+    #: the run's suit, or the group's rank (1..13)
+    suit: int
+    rank: int
+    #: run positions 1..14 of the lowest and highest card (runs only)
+    lo: int
+    hi: int
+    #: suits a group holds, jokers' suits included (groups only)
+    suits: frozenset[int]
+    size: int
+    #: (rank, suit) that each joker in the meld stands for
+    jokers: tuple[tuple[int, int], ...]
+    owner: int
+
+    def fits(self, kind: int) -> bool:
+        """Whether a card of this kind can be laid off on the meld."""
+        if kind == JOKER_KIND:
+            if self.run:
+                return self.size < 13 and (self.lo > 1 or self.hi < 14)
+            return self.size < 4
+        suit, ri = divmod(kind, 13)
+        rank = ri + 1
+        if self.run:
+            if suit != self.suit or self.size >= 13:
+                return False
+            if rank == self.lo - 1 or rank == self.hi + 1:
+                return True
+            return rank == 1 and self.hi == 13
+        return rank == self.rank and suit not in self.suits and self.size < 4
+
+
+def table_meld(index: int, meld: Meld) -> TableMeld:
+    """The ``TableMeld`` of a meld on the table at ``index``."""
+    jokers = tuple(sf for sf in meld.stands_for if sf is not None)
+    size = len(meld.cards)
+    if meld.kind == "run":
+        lo = meld.low
+        return TableMeld(
+            index, True, meld.suit, 0, lo, lo + size - 1, frozenset(), size, jokers, meld.owner
+        )
+    return TableMeld(index, False, -1, meld.rank, 0, 0, meld.used_suits, size, jokers, meld.owner)
+
+
+# --- what a bot sees -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotView:
+    """The facts a bot decides on, all from its seat's observation."""
+
+    seat: int
+    #: whether the turn starts (draw) or the card is drawn (lay down, lay off, discard)
+    drawing: bool
+    hand: tuple[int, ...]
+    #: the top card of the open pile, or ``None`` when it is empty
+    open_top: int | None
+    table: tuple[TableMeld, ...]
+    #: this seat has come out (laid its first meld)
+    out: bool
+    #: may lay down at all this turn (not in a first cycle without melds)
+    may_lay: bool
+    #: may lay off and swap jokers now
+    lay_off_now: bool
+    #: what the first lay-down needs, while the seat is not out (``None``: nothing)
+    requirement: Requirement | None
+    #: the kind of the card taken from the open pile this turn (it may not be discarded)
+    taken_kind: int | None
+    #: the variant scores cards in hand (not points)
+    by_cards: bool
+    decks: int
+    #: cards in each seat's hand
+    hand_counts: tuple[int, ...]
+    #: per kind (0..52), how many cards this seat has seen outside its hand: on the table,
+    #: in the open pile, removed from the game
+    seen: tuple[int, ...]
+    #: kinds the next seat has taken from the open pile this round
+    next_taken: frozenset[int]
+
+
+def _ids_by_kind(hand: Sequence[int]) -> dict[int, list[int]]:
+    """Card ids per kind, highest id first popped last (ids ascending, pop takes the
+    highest)."""
+    out: dict[int, list[int]] = {}
+    for c in sorted(hand, reverse=True):
+        out.setdefault(kind_of(c), []).append(c)
+    return out
+
+
+def _kinds(hand: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    kinds = sorted(kind_of(c) for c in hand)
+    j = 0
+    while kinds and kinds[-1] == JOKER_KIND:
+        kinds.pop()
+        j += 1
+    return tuple(kinds), j
+
+
+def _discard_left(hand: Sequence[int], laid: Sequence[int], taken_kind: int | None) -> bool:
+    """Whether the hand, less the cards ``laid``, still holds a card it may discard."""
+    rest = list(hand)
+    for c in laid:
+        rest.remove(c)
+    return any(kind_of(c) != taken_kind for c in rest)
+
+
+def decide(view: BotView, *, strong: bool, rng: Stream) -> Action:
+    """The bot's action for a view (see the module text for the policy)."""
+    if view.drawing:
+        return Draw("open") if _take_open(view, strong) else Draw("stock")
+    part = hand_partition(view.hand, view.by_cards)
+    if view.may_lay:
+        lay = _lay_down(view, part, strong)
+        if lay is not None:
+            return lay
+    if view.lay_off_now:
+        action: Action | None = _swap(view, part) or _lay_off(view, part)
+        if action is not None:
+            return action
+    return Discard(_discard(view, part, strong, rng))
+
+
+def _weights_of(view: BotView) -> tuple[int, ...]:
+    return _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
+
+
+def _take_open(view: BotView, strong: bool) -> bool:
+    """Take the open card when it is a joker, when it makes or extends a meld in hand, or
+    when it can be laid off this turn."""
+    top = view.open_top
+    if top is None:
+        return False
+    tk = kind_of(top)
+    if tk == JOKER_KIND:
+        return True
+    if view.lay_off_now and any(m.fits(tk) for m in view.table):
+        return True
+    weights = _weights_of(view)
+    now = hand_partition(view.hand, view.by_cards)
+    after = hand_partition((*view.hand, top), view.by_cards)
+    if after.cost < now.cost + weights[tk]:
+        return True
+    if strong and not view.by_cards:
+        # a cheap card that joins a loose card into a pair or a close run
+        return _KIND_POINTS[tk] <= 5 and _outs(view, tk, (*now.loose,), now.melds) >= 4
+    return False
+
+
+def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
+    """New melds to lay now: the opening that meets the requirement, or, once out (or
+    with no requirement), every meld of the hand; always keeping a card to discard."""
+    naturals, jokers = _kinds(view.hand)
+    melds: tuple[HandMeld, ...] | None
+    if not view.out and view.requirement is not None:
+        melds = opening_melds(naturals, jokers, view.requirement, view.by_cards)
+    else:
+        if not part.melds:
+            return None
+        melds = part.melds
+        if not part.loose and not part.loose_jokers:
+            melds = _keep_one(melds)
+    if not melds:
+        return None
+    ids = _ids_by_kind(view.hand)
+    specs = tuple(m.spec(ids) for m in melds)
+    laid = [c for cards, _ in specs for c in cards]
+    if not _discard_left(view.hand, laid, view.taken_kind):
+        return None
+    return LayMelds(specs)
+
+
+def _swap(view: BotView, part: Partition) -> SwapJoker | None:
+    """Swap a table joker for the natural card it stands for when the joker then leaves
+    less penalty in hand."""
+    ids = _ids_by_kind(view.hand)
+    naturals, jokers = _kinds(view.hand)
+    for m in view.table:
+        for rank, suit in m.jokers:
+            k = suit * 13 + rank - 1
+            if k not in ids:
+                continue
+            rest = list(naturals)
+            rest.remove(k)
+            after = partition(tuple(rest), jokers + 1, view.by_cards)
+            if after.cost < part.cost and not after.loose_jokers:
+                return SwapJoker(ids[k][-1], m.index)
+    return None
+
+
+def _lay_off(view: BotView, part: Partition) -> LayOff | None:
+    """Lay off a loose card (the most costly first) onto a meld it fits."""
+    weights = _weights_of(view)
+    loose = sorted(set(part.loose), key=lambda k: (-weights[k], k))
+    if part.loose_jokers:
+        loose.insert(0, JOKER_KIND)
+    ids = _ids_by_kind(view.hand)
+    for k in loose:
+        for m in view.table:
+            if m.fits(k):
+                card = ids[k][-1]
+                if _discard_left(view.hand, [card], view.taken_kind):
+                    return LayOff(card, m.index)
+                break
+    return None
+
+
+def _unseen(view: BotView, kind: int, hand_count: dict[int, int]) -> int:
+    """Copies of a kind this seat has not seen (in other hands or in the stock)."""
+    return max(0, view.decks - hand_count.get(kind, 0) - view.seen[kind])
+
+
+def _outs(view: BotView, k: int, loose: Sequence[int], melds: Sequence[HandMeld]) -> int:
+    """Unseen cards that would put loose card ``k`` in a meld with other loose cards
+    (pair to group, two cards of a run) or extend a run of the hand next to it."""
+    counts: dict[int, int] = {}
+    for c in view.hand:
+        kc = kind_of(c)
+        counts[kc] = counts.get(kc, 0) + 1
+    suit, ri = divmod(k, 13)
+    others = set(loose)
+    outs = 0
+    same_rank = {s for s in range(4) if s != suit and s * 13 + ri in others}
+    if same_rank:
+        for s in range(4):
+            if s != suit and s not in same_rank:
+                outs += _unseen(view, s * 13 + ri, counts)
+    base = suit * 13
+
+    def kind_at(p: int) -> int | None:
+        return base + (p - 1) % 13 if 1 <= p <= 14 else None
+
+    positions = (ri + 1, 14) if ri == 0 else (ri + 1,)
+    for p in positions:
+        for d in (1, 2):
+            for q in (p - d, p + d):
+                kq = kind_at(q)
+                if kq is None or kq not in others or kq == k:
+                    continue
+                lo, hi = min(p, q), max(p, q)
+                if d == 1:
+                    for r in (lo - 1, hi + 1):
+                        kr = kind_at(r)
+                        if kr is not None:
+                            outs += _unseen(view, kr, counts)
+                else:
+                    kr = kind_at(lo + 1)
+                    if kr is not None:
+                        outs += _unseen(view, kr, counts)
+    for m in melds:
+        if m.run and m.naturals and m.naturals[0] // 13 == suit:
+            pos = run_positions(m)
+            lo, hi = min(pos), max(pos)
+            for p in positions:
+                if p == hi + 2 or p == lo - 2:
+                    kr = kind_at((p + hi) // 2 if p > hi else (p + lo) // 2)
+                    if kr is not None:
+                        outs += _unseen(view, kr, counts)
+    return outs
+
+
+def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
+    """The card to discard: a loose natural card (the highest, or for ``strong`` the one
+    least worth keeping), else the meld card whose loss costs least; a joker only when
+    nothing else may go."""
+    weights = _weights_of(view)
+    ids = _ids_by_kind(view.hand)
+    allowed = [k for k in ids if k != view.taken_kind]
+    loose = [k for k in dict.fromkeys(part.loose) if k != view.taken_kind]
+    if loose:
+        if strong:
+            scores = {k: _discard_score(view, part, k) for k in loose}
+        else:
+            scores = {
+                k: weights[k] - (1000 if any(m.fits(k) for m in view.table) else 0) for k in loose
+            }
+        top = max(scores.values())
+        best = sorted(k for k in loose if scores[k] == top)
+        k = best[0] if len(best) == 1 else rng.choice(best)
+        return ids[k][-1]
+    naturals, jokers = _kinds(view.hand)
+    options = [k for k in allowed if k != JOKER_KIND]
+    if options:
+
+        def loss(k: int) -> tuple[int, int]:
+            rest = list(naturals)
+            rest.remove(k)
+            return partition(tuple(rest), jokers, view.by_cards).cost, -weights[k]
+
+        k = min(sorted(options), key=loss)
+        return ids[k][-1]
+    return ids[allowed[0] if allowed else JOKER_KIND][-1]
+
+
+#: what an unseen card that would complete a near meld is worth, in points
+_OUT_VALUE: Final = 1.6
+#: a card that fits a meld on the table (to lay off later) is kept like a meld card
+_FITS_TABLE: Final = 40.0
+#: how much to avoid giving the next player a card near what they took from the pile
+_FEED_NEXT: Final = 6.0
+
+
+def _discard_score(view: BotView, part: Partition, k: int) -> float:
+    """How much a strong bot wants to discard loose card ``k``: its penalty, less what it
+    is worth keeping (unseen cards that would meld it, a later lay-off), less the danger
+    of feeding the next player; high cards weigh more when an opponent is nearly out."""
+    others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
+    fewest = min(others) if others else 99
+    value = 1.0 + _KIND_POINTS[k] / 20 if view.by_cards else float(_KIND_POINTS[k])
+    if fewest <= 2:
+        value *= 2.5
+    elif fewest <= 4:
+        value *= 1.5
+    keep = _OUT_VALUE * _outs(view, k, part.loose, part.melds)
+    if view.by_cards:
+        keep /= 4
+    if any(m.fits(k) for m in view.table):
+        keep += _FITS_TABLE
+    suit, ri = divmod(k, 13)
+    for t in view.next_taken:
+        if t == JOKER_KIND:
+            continue
+        ts, tri = divmod(t, 13)
+        if tri == ri or (ts == suit and abs(tri - ri) <= 2):
+            keep += _FEED_NEXT
+            break
+    return value - keep
