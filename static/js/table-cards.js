@@ -123,6 +123,7 @@ export function meldOptions(ids, maxRun = 13) {
           .sort((a, b) => a.pos - b.pos);
         options.push({
           kind: "run",
+          aceHigh: placed.includes(14),
           cards: laid.map((x) => x.id),
           standsFor: laid.map((x) => (x.joker ? codeOf(x.pos, suit) : null)),
         });
@@ -130,7 +131,12 @@ export function meldOptions(ids, maxRun = 13) {
     }
   }
 
+  // The engine's first free choice: a run with its ace low before one with it high;
+  // within each, the gaps filled and then upwards (the highest start, listed first).
+  const runs = options.splice(0).sort((a, b) => Number(a.aceHigh) - Number(b.aceHigh));
+
   // Groups: one rank, different suits, three or four cards.
+  const groups = [];
   const rank = naturals[0].rank;
   if (n <= 4 && naturals.every((c) => c.rank === rank)) {
     const suits = naturals.map((c) => c.suit);
@@ -139,11 +145,12 @@ export function meldOptions(ids, maxRun = 13) {
       for (const chosen of combinations(missing, jokers.length)) {
         let j = 0;
         const standsFor = cards.map((c) => (c.joker ? codeOf(rank, chosen[j++]) : null));
-        options.push({ kind: "group", cards: [...ids], standsFor });
+        groups.push({ kind: "group", cards: [...ids], standsFor });
       }
     }
   }
-  return options;
+  // A lone natural card with jokers is a group first (as the engine reads it).
+  return naturals.length === 1 && n <= 4 ? [...groups, ...runs] : [...runs, ...groups];
 }
 
 /** The (rank, suit) each card of a table meld stands for; the ace of a run high or low. */

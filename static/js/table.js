@@ -78,7 +78,8 @@ function openCount(o = state.obs) {
   return openTop(o) === null ? 0 : 1;
 }
 const playing = () => state.game.status === "playing";
-const myTurn = () => playing() && currentPlayer() === seat();
+// `your_turn` is false when the tournament's window has closed, even on South's turn.
+const myTurn = () => playing() && currentPlayer() === seat() && state.game.your_turn !== false;
 const canAct = () => myTurn() && !state.busy;
 
 // --- DOM helpers -------------------------------------------------------------------
@@ -280,7 +281,8 @@ function renderStaged() {
 
 function renderHand() {
   const box = $("hand");
-  if (!playing() && state.game.result) {
+  box.hidden = !playing() && Boolean(state.game.result);
+  if (box.hidden) {
     box.replaceChildren();
     return;
   }
@@ -408,6 +410,18 @@ function scoreTable(rows, totals) {
 function renderScores() {
   const box = $("scores");
   box.replaceChildren(scoreTable(state.game.round_scores || [], state.game.totals || []));
+}
+
+/** A log line with the machine notation ("7h", "**") written as cards ("7♥", "joker"). */
+function prettify(text) {
+  return text
+    .replace(/\*\*/g, T.joker)
+    .replace(/\b([A2-9TJQK])([cdhs])\b/g, (_, r, su) => rankLabel(cardInfo(r + su).rank, NAMES.letters) + SUIT_SYMBOLS[su]);
+}
+
+function logText(entry) {
+  const text = entry[`text_${LANG}`] ?? entry.text_nl;
+  return text ? prettify(text) : "";
 }
 
 function renderLog() {
@@ -664,7 +678,7 @@ async function playEvents(data) {
       continue;
     }
     if (i > 0) await sleep(DELAY);
-    const text = event[`text_${LANG}`] ?? event.text_nl;
+    const text = logText(event);
     if (text) state.log.push({ seat: event.seat, text });
     if (event.observation) applyObservation(event.observation);
     render();
@@ -697,7 +711,7 @@ $("btn-scores").addEventListener("click", (e) => {
 });
 
 for (const entry of state.obs.log || []) {
-  const text = entry[`text_${LANG}`] ?? entry.text_nl;
+  const text = logText(entry);
   if (text) state.log.push({ seat: entry.seat, text });
 }
 render();

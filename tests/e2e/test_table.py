@@ -1,0 +1,306 @@
+"""The card table in a real browser: sign up, join a Jokeren 7 tournament, play a whole
+round by clicking, see the result and the leaderboard; an illegal move shows the reason
+and changes nothing; a reload resumes at the same state; a stale move reloads."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from engine.cards import hand_value, parse_code
+from tournaments import services
+from tournaments.models import Game, Tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TABLE = "[data-testid=table]"
+#: The table is idle (no request, no moves being shown) or shows the round-over dialog.
+SETTLED = """() => {
+  const t = document.querySelector('[data-testid=table]');
+  const d = document.querySelector('[data-testid=dialog]');
+  return (t && t.dataset.busy === 'false') || (d && d.open);
+}"""
+PASSWORD = "kaarten-schudden-42"
+#: Screenshots of the table (git-ignored); docs/screenshots/table.png is picked from here.
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def make_tournament(name: str = "E2E Jokeren 7") -> Tournament:
+    organizer = get_user_model().objects.create_user("organisator", password=PASSWORD)
+    now = timezone.now()
+    return services.tournament_create(
+        created_by=organizer,
+        name=name,
+        game="jokeren",
+        preset="jokeren7",
+        rounds=1,
+        opens_at=now - timedelta(hours=1),
+        closes_at=now + timedelta(days=1),
+    )
+
+
+def settle(page: Page) -> None:
+    page.wait_for_function(SETTLED)
+
+
+def table(page: Page, name: str) -> str:
+    return page.get_attribute(TABLE, f"data-{name}") or ""
+
+
+def dialog_open(page: Page) -> bool:
+    return bool(page.eval_on_selector("[data-testid=dialog]", "d => d.open"))
+
+
+def hand(page: Page) -> list[tuple[int, str]]:
+    """The hand on screen: (card id, code) per card, in display order."""
+    return [
+        (int(card), code)
+        for card, code in page.eval_on_selector_all(
+            "[data-testid=hand-card]", "els => els.map(e => [e.dataset.card, e.dataset.code])"
+        )
+    ]
+
+
+def snapshot(page: Page) -> dict[str, Any]:
+    """Everything the player sees of the state, to compare before and after."""
+    return {
+        "hand": sorted(code for _, code in hand(page)),
+        "melds": page.eval_on_selector_all(
+            "[data-testid=meld]", "els => els.map(e => [e.dataset.owner, e.dataset.codes])"
+        ),
+        "stock": page.inner_text("[data-testid=stock-count]"),
+        "open": page.eval_on_selector(
+            "[data-testid=open-pile]", "el => el.querySelector('[data-code]')?.dataset.code ?? ''"
+        ),
+        "phase": table(page, "phase"),
+        "seq": table(page, "seq"),
+        "sizes": [page.inner_text(f"[data-testid=hand-size-{s}]") for s in (1, 2, 3)],
+    }
+
+
+def api_get(page: Page, game_id: int) -> dict[str, Any]:
+    response = page.request.get(f"/api/games/{game_id}/")
+    assert response.ok
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def api_post(page: Page, game_id: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    response = page.request.post(
+        f"/api/games/{game_id}/moves/",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRFToken": token},
+    )
+    return response.status, response.json()
+
+
+def find_meld(cards: list[tuple[int, str]], skip: set[frozenset[int]]) -> list[int] | None:
+    """A group or run of natural cards in the hand (the largest first), or None."""
+    naturals = [(cid, *parse_code(code)) for cid, code in cards if code != "**"]
+    found: list[list[int]] = []
+    by_rank: dict[int, dict[int, int]] = defaultdict(dict)
+    by_suit: dict[int, dict[int, int]] = defaultdict(dict)
+    for cid, rank, suit in naturals:
+        by_rank[rank].setdefault(suit, cid)
+        by_suit[suit].setdefault(rank, cid)
+        if rank == 1:
+            by_suit[suit].setdefault(14, cid)
+    for suits in by_rank.values():
+        if len(suits) >= 3:
+            found.append(list(suits.values())[:4])
+    for ranks in by_suit.values():
+        run: list[int] = []
+        for r in range(1, 16):
+            if r in ranks and ranks[r] not in run:
+                run.append(ranks[r])
+                continue
+            if len(run) >= 3:
+                found.append(run)
+            run = [ranks[r]] if r in ranks else []
+    found = [m for m in found if frozenset(m) not in skip]
+    found.sort(key=len, reverse=True)
+    return found[0] if found else None
+
+
+def click_cards(page: Page, ids: list[int]) -> None:
+    for cid in ids:
+        page.click(f"[data-testid=hand-card][data-card='{cid}']")
+
+
+def play_turn(page: Page, skip: set[frozenset[int]], taken: list[int]) -> None:
+    """One step of a simple fixed strategy: draw from the stock (the open pile when the
+    stock is empty), lay the largest meld while one card stays to discard, then discard
+    the card worth the most points."""
+    if table(page, "phase") == "draw":
+        taken.clear()
+        if page.is_enabled("[data-testid=stock]"):
+            page.click("[data-testid=stock]")
+        else:
+            top = page.get_attribute("[data-testid=open-top]", "data-code")
+            taken.append(next(cid for cid, code in reversed(hand(page)) if code == top))
+            page.click("[data-testid=open-pile]")
+        return
+    cards = hand(page)
+    meld = find_meld(cards, skip)
+    if meld is not None and len(cards) - len(meld) >= 1:
+        click_cards(page, meld)
+        page.click("[data-testid=btn-lay]")
+        settle(page)
+        if page.is_visible("[data-testid=error]"):
+            skip.add(frozenset(meld))
+            click_cards(page, meld)
+        return
+    points = {cid: hand_value(parse_code(code)[0]) for cid, code in cards}
+    choices = [cid for cid, _ in cards if cid not in taken] or [cards[0][0]]
+    worst = max(choices, key=lambda cid: (points[cid], cid))
+    click_cards(page, [worst])
+    page.click("[data-testid=btn-discard]")
+
+
+# --- tests ------------------------------------------------------------------------------
+
+
+def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, page: Page) -> None:
+    tournament = make_tournament()
+
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.fill("input[name=username]", "speler_zuid")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("form.stacked button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    page.click(f"form[action='/tournaments/{tournament.pk}/join/'] button[type=submit]")
+    page.wait_for_url("**/games/*/")
+    settle(page)
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(7)
+    assert table(page, "your-turn") == "true"
+    assert table(page, "phase") == "draw"
+    # No action buttons before drawing: only the sort toggle.
+    assert page.locator("[data-testid=btn-discard]").count() == 0
+
+    skip: set[frozenset[int]] = set()
+    taken: list[int] = []
+    round_score: str | None = None
+    shot = False
+    for _ in range(400):
+        settle(page)
+        if dialog_open(page):
+            expect(page.locator("[data-testid=round-scores]")).to_be_visible()
+            round_score = page.inner_text("[data-testid=round-score-0]")
+            page.click("[data-testid=continue]")
+            continue
+        if table(page, "status") == "finished":
+            break
+        assert table(page, "your-turn") == "true"
+        if (
+            not shot
+            and table(page, "phase") == "play"
+            and page.locator("[data-testid=meld]").count() >= 2
+        ):
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "table.png"))
+            shot = True
+        play_turn(page, skip, taken)
+    else:
+        pytest.fail("the round did not end")
+
+    final = page.locator("[data-testid=final]")
+    expect(final).to_be_visible()
+    assert round_score is not None
+    assert page.inner_text("[data-testid=final-total]") == round_score
+    assert page.inner_text("[data-testid=final-rank]") == "1"  # the only entrant
+    game = Game.objects.get(user__username="speler_zuid")
+    assert game.status == Game.Status.FINISHED
+    assert game.totals[0] == int(round_score)
+    # The log shows the moves of all four seats, one line per move.
+    assert page.locator("[data-testid=log] li").count() >= 4
+
+    page.click("[data-testid=leaderboard-link]")
+    page.wait_for_url(f"{live_server.url}/tournaments/{tournament.pk}/")
+    expect(page.locator("#leaderboard tr.me")).to_contain_text("speler_zuid")
+
+
+def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> None:
+    tournament = make_tournament()
+    get_user_model().objects.create_user("speler_west", password=PASSWORD)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "speler_west")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    page.click(f"form[action='/tournaments/{tournament.pk}/join/'] button[type=submit]")
+    page.wait_for_url("**/games/*/")
+    game_id = int(page.url.rstrip("/").split("/")[-1])
+    settle(page)
+
+    page.click("[data-testid=stock]")
+    settle(page)
+    assert table(page, "phase") == "play"
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(8)
+
+    # Three cards that are neither a group nor a run: "Leg uit" gets the server's reason.
+    cards = hand(page)
+    naturals = [(cid, *parse_code(code)) for cid, code in cards if code != "**"]
+    bad = next(
+        [a[0], b[0], c[0]]
+        for i, a in enumerate(naturals)
+        for j, b in enumerate(naturals[i + 1 :], i + 1)
+        for c in naturals[j + 1 :]
+        if len({a[2], b[2], c[2]}) > 1 and len({a[1], b[1], c[1]}) > 1
+    )
+    before = snapshot(page)
+    click_cards(page, bad)
+    expect(page.locator("[data-testid=btn-lay]")).to_be_visible()
+    page.click("[data-testid=btn-lay]")
+    settle(page)
+    error = page.locator("[data-testid=error]")
+    expect(error).to_be_visible()
+    message = error.inner_text()
+    assert message
+    assert snapshot(page) == before
+    # The server says the same, in the page's language, and stored nothing.
+    melds = [{"cards": bad, "stands_for": [None, None, None]}]
+    status, body = api_post(
+        page, game_id, {"seq": int(before["seq"]), "action": {"type": "lay_melds", "melds": melds}}
+    )
+    assert status == 400
+    assert body["error"]["message"] == message
+    assert api_get(page, game_id)["seq"] == int(before["seq"])
+
+    # A reload resumes exactly where the game was.
+    page.reload()
+    settle(page)
+    assert snapshot(page) == before
+    expect(page.locator("[data-testid=error]")).to_be_hidden()
+
+    # A move made elsewhere (another tab) makes this page stale: its next move gets 409,
+    # the page reloads the state from the server and says so.
+    discard = next(cid for cid, code in hand(page) if code != "**")
+    status, body = api_post(
+        page, game_id, {"seq": int(before["seq"]), "action": {"type": "discard", "card": discard}}
+    )
+    assert status == 200
+    other = next(cid for cid, _ in hand(page) if cid != discard)
+    click_cards(page, [other])
+    page.click("[data-testid=btn-discard]")
+    settle(page)
+    expect(page.locator("[data-testid=error]")).to_be_visible()
+    server = api_get(page, game_id)
+    assert table(page, "seq") == str(server["seq"])
+    assert table(page, "phase") == "draw"
+    assert sorted(c for c, _ in hand(page)) == sorted(server["observation"]["hand"])
