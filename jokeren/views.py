@@ -1,0 +1,38 @@
+"""Site pages: home (the tournaments), sign-up."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from tournaments.models import Tournament
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The open (and upcoming), running and finished tournaments."""
+    now = timezone.now()
+    groups: dict[str, list[tuple[Tournament, int]]] = {
+        "upcoming": [],
+        "open": [],
+        "running": [],
+        "finished": [],
+    }
+    for t in Tournament.objects.annotate(entrants=Count("entries")).order_by("closes_at"):
+        groups[t.status(now, entrants=t.entrants)].append((t, t.entrants))
+    groups["finished"].sort(key=lambda te: te[0].closed_at or now, reverse=True)
+    return render(request, "home.html", {"groups": groups, "now": now})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})

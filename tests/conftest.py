@@ -1,0 +1,64 @@
+"""Fixtures shared by the site's tests: users, a clean cache, Celery mode per test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import factories
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without REDIS_URL there is no broker for a real worker: deselect those tests
+    (scripts/test.sh selects the same way)."""
+    if os.environ.get("REDIS_URL"):
+        return
+    keep, drop = [], []
+    for item in items:
+        (drop if item.get_closest_marker("celery_worker") else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache() -> Iterator[None]:
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tasks run inline in every test except those that start a real worker."""
+    from jokeren.celery import app
+
+    eager = request.node.get_closest_marker("celery_worker") is None
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def user(db: Any) -> Any:
+    return factories.make_user("speler")
+
+
+@pytest.fixture
+def other_user(db: Any) -> Any:
+    return factories.make_user("tegenstander")
+
+
+@pytest.fixture
+def organizer(db: Any) -> Any:
+    return factories.make_user("organisator", organizer=True)
+
+
+@pytest.fixture
+def tournament(db: Any, organizer: Any) -> Any:
+    return factories.make_tournament(created_by=organizer)

@@ -1,0 +1,56 @@
+"""Plain factory functions for the site's tests (no factory library needed)."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.models import Tournament
+from tournaments.permissions import ORGANIZERS_GROUP
+
+PASSWORD = "kaarten-schudden-42"
+_counter = itertools.count(1)
+
+
+def make_user(username: str | None = None, *, organizer: bool = False, **extra: Any) -> Any:
+    User = get_user_model()
+    name = username or f"user{next(_counter)}"
+    user = User.objects.create_user(username=name, password=PASSWORD, **extra)
+    if organizer:
+        group, _ = Group.objects.get_or_create(name=ORGANIZERS_GROUP)
+        user.groups.add(group)
+    return user
+
+
+def make_tournament(
+    *,
+    created_by: Any = None,
+    name: str = "Toernooi",
+    game: str = "jokeren",
+    preset: str = "jokeren7",
+    rounds: int = 2,
+    max_entrants: int = 10,
+    bot_level: str = "basic",
+    opens_at: datetime | None = None,
+    closes_at: datetime | None = None,
+    variant: dict[str, Any] | None = None,
+) -> Tournament:
+    now = timezone.now()
+    return services.tournament_create(
+        created_by=created_by or make_user(organizer=True),
+        name=name,
+        game=game,
+        preset=preset,
+        variant=variant,
+        rounds=rounds,
+        max_entrants=max_entrants,
+        bot_level=bot_level,
+        opens_at=opens_at or now - timedelta(hours=1),
+        closes_at=closes_at or now + timedelta(days=1),
+    )

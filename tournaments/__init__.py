@@ -1,0 +1,1 @@
+"""Duplicate tournaments: who plays what, and the results."""

@@ -1,0 +1,192 @@
+"""Forms: the organizer's tournament form (variant fields generated from ``to_json()``) and
+the practice form."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import MAX_ROUNDS, Tournament
+from tournaments.services import available_games
+
+VARIANT_PREFIX = "v_"
+#: Variant fields that the form does not show: the name is the preset's, and the number of
+#: rounds is the tournament's own field.
+HIDDEN_VARIANT_KEYS = ("name", "rounds")
+
+#: Labels of the variant fields the engines use (unknown fields get their key as label).
+VARIANT_LABELS: dict[str, Any] = {
+    "decks": _("Decks"),
+    "hand_size": _("Cards per hand"),
+    "num_players": _("Players at a table"),
+    "lay_off_before_out": _("Lay off and swap jokers before coming out"),
+    "lay_off_same_turn": _("Lay off and swap jokers in the turn you come out"),
+    "complete_meld": _("Complete meld (recycle: under the open pile; remove: out of the game)"),
+    "opening": _("Opening requirement (none, contract or points)"),
+    "opening_points": _("Points needed to come out"),
+    "contracts": _("Contracts per round (JSON)"),
+    "first_cycle_no_meld": _("Nobody may lay down in the first cycle"),
+    "scoring": _("Round scoring (points: hand points; cards: number of cards)"),
+    "turn_limit": _("Turn limit of a round"),
+}
+
+
+def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every preset of every available game, grouped by game: values ``game:preset``."""
+    return [
+        (name.capitalize(), [(f"{name}:{p}", p) for p in module.PRESETS])
+        for name, module in available_games().items()
+    ]
+
+
+def bot_level_choices() -> list[tuple[str, str]]:
+    seen: dict[str, str] = {}
+    for module in available_games().values():
+        for level in module.BOT_LEVELS:
+            seen.setdefault(level, level)
+    return list(seen.items())
+
+
+def split_preset(value: str) -> tuple[str, str]:
+    game, _sep, preset = value.partition(":")
+    return game, preset
+
+
+def preset_variant(value: str) -> dict[str, Any]:
+    game, preset = split_preset(value)
+    return dict(available_games()[game].PRESETS[preset].to_json())
+
+
+def variant_field(key: str, value: Any) -> forms.Field:
+    """A form field for one variant setting, by the type of its JSON value."""
+    label = VARIANT_LABELS.get(key, key.replace("_", " "))
+    if isinstance(value, bool):
+        return forms.BooleanField(label=label, required=False, initial=value)
+    if isinstance(value, int):
+        return forms.IntegerField(label=label, initial=value)
+    if isinstance(value, float):
+        return forms.FloatField(label=label, initial=value)
+    if isinstance(value, str):
+        return forms.CharField(label=label, initial=value, max_length=200)
+    return forms.JSONField(
+        label=label, initial=value, required=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+
+
+class DateTimeLocalInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+class TournamentForm(forms.Form):
+    """Create or edit a tournament. The variant's settings are fields ``v_<key>``, generated
+    from the chosen preset's ``to_json()`` (or the tournament's stored variant)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    preset = forms.ChoiceField(label=_("Game and variant"))
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=8)
+    max_entrants = forms.IntegerField(label=_("Maximum entrants"), min_value=1, initial=10)
+    bot_level = forms.ChoiceField(label=_("Bot level"))
+    opens_at = forms.DateTimeField(label=_("Opens at"), widget=DateTimeLocalInput())
+    closes_at = forms.DateTimeField(label=_("Closes at"), widget=DateTimeLocalInput())
+
+    def __init__(
+        self,
+        *args: Any,
+        tournament: Tournament | None = None,
+        preset: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.tournament = tournament
+        initial = dict(kwargs.pop("initial", None) or {})
+        if tournament is not None:
+            initial.setdefault("name", tournament.name)
+            initial.setdefault("preset", f"{tournament.game}:{tournament.preset}")
+            initial.setdefault("rounds", tournament.rounds)
+            initial.setdefault("max_entrants", tournament.max_entrants)
+            initial.setdefault("bot_level", tournament.bot_level)
+            initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
+            initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
+        super().__init__(*args, initial=initial, **kwargs)
+        self.fields["preset"].choices = preset_choices()
+        self.fields["bot_level"].choices = bot_level_choices()
+        levels = bot_level_choices()
+        if levels and "bot_level" not in self.initial:
+            self.initial["bot_level"] = levels[-1][0]
+        if "opens_at" not in self.initial:
+            now = timezone.localtime().replace(second=0, microsecond=0)
+            self.initial["opens_at"] = now
+            self.initial["closes_at"] = now + timedelta(days=7)
+
+        chosen = preset or self.data.get("preset") or self.initial.get("preset")
+        if not chosen:
+            chosen = next(iter(v for _g, opts in preset_choices() for v, _l in opts), "")
+            self.initial["preset"] = chosen
+        self.chosen_preset = chosen
+        if tournament is not None and chosen == f"{tournament.game}:{tournament.preset}":
+            base = dict(tournament.variant)
+        else:
+            try:
+                base = preset_variant(chosen)
+            except KeyError:
+                base = {}
+        if "rounds" not in self.initial and "rounds" in base and tournament is None:
+            self.initial["rounds"] = base["rounds"]
+        for key, value in base.items():
+            if key in HIDDEN_VARIANT_KEYS:
+                continue
+            self.fields[VARIANT_PREFIX + key] = variant_field(key, value)
+        self.variant_base = base
+
+    def variant_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith(VARIANT_PREFIX)]
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if not name.startswith(VARIANT_PREFIX)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        opens, closes = data.get("opens_at"), data.get("closes_at")
+        if opens and closes and closes <= opens:
+            self.add_error("closes_at", _("The closing time must be after the opening time."))
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The cleaned data as keyword arguments of ``tournament_create``/``_update``."""
+        data = self.cleaned_data
+        game, preset = split_preset(data["preset"])
+        variant = dict(self.variant_base)
+        for key in list(variant):
+            field = VARIANT_PREFIX + key
+            if field in data:
+                variant[key] = data[field]
+        return {
+            "name": data["name"],
+            "game": game,
+            "preset": preset,
+            "variant": variant,
+            "rounds": data["rounds"],
+            "max_entrants": data["max_entrants"],
+            "bot_level": data["bot_level"],
+            "opens_at": data["opens_at"],
+            "closes_at": data["closes_at"],
+        }
+
+
+class PracticeForm(forms.Form):
+    preset = forms.ChoiceField(label=_("Game and variant"))
+    bot_level = forms.ChoiceField(label=_("Bot level"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = preset_choices()
+        levels = bot_level_choices()
+        self.fields["bot_level"].choices = levels
+        if levels:
+            self.fields["bot_level"].initial = levels[-1][0]

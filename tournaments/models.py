@@ -1,0 +1,210 @@
+"""Who plays what, and the results. Data and constraints only: the use cases are in services.py.
+
+A ``Tournament`` fixes a game module (``engine.registry``), a variant, the rounds, the
+bots' level, a window and a secret. An ``Entry`` is one user in one tournament; each
+entry plays one ``Game`` (its rounds one after another, as South against three bots).
+A practice ``Game`` has no entry and its own secret. Every action of a game is kept in
+the append-only ``Move`` log, so a game can be rebuilt from the secret and the moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from engine.registry import GAMES
+
+GAME_CHOICES = [(g, g.capitalize()) for g in GAMES]
+MAX_ROUNDS = 32
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming", _("upcoming")
+        OPEN = "open", _("open")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    preset = models.CharField(_("variant"), max_length=40)
+    variant = models.JSONField(_("variant settings"))
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=8, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
+    )
+    max_entrants = models.PositiveIntegerField(
+        _("maximum entrants"), default=10, validators=[MinValueValidator(1)]
+    )
+    bot_level = models.CharField(_("bot level"), max_length=20)
+    opens_at = models.DateTimeField(_("opens at"))
+    closes_at = models.DateTimeField(_("closes at"))
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    secret = models.BinaryField(max_length=32, editable=False)
+    commitment = models.CharField(max_length=64, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-opens_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(closes_at__gt=F("opens_at")), name="tournament_window_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds__gte=1) & Q(rounds__lte=MAX_ROUNDS), name="tournament_rounds"
+            ),
+            models.CheckConstraint(
+                condition=Q(max_entrants__gte=1), name="tournament_max_entrants"
+            ),
+        ]
+        indexes = [models.Index(fields=["closed_at", "closes_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", args=[self.pk])
+
+    @property
+    def secret_bytes(self) -> bytes:
+        return bytes(self.secret)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+    def window_open(self, now: Any = None) -> bool:
+        """Entrants may join and play: opened, not yet at the closing time, not closed."""
+        now = now or timezone.now()
+        return self.closed_at is None and self.opens_at <= now < self.closes_at
+
+    def status(self, now: Any = None, *, entrants: int | None = None) -> str:
+        """upcoming (not open yet), open (joinable), running (full, or past closing time
+        while the close is being carried out), finished (closed)."""
+        now = now or timezone.now()
+        if self.closed_at is not None:
+            return self.Status.FINISHED
+        if now < self.opens_at:
+            return self.Status.UPCOMING
+        if now >= self.closes_at:
+            return self.Status.RUNNING
+        count = self.entries.count() if entrants is None else entrants
+        return self.Status.OPEN if count < self.max_entrants else self.Status.RUNNING
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.tournament}"
+
+
+class Game(models.Model):
+    """One player's game: ``rounds`` rounds as South (seat 0) against bots.
+
+    ``state`` is the snapshot of the current round (the engine's ``to_json``); ``seq`` is
+    the number of moves in the log, which the next move must quote.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"
+    )
+    entry = models.OneToOneField(
+        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="game"
+    )
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    preset = models.CharField(max_length=40)
+    variant = models.JSONField()
+    rounds = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    bot_level = models.CharField(max_length=20)
+    #: Practice games only (a tournament game uses its tournament's secret).
+    secret = models.BinaryField(max_length=32, null=True, blank=True, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    bot_finished = models.BooleanField(default=False)
+    seq = models.PositiveIntegerField(default=0)
+    round_index = models.PositiveSmallIntegerField(default=0)
+    state = models.JSONField()
+    totals = models.JSONField(default=list)
+    round_scores = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(entry__isnull=False) | Q(secret__isnull=False),
+                name="game_practice_has_secret",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.user})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("play", args=[self.pk])
+
+    @property
+    def tournament(self) -> Tournament | None:
+        return self.entry.tournament if self.entry_id else None  # type: ignore[union-attr]
+
+    @property
+    def secret_bytes(self) -> bytes:
+        if self.entry_id is not None:
+            return self.entry.tournament.secret_bytes  # type: ignore[union-attr]
+        return bytes(self.secret)  # type: ignore[arg-type]
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.round_scores)
+
+
+class Move(models.Model):
+    """One action in a game's log (append-only): the entrant's, a bot's, or the bot that
+    played the entrant's seat after the tournament closed (``by_bot`` with seat 0)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    round_index = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq}"

@@ -1,0 +1,33 @@
+"""Celery tasks: they only load ids and call a service. Queue them with ``delay_on_commit``."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournaments import services
+from tournaments.models import Tournament
+
+
+@shared_task
+def tournament_close(tournament_id: int) -> int:
+    """Close one tournament (bots finish the open games, the secret is revealed)."""
+    services.tournament_close(tournament_id=tournament_id)
+    return tournament_id
+
+
+@shared_task
+def tournaments_close_due() -> list[int]:
+    """Periodic (Celery beat): close every tournament whose closing time has passed."""
+    due = services.tournaments_due()
+    for tournament_id in due:
+        services.tournament_close(tournament_id=tournament_id)
+    return due
+
+
+@shared_task
+def tournament_standings_refresh(tournament_id: int) -> int:
+    """Recompute a tournament's standings into the cache."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return 0
+    return len(services.standings_refresh(tournament=tournament))

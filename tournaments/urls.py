@@ -1,0 +1,28 @@
+"""URLs of tournaments, games and the play API."""
+
+from django.urls import path
+
+from tournaments import api, views
+
+urlpatterns = [
+    path("tournaments/new/", views.tournament_create, name="tournament_create"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:pk>/join/", views.tournament_join, name="tournament_join"),
+    path("tournaments/<int:pk>/rules/", views.tournament_rules, name="tournament_rules"),
+    path("tournaments/<int:pk>/verify/", views.tournament_verify, name="tournament_verify"),
+    path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament_edit"),
+    path("tournaments/<int:pk>/entries/", views.tournament_entries, name="tournament_entries"),
+    path("tournaments/<int:pk>/close/", views.tournament_close, name="tournament_close"),
+    path("rules/<str:game>/<str:preset>/", views.preset_rules, name="preset_rules"),
+    path("practice/", views.practice, name="practice"),
+    path("my-games/", views.my_games, name="my_games"),
+    path("games/<int:pk>/", views.play, name="play"),
+    path("games/<int:pk>/replay/", views.game_replay, name="game_replay"),
+    path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
+    path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
+    path(
+        "api/tournaments/<int:tournament_id>/standings/",
+        api.tournament_standings,
+        name="api_tournament_standings",
+    ),
+]

@@ -1,0 +1,321 @@
+"""HTML pages of tournaments and games. Views only translate HTTP to services and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from tournaments import services
+from tournaments.api import game_payload
+from tournaments.forms import PracticeForm, TournamentForm, split_preset
+from tournaments.models import Entry, Game, Tournament
+from tournaments.permissions import is_organizer
+
+
+def _organizer_required(request: HttpRequest) -> None:
+    if not is_organizer(request.user):
+        raise PermissionDenied
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
+    entries = tournament.entries.count()
+    my_game = None
+    if request.user.is_authenticated:
+        my_game = Game.objects.filter(entry__tournament=tournament, user=request.user).first()
+    rows = services.standings(tournament=tournament)
+    show_deals = tournament.is_closed or (my_game is not None and my_game.is_finished)
+    my_result = None
+    if my_game is not None and my_game.is_finished:
+        total, average, result = services.game_result(my_game)
+        my_result = {
+            "total": total,
+            "opponents_average": average,
+            "result": result,
+            "rank": services.player_rank(game=my_game),
+        }
+    context = {
+        "tournament": tournament,
+        "status": tournament.status(entrants=entries),
+        "entrants": entries,
+        "can_join": request.user.is_authenticated
+        and my_game is None
+        and tournament.window_open()
+        and entries < tournament.max_entrants,
+        "my_game": my_game,
+        "my_result": my_result,
+        "standings": rows,
+        "deals": services.deal_results(tournament=tournament) if show_deals else None,
+        "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
+        "is_organizer": is_organizer(request.user),
+    }
+    return render(request, "tournaments/detail.html", context)
+
+
+@login_required
+@require_POST
+def tournament_join(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        entry = services.entry_join(tournament_id=tournament.pk, user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message())
+        return redirect(tournament)
+    return redirect("play", entry.game.pk)
+
+
+def _rules_context(game: str, preset: str, variant: dict[str, Any], rounds: int) -> dict[str, Any]:
+    module = services.module_of(game)
+    return {
+        "game": game,
+        "preset": preset,
+        "variant": variant,
+        "rounds": rounds,
+        "lower_is_better": module.LOWER_IS_BETTER,
+        "players": variant.get("num_players", 4),
+    }
+
+
+def _render_rules(request: HttpRequest, context: dict[str, Any]) -> HttpResponse:
+    template = select_template(
+        [f"tournaments/rules/{context['game']}.html", "tournaments/rules/generic.html"]
+    )
+    return HttpResponse(template.render(context, request))
+
+
+def tournament_rules(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    context = _rules_context(
+        tournament.game, tournament.preset, tournament.variant, tournament.rounds
+    )
+    context["tournament"] = tournament
+    return _render_rules(request, context)
+
+
+def preset_rules(request: HttpRequest, game: str, preset: str) -> HttpResponse:
+    modules = services.available_games()
+    if game not in modules or preset not in modules[game].PRESETS:
+        raise Http404
+    variant = modules[game].PRESETS[preset]
+    return _render_rules(
+        request, _rules_context(game, preset, dict(variant.to_json()), variant.rounds)
+    )
+
+
+def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    verification = None
+    if tournament.is_closed:
+        verification = services.tournament_verify(tournament=tournament)
+    return render(
+        request,
+        "tournaments/verify.html",
+        {"tournament": tournament, "verification": verification},
+    )
+
+
+def _may_replay(request: HttpRequest, game: Game) -> bool:
+    """A tournament game once its tournament is closed (anyone); a practice game once it
+    is finished (its player)."""
+    tournament = game.tournament
+    if tournament is not None:
+        return tournament.is_closed
+    return game.is_finished and game.user_id == request.user.pk
+
+
+def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
+    if not _may_replay(request, game):
+        raise Http404
+    try:
+        round_index = int(request.GET.get("round", 0))
+    except ValueError:
+        round_index = 0
+    played = len(game.round_scores)
+    if not 0 <= round_index < max(played, 1):
+        raise Http404
+    frames = services.game_replay(game=game, round_index=round_index)
+    module = services.module_of(game.game)
+    variant = module.variant_from_json(game.variant)
+    return render(
+        request,
+        "tournaments/replay.html",
+        {
+            "game": game,
+            "round_index": round_index,
+            "rounds": range(played),
+            "frames": [
+                {
+                    "seq": f.seq,
+                    "seat": f.seat,
+                    "by_bot": f.by_bot,
+                    "text_nl": f.text_nl,
+                    "text_en": f.text_en,
+                    "observations": f.observations,
+                }
+                for f in frames
+            ],
+            "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
+            "scores": game.round_scores[round_index] if round_index < played else None,
+        },
+    )
+
+
+@login_required
+def play(request: HttpRequest, pk: int) -> HttpResponse:
+    """The card table (templates/tournaments/play.html, by the front-end engineer)."""
+    game = get_object_or_404(
+        Game.objects.select_related("entry__tournament"), pk=pk, user=request.user
+    )
+    tournament = game.tournament
+    return render(
+        request,
+        "tournaments/play.html",
+        {
+            "game": game,
+            "initial": game_payload(game),
+            "api_url": reverse("api_game", args=[game.pk]),
+            "moves_url": reverse("api_game_move", args=[game.pk]),
+            "rules_url": reverse("tournament_rules", args=[tournament.pk])
+            if tournament
+            else reverse("preset_rules", args=[game.game, game.preset]),
+            "back_url": tournament.get_absolute_url() if tournament else reverse("home"),
+        },
+    )
+
+
+@login_required
+def practice(request: HttpRequest) -> HttpResponse:
+    form = PracticeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        game_name, preset = split_preset(form.cleaned_data["preset"])
+        try:
+            game = services.game_practice_start(
+                user=request.user,
+                game=game_name,
+                preset=preset,
+                bot_level=form.cleaned_data["bot_level"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message())
+        else:
+            return redirect("play", game.pk)
+    games = Game.objects.filter(user=request.user, entry__isnull=True).order_by("-created_at")[:20]
+    return render(request, "tournaments/practice.html", {"form": form, "games": games})
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    entries = (
+        Entry.objects.filter(user=request.user)
+        .select_related("tournament", "game")
+        .order_by("-joined_at")
+    )
+    return render(request, "tournaments/my_games.html", {"entries": entries})
+
+
+# --- Organizer --------------------------------------------------------------------------
+
+
+def _tournament_form_view(request: HttpRequest, tournament: Tournament | None) -> HttpResponse:
+    _organizer_required(request)
+    if request.method == "POST" and "load_preset" in request.POST:
+        # Switch the variant fields to another preset's defaults, keep the rest.
+        data = request.POST.copy()
+        preset = data.get("preset", "")
+        form = TournamentForm(tournament=tournament, preset=preset, initial=_keep(data))
+    elif request.method == "POST":
+        form = TournamentForm(request.POST, tournament=tournament)
+        if form.is_valid():
+            kwargs = form.service_kwargs()
+            try:
+                if tournament is None:
+                    tournament = services.tournament_create(created_by=request.user, **kwargs)
+                else:
+                    changed = {
+                        k: v
+                        for k, v in kwargs.items()
+                        if k not in ("game", "preset", "variant", "rounds", "bot_level")
+                        or tournament.entries.count() == 0
+                    }
+                    tournament = services.tournament_update(tournament=tournament, **changed)
+            except services.ServiceError as exc:
+                form.add_error(None, exc.message())
+            else:
+                return redirect(tournament)
+    else:
+        form = TournamentForm(tournament=tournament)
+    return render(
+        request,
+        "tournaments/form.html",
+        {
+            "form": form,
+            "tournament": tournament,
+            "locked": tournament is not None and tournament.entries.exists(),
+        },
+    )
+
+
+def _keep(data: Any) -> dict[str, Any]:
+    keep = ("name", "rounds", "max_entrants", "bot_level", "opens_at", "closes_at", "preset")
+    return {k: data.get(k) for k in keep if data.get(k)}
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    return _tournament_form_view(request, None)
+
+
+@login_required
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if tournament.is_closed:
+        _organizer_required(request)
+        messages.error(
+            request, services.TournamentClosed.of(_("This tournament is closed.")).message()
+        )
+        return redirect(tournament)
+    return _tournament_form_view(request, tournament)
+
+
+@login_required
+def tournament_entries(request: HttpRequest, pk: int) -> HttpResponse:
+    _organizer_required(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    games = (
+        Game.objects.filter(entry__tournament=tournament)
+        .select_related("user", "entry")
+        .order_by("entry__joined_at")
+    )
+    ranks = {s.game_id: s for s in services.standings(tournament=tournament)}
+    return render(
+        request,
+        "tournaments/entries.html",
+        {
+            "tournament": tournament,
+            "rows": [(g, ranks.get(g.pk)) for g in games],
+            "now": timezone.now(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def tournament_close(request: HttpRequest, pk: int) -> HttpResponse:
+    _organizer_required(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        services.tournament_close_early(tournament=tournament)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message())
+    return redirect(tournament)
