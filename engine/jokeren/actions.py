@@ -1,0 +1,265 @@
+"""What a Jokeren player can do in a turn, and the ways it can be against the rules.
+
+A turn (RULES.md §2): ``Draw`` from the closed stock or the open pile; then any number
+of ``LayMelds`` (new melds from hand), ``LayOff`` (a card onto any meld on the table)
+and ``SwapJoker`` (a natural card for the joker that stands for it); then ``Discard``.
+
+JSON shapes::
+
+    {"type": "draw", "source": "stock" | "open"}
+    {"type": "lay_melds", "melds": [{"cards": [id, ...], "stands_for": [null | "7h", ...]}]}
+    {"type": "lay_off", "card": id, "meld": i, "stands_for": null | "7h"}
+    {"type": "swap_joker", "card": id, "meld": i}
+    {"type": "discard", "card": id}
+
+Every illegal move raises its own subclass of ``engine.errors.IllegalMove`` with the
+reason in Dutch and English (``InvalidMeld`` and ``DoesNotFit`` live in ``melds``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.cards import CARD_CODE
+from engine.errors import IllegalMove, MalformedAction
+from engine.jokeren.melds import StandsFor, stands_for_from_json, stands_for_to_json
+
+DrawSource = Literal["stock", "open"]
+#: A new meld in a ``LayMelds``: card ids and, per card, what a joker stands for.
+MeldSpec = tuple[tuple[int, ...], tuple[StandsFor, ...]]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Take the top card of the closed stock or of the open pile."""
+
+    source: DrawSource
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "draw", "source": self.source}
+
+
+@dataclass(frozen=True)
+class LayMelds:
+    """Lay one or more new melds from hand in one action (a contract, 40 points or "all
+    out" is judged on the melds of one action)."""
+
+    melds: tuple[MeldSpec, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "lay_melds",
+            "melds": [
+                {"cards": list(cards), "stands_for": [stands_for_to_json(x) for x in sfs]}
+                for cards, sfs in self.melds
+            ],
+        }
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Every card laid, in the order of the melds."""
+        return tuple(c for cards, _ in self.melds for c in cards)
+
+
+@dataclass(frozen=True)
+class LayOff:
+    """Lay a card from hand onto meld ``meld_index`` of the table (anyone's)."""
+
+    card: int
+    meld_index: int
+    stands_for: StandsFor = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "lay_off",
+            "card": self.card,
+            "meld": self.meld_index,
+            "stands_for": stands_for_to_json(self.stands_for),
+        }
+
+
+@dataclass(frozen=True)
+class SwapJoker:
+    """Put natural ``card`` in place of the joker of meld ``meld_index`` that stands for
+    it; the joker goes to the hand."""
+
+    card: int
+    meld_index: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "swap_joker", "card": self.card, "meld": self.meld_index}
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Put a card from hand on the open pile; this ends the turn."""
+
+    card: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "discard", "card": self.card}
+
+
+Action = Draw | LayMelds | LayOff | SwapJoker | Discard
+
+_DRAW_STOCK = Draw("stock")
+_DRAW_OPEN = Draw("open")
+
+
+def _card(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(CARD_CODE):
+        raise MalformedAction(
+            f"Onbekende kaart: {value!r}.", f"Unknown card: {value!r} (expected an id 0..107)."
+        )
+    return value
+
+
+def _index(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise MalformedAction(
+            f"Onbekend setje: {value!r}.", f"Unknown meld: {value!r} (expected an index)."
+        )
+    return value
+
+
+def _sf(value: Any) -> StandsFor:
+    try:
+        return stands_for_from_json(value)
+    except ValueError as exc:
+        raise MalformedAction(f"Ongeldige jokerkaart: {exc}", f"Invalid stands_for: {exc}") from exc
+
+
+def action_from_json(obj: Mapping[str, Any]) -> Action:
+    """An action from its JSON; raises ``MalformedAction`` (an ``IllegalMove``)."""
+    if not isinstance(obj, Mapping):
+        raise MalformedAction("Een zet is een object.", "An action is a JSON object.")
+    kind = obj.get("type")
+    try:
+        if kind == "draw":
+            source = obj["source"]
+            if source == "stock":
+                return _DRAW_STOCK
+            if source == "open":
+                return _DRAW_OPEN
+            raise MalformedAction(
+                "Pak van 'stock' of 'open'.", "Draw source must be 'stock' or 'open'."
+            )
+        if kind == "lay_melds":
+            specs = obj["melds"]
+            if not isinstance(specs, list) or not specs:
+                raise MalformedAction(
+                    "Leg minstens één setje.", "lay_melds needs a non-empty list of melds."
+                )
+            melds: list[MeldSpec] = []
+            for spec in specs:
+                cards = tuple(_card(c) for c in spec["cards"])
+                raw = spec.get("stands_for")
+                sfs = (None,) * len(cards) if raw is None else tuple(_sf(x) for x in raw)
+                if len(sfs) != len(cards):
+                    raise MalformedAction(
+                        "Geef voor elke kaart aan waar hij voor staat.",
+                        "stands_for needs one entry per card.",
+                    )
+                melds.append((cards, sfs))
+            return LayMelds(tuple(melds))
+        if kind == "lay_off":
+            return LayOff(_card(obj["card"]), _index(obj["meld"]), _sf(obj.get("stands_for")))
+        if kind == "swap_joker":
+            return SwapJoker(_card(obj["card"]), _index(obj["meld"]))
+        if kind == "discard":
+            return Discard(_card(obj["card"]))
+    except (KeyError, TypeError) as exc:
+        raise MalformedAction(
+            f"Onvolledige zet: {exc}", f"Incomplete or malformed action: {exc}"
+        ) from exc
+    raise MalformedAction(f"Onbekende zet: {kind!r}.", f"Unknown action type: {kind!r}.")
+
+
+# --- illegal moves ---------------------------------------------------------------------
+
+
+class MustDrawFirst(IllegalMove):
+    """A turn starts by drawing a card."""
+
+    code = "must_draw_first"
+
+
+class AlreadyDrew(IllegalMove):
+    """A player draws only once per turn."""
+
+    code = "already_drew"
+
+
+class OpenPileEmpty(IllegalMove):
+    """There is no open card to take."""
+
+    code = "open_pile_empty"
+
+
+class CardNotInHand(IllegalMove):
+    """The card is not in the player's hand."""
+
+    code = "card_not_in_hand"
+
+
+class NoSuchMeld(IllegalMove):
+    """There is no meld with that index on the table."""
+
+    code = "no_such_meld"
+
+
+class CannotLayOffYet(IllegalMove):
+    """Laying off or swapping a joker is not allowed yet (before coming out, or in the
+    turn of coming out, per the variant)."""
+
+    code = "cannot_lay_off_yet"
+
+
+class CannotDiscardTakenCard(IllegalMove):
+    """The card taken from the open pile (or a copy of it) cannot be discarded in the
+    same turn."""
+
+    code = "cannot_discard_taken_card"
+
+
+class MustKeepDiscard(IllegalMove):
+    """A meld, lay-off or swap may not leave the player without a card to discard."""
+
+    code = "must_keep_discard"
+
+
+class ContractNotMet(IllegalMove):
+    """Coming out needs the round's contract (or the opening points) in one action."""
+
+    code = "contract_not_met"
+
+
+class FirstCycleNoMeld(IllegalMove):
+    """In the first cycle nobody lays down, lays off or swaps (seed 001)."""
+
+    code = "first_cycle_no_meld"
+
+
+def describe(action: Action) -> tuple[str, str]:
+    """A short Dutch and English description of an action, for logs and the CLI."""
+    if isinstance(action, Draw):
+        if action.source == "stock":
+            return "pakt van de dichte stapel", "draws from the stock"
+        return "pakt van de open stapel", "takes the open card"
+    if isinstance(action, LayMelds):
+        text = " | ".join(" ".join(CARD_CODE[c] for c in cards) for cards, _ in action.melds)
+        return f"legt {text}", f"lays {text}"
+    if isinstance(action, LayOff):
+        code = CARD_CODE[action.card]
+        return f"legt {code} aan bij setje {action.meld_index}", (
+            f"lays off {code} onto meld {action.meld_index}"
+        )
+    if isinstance(action, SwapJoker):
+        code = CARD_CODE[action.card]
+        return f"wisselt {code} voor een joker in setje {action.meld_index}", (
+            f"swaps {code} for a joker in meld {action.meld_index}"
+        )
+    code = CARD_CODE[action.card]
+    return f"gooit {code} weg", f"discards {code}"

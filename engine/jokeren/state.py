@@ -1,0 +1,1111 @@
+"""The state of one Jokeren round: the deal, the turns, the end and its scores.
+
+Rules (RULES.md §2-3, seeds 000 and 001):
+
+- Deal (RULES.md §5, ``engine.dealing``): the pack (per deck the suits c d h s, ranks
+  A..K, then 2 jokers) is shuffled with the stream ``deal`` of the round seed; the
+  dealer is seat ``round_index % num_players``; the cards are dealt one at a time
+  clockwise from the next seat until every hand is full; the next card opens the open
+  pile; the rest is the closed stock, top first.
+- A turn: ``Draw`` (stock or open pile); then any number of ``LayMelds`` / ``LayOff`` /
+  ``SwapJoker``; then ``Discard``. No action may leave the player without a card that
+  may be discarded. The card taken from the open pile (or a copy of it: copies are
+  interchangeable) may not be discarded in the same turn.
+- Coming out is the first ``LayMelds``; it must meet the variant's opening (a contract
+  or the opening points, judged on the melds of that one action). In the first cycle
+  (each seat's first turn) nobody lays down, lays off or swaps when the variant says so.
+  Laying off and swapping need the player to have come out (and, per variant, not in
+  that same turn) unless the variant allows it always (Jokeren 7).
+- A complete meld (group of 4 or run of 13, without joker) leaves the table at once:
+  ``recycle`` puts its cards under the open pile (the meld's first card lowest),
+  ``remove`` takes them out of the game.
+- When the turn passes and the stock is empty, the open pile except its top card (listed
+  from the bottom up) is shuffled with the stream ``reshuffle:k`` (k = 0 for the first
+  reshuffle of the round) into a new stock, first card on top. With nothing to shuffle
+  the round ends without a winner; so it does when ``variant.turn_limit`` turns have
+  been played.
+- The round ends when a player discards their last card; that player scores 0, every
+  other player their hand (points or number of cards, per variant).
+
+Storage: ``hands`` are sorted tuples of card ids per seat; ``stock`` is top first;
+``open_pile`` is bottom first, its **top card last**; ``table`` holds the melds in the
+order they were laid. ``round_seed`` is hidden (never in an observation).
+
+Observation JSON (``observation(seat)``; ``observe(seat)`` gives the same as a typed
+``JokerenObservation``)::
+
+    {
+      "game": "jokeren", "variant": "<name>", "seat": 0, "round_index": 0, "dealer": 3,
+      "current_player": 0 | null, "phase": "draw" | "play" | "over",
+      "turn": 0,            # completed turns this round
+      "move_count": 0,      # actions applied this round
+      "hand": [ids, sorted], "hand_codes": ["7h", ...],
+      "hand_counts": [n per seat], "stock_count": n,
+      "open_pile": [ids, bottom first, top last],   # every card of the pile is public
+      "open_top": id | null,
+      "table": [{"kind": "group" | "run", "cards": [ids], "codes": ["7h", ...],
+                 "stands_for": [null | "7h", ...], "owner": seat}, ...],
+      "removed": [ids],     # complete melds taken out of the game
+      "out": [bool per seat],               # has come out
+      "came_out_this_turn": bool,           # of the player to move
+      "taken_from_open": id | null,         # card the player to move took from the pile
+      "first_cycle": bool,                  # laying down is still forbidden this cycle
+      "may_meld": bool, "may_lay_off": bool, "needs_opening": bool,   # for this seat now
+      "contract": {contract JSON} | null, "opening": "none" | "contract" | "points",
+      "opening_points": 40,
+      "reshuffles": 0,
+      "log": [{"type": "action", "seat": s, "action": {action JSON}, "card": id (open draws)},
+              {"type": "complete", "seat": owner, "cards": [ids], "to": "open_pile" | "removed"},
+              {"type": "reshuffle", "k": k, "cards": n},
+              {"type": "end", "winner": seat | null, "reason": "out" | "stock" | "turn_limit"}],
+      "is_terminal": bool, "winner": seat | null, "end_reason": null | "out" | ...,
+      "scores": [per seat] | null     # only once the round is over
+    }
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from bisect import insort
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Literal
+
+from engine.cards import CARD_CODE, CARD_POINTS, CARD_RANK, CARD_SUIT, hand_value, jokeren_deck
+from engine.dealing import Stream, commitment, deal_hands, round_seed
+from engine.errors import IllegalMove, NotYourTurn, RoundOver
+from engine.jokeren.actions import (
+    Action,
+    AlreadyDrew,
+    CannotDiscardTakenCard,
+    CannotLayOffYet,
+    CardNotInHand,
+    ContractNotMet,
+    Discard,
+    Draw,
+    FirstCycleNoMeld,
+    LayMelds,
+    LayOff,
+    MustDrawFirst,
+    MustKeepDiscard,
+    NoSuchMeld,
+    OpenPileEmpty,
+    SwapJoker,
+    action_from_json,
+)
+from engine.jokeren.melds import (
+    InvalidMeld,
+    Meld,
+    Pattern,
+    check_meld,
+    hand_index,
+    lay_off,
+    lay_off_options,
+    materialize,
+    materialize_many,
+    meld_from_json,
+    meld_patterns,
+    swap_joker,
+)
+from engine.jokeren.variants import Contract, Variant, variant_from_json
+
+Phase = Literal["draw", "play", "over"]
+EndReason = Literal["out", "stock", "turn_limit"]
+#: A public log entry: (kind, seat, action or None, data).
+LogEntry = tuple[str, int, Action | None, tuple[int, ...]]
+#: The log as a persistent list: (previous node, entry) or None; appending is O(1).
+LogNode = tuple[Any, LogEntry] | None
+
+_DRAW_STOCK = Draw("stock")
+_DRAW_OPEN = Draw("open")
+#: Caps on the enumerated opening combinations (``legal_actions`` stays finite and fast;
+#: ``is_legal``/``apply`` accept every legal combination).
+_MAX_COMBOS = 400
+_MAX_NODES = 20000
+
+
+def _log_list(node: LogNode) -> list[LogEntry]:
+    out: list[LogEntry] = []
+    while node is not None:
+        node, entry = node
+        out.append(entry)
+    out.reverse()
+    return out
+
+
+def _entry_json(entry: LogEntry) -> dict[str, Any]:
+    kind, seat, action, data = entry
+    if kind == "action":
+        assert action is not None
+        obj: dict[str, Any] = {"type": "action", "seat": seat, "action": action.to_json()}
+        if data:
+            obj["card"] = data[0]
+        return obj
+    if kind == "complete":
+        return {
+            "type": "complete",
+            "seat": seat,
+            "cards": list(data[1:]),
+            "to": "open_pile" if data[0] == 0 else "removed",
+        }
+    if kind == "reshuffle":
+        return {"type": "reshuffle", "k": data[0], "cards": data[1]}
+    return {
+        "type": "end",
+        "winner": None if seat < 0 else seat,
+        "reason": ("out", "stock", "turn_limit")[data[0]],
+    }
+
+
+def _entry_from_json(obj: Mapping[str, Any]) -> LogEntry:
+    kind = obj["type"]
+    if kind == "action":
+        card = obj.get("card")
+        return ("action", int(obj["seat"]), action_from_json(obj["action"]),
+                () if card is None else (int(card),))  # fmt: skip
+    if kind == "complete":
+        to = 0 if obj["to"] == "open_pile" else 1
+        return ("complete", int(obj["seat"]), None, (to, *(int(c) for c in obj["cards"])))
+    if kind == "reshuffle":
+        return ("reshuffle", -1, None, (int(obj["k"]), int(obj["cards"])))
+    if kind == "end":
+        winner = obj["winner"]
+        reason = ("out", "stock", "turn_limit").index(obj["reason"])
+        return ("end", -1 if winner is None else int(winner), None, (reason,))
+    raise ValueError(f"unknown log entry type {kind!r}")
+
+
+def _discardable(hand: Sequence[int], taken: int | None) -> bool:
+    """Whether ``hand`` holds a card that may be discarded this turn."""
+    if not hand:
+        return False
+    if taken is None:
+        return True
+    code = CARD_CODE[taken]
+    return any(CARD_CODE[c] != code for c in hand)
+
+
+def _without(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
+    if len(cards) == 1:
+        card = cards[0]
+        i = hand.index(card)
+        return hand[:i] + hand[i + 1 :]
+    drop = set(cards)
+    return tuple(c for c in hand if c not in drop)
+
+
+def _meets_requirements(contract: Contract, melds: Sequence[Meld]) -> bool:
+    """Whether distinct melds cover each required run (minimum length) and group (size)."""
+    reqs = [("run", n) for n in contract.runs] + [("group", n) for n in contract.groups]
+    if not reqs:
+        return True
+    used = [False] * len(melds)
+
+    def match(k: int) -> bool:
+        if k == len(reqs):
+            return True
+        kind, n = reqs[k]
+        for i, m in enumerate(melds):
+            if not used[i] and m.kind == kind and len(m.cards) >= n:
+                used[i] = True
+                if match(k + 1):
+                    return True
+                used[i] = False
+        return False
+
+    return match(0)
+
+
+def _pattern_points(pattern: Pattern) -> int:
+    return sum(hand_value(0 if joker else r) for r, _, joker in pattern[1])
+
+
+def _fits_requirement(contract: Contract, pattern: Pattern) -> bool:
+    kind, slots = pattern
+    n = len(slots)
+    if kind == "run":
+        return any(n >= k for k in contract.runs)
+    return any(n >= k for k in contract.groups)
+
+
+@dataclass(frozen=True)
+class JokerenObservation:
+    """What one seat may see (see the module text); built cheaply for the bots."""
+
+    seat: int
+    variant: Variant
+    round_index: int
+    dealer: int
+    current_player: int | None
+    phase: Phase
+    turn: int
+    move_count: int
+    hand: tuple[int, ...]
+    hand_counts: tuple[int, ...]
+    stock_count: int
+    open_pile: tuple[int, ...]
+    table: tuple[Meld, ...]
+    removed: tuple[int, ...]
+    out: tuple[bool, ...]
+    came_out_this_turn: bool
+    taken_from_open: int | None
+    first_cycle: bool
+    may_meld: bool
+    may_lay_off: bool
+    needs_opening: bool
+    contract: Contract | None
+    reshuffles: int
+    winner: int | None
+    end_reason: EndReason | None
+    is_terminal: bool
+    log_node: LogNode = field(repr=False, compare=False)
+
+    @property
+    def open_top(self) -> int | None:
+        return self.open_pile[-1] if self.open_pile else None
+
+    @property
+    def log(self) -> list[LogEntry]:
+        return _log_list(self.log_node)
+
+
+@dataclass(frozen=True)
+class JokerenState:
+    """One Jokeren round (immutable; ``apply`` returns a new state)."""
+
+    variant: Variant
+    round_index: int
+    dealer: int
+    round_seed: bytes = field(repr=False)
+    current_player: int | None
+    phase: Phase
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    open_pile: tuple[int, ...]
+    table: tuple[Meld, ...]
+    out: tuple[bool, ...]
+    came_out_this_turn: bool
+    taken_from_open: int | None
+    turn: int
+    move_count: int
+    reshuffles: int
+    removed: tuple[int, ...]
+    winner: int | None
+    end_reason: EndReason | None
+    log_node: LogNode = field(repr=False)
+
+    # --- small helpers ---------------------------------------------------------------
+
+    def _evolve(self, **changes: Any) -> JokerenState:
+        """A copy with some fields changed (cheaper than ``dataclasses.replace``)."""
+        new = object.__new__(JokerenState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return new
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player is None
+
+    @property
+    def num_players(self) -> int:
+        return self.variant.num_players
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """The public log, oldest first."""
+        return _log_list(self.log_node)
+
+    def actions(self) -> list[tuple[int, Action]]:
+        """Every action applied so far, with the seat that made it, in order."""
+        return [(s, a) for kind, s, a, _ in self.log if kind == "action" and a is not None]
+
+    @property
+    def contract(self) -> Contract | None:
+        """This round's contract (``None`` unless the variant's opening is a contract)."""
+        return self.variant.contract_for(self.round_index)
+
+    @property
+    def first_cycle(self) -> bool:
+        """Whether laying down is still forbidden: each seat's first turn (seed 001)."""
+        return self.variant.first_cycle_no_meld and self.turn < self.variant.num_players
+
+    def may_meld(self, seat: int) -> bool:
+        """Whether ``seat`` may lay new melds now (its turn, after drawing)."""
+        return self.current_player == seat and self.phase == "play" and not self.first_cycle
+
+    def may_lay_off(self, seat: int) -> bool:
+        """Whether ``seat`` may lay off or swap a joker now."""
+        if not self.may_meld(seat):
+            return False
+        v = self.variant
+        if v.lay_off_before_out:
+            return True
+        if not self.out[seat]:
+            return False
+        return v.lay_off_same_turn or not self.came_out_this_turn
+
+    def needs_opening(self, seat: int) -> bool:
+        """Whether ``seat``'s next lay-down must meet the opening requirement."""
+        return self.variant.opening != "none" and not self.out[seat]
+
+    # --- legality helpers for bots ---------------------------------------------------
+
+    def can_lay_off(self, card: int, meld_index: int) -> bool:
+        """Whether the player to move may lay ``card`` off onto meld ``meld_index``."""
+        seat = self.current_player
+        if seat is None or not self.may_lay_off(seat):
+            return False
+        if card not in self.hands[seat] or not 0 <= meld_index < len(self.table):
+            return False
+        if not lay_off_options(self.table[meld_index], card):
+            return False
+        return _discardable(_without(self.hands[seat], (card,)), self.taken_from_open)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the player to move may make ``action``."""
+        try:
+            self.apply(action)
+        except IllegalMove:
+            return False
+        return True
+
+    # --- applying actions --------------------------------------------------------------
+
+    def apply(self, action: Action, *, seat: int | None = None) -> JokerenState:
+        """The state after the player to move makes ``action``; raises an ``IllegalMove``
+        subclass naming the broken rule. With ``seat`` given, it must be that seat's turn.
+        """
+        player = self.current_player
+        if player is None:
+            raise RoundOver("De ronde is voorbij.", "The round is over.")
+        if seat is not None and seat != player:
+            raise NotYourTurn(
+                f"Het is de beurt van stoel {player}.", f"It is seat {player}'s turn."
+            )
+        t = type(action)
+        if t is Draw:
+            return self._draw(player, action)  # type: ignore[arg-type]
+        if self.phase == "draw":
+            raise MustDrawFirst(
+                "Pak eerst een kaart van de dichte of de open stapel.",
+                "Draw a card from the stock or the open pile first.",
+            )
+        if t is Discard:
+            return self._discard(player, action.card)  # type: ignore[union-attr]
+        if t is LayOff:
+            return self._lay_off(player, action)  # type: ignore[arg-type]
+        if t is LayMelds:
+            return self._lay_melds(player, action)  # type: ignore[arg-type]
+        if t is SwapJoker:
+            return self._swap(player, action)  # type: ignore[arg-type]
+        raise TypeError(f"not a Jokeren action: {action!r}")
+
+    def _draw(self, seat: int, action: Draw) -> JokerenState:
+        if self.phase != "draw":
+            raise AlreadyDrew(
+                "Je hebt deze beurt al een kaart gepakt.", "You already drew a card this turn."
+            )
+        hand = list(self.hands[seat])
+        if action.source == "stock":
+            card = self.stock[0]
+            insort(hand, card)
+            return self._evolve(
+                phase="play",
+                hands=self._with_hand(seat, tuple(hand)),
+                stock=self.stock[1:],
+                taken_from_open=None,
+                move_count=self.move_count + 1,
+                log_node=(self.log_node, ("action", seat, _DRAW_STOCK, ())),
+            )
+        if not self.open_pile:
+            raise OpenPileEmpty("De open stapel is leeg.", "The open pile is empty.")
+        card = self.open_pile[-1]
+        code = CARD_CODE[card]
+        if not any(CARD_CODE[c] != code for c in hand):
+            raise CannotDiscardTakenCard(
+                f"Met {code} van de open stapel hou je geen kaart over om weg te gooien.",
+                f"Taking {code} from the open pile would leave you nothing you may discard.",
+            )
+        insort(hand, card)
+        return self._evolve(
+            phase="play",
+            hands=self._with_hand(seat, tuple(hand)),
+            open_pile=self.open_pile[:-1],
+            taken_from_open=card,
+            move_count=self.move_count + 1,
+            log_node=(self.log_node, ("action", seat, _DRAW_OPEN, (card,))),
+        )
+
+    def _with_hand(self, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        hands = self.hands
+        return (*hands[:seat], hand, *hands[seat + 1 :])
+
+    def _discard(self, seat: int, card: int) -> JokerenState:
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _not_in_hand(card)
+        taken = self.taken_from_open
+        if taken is not None and CARD_CODE[card] == CARD_CODE[taken]:
+            raise CannotDiscardTakenCard(
+                f"Je mag {CARD_CODE[card]} niet weggooien: je pakte die kaart deze beurt van "
+                "de open stapel.",
+                f"You may not discard {CARD_CODE[card]}: you took that card from the open "
+                "pile this turn.",
+            )
+        new_hand = _without(hand, (card,))
+        pile = (*self.open_pile, card)
+        log: LogNode = (self.log_node, ("action", seat, Discard(card), ()))
+        common: dict[str, Any] = {
+            "hands": self._with_hand(seat, new_hand),
+            "open_pile": pile,
+            "came_out_this_turn": False,
+            "taken_from_open": None,
+            "move_count": self.move_count + 1,
+        }
+        if not new_hand:
+            return self._evolve(
+                current_player=None,
+                phase="over",
+                winner=seat,
+                end_reason="out",
+                log_node=(log, ("end", seat, None, (0,))),
+                **common,
+            )
+        turn = self.turn + 1
+        if turn >= self.variant.turn_limit:
+            return self._evolve(
+                current_player=None,
+                phase="over",
+                turn=turn,
+                end_reason="turn_limit",
+                log_node=(log, ("end", -1, None, (2,))),
+                **common,
+            )
+        stock = self.stock
+        reshuffles = self.reshuffles
+        if not stock:
+            below = pile[:-1]
+            if not below:
+                return self._evolve(
+                    current_player=None,
+                    phase="over",
+                    turn=turn,
+                    end_reason="stock",
+                    log_node=(log, ("end", -1, None, (1,))),
+                    **common,
+                )
+            stock = tuple(Stream(self.round_seed, f"reshuffle:{reshuffles}").shuffle(below))
+            common["open_pile"] = pile[-1:]
+            log = (log, ("reshuffle", -1, None, (reshuffles, len(below))))
+            reshuffles += 1
+        return self._evolve(
+            current_player=(seat + 1) % self.variant.num_players,
+            phase="draw",
+            turn=turn,
+            stock=stock,
+            reshuffles=reshuffles,
+            log_node=log,
+            **common,
+        )
+
+    def _check_lay_off_allowed(self, seat: int) -> None:
+        if self.first_cycle:
+            raise _first_cycle()
+        v = self.variant
+        if v.lay_off_before_out:
+            return
+        if not self.out[seat]:
+            raise CannotLayOffYet(
+                "Aanleggen en jokers wisselen mag pas als je zelf op tafel bent gekomen.",
+                "You may lay off or swap a joker only after you have come out.",
+            )
+        if self.came_out_this_turn and not v.lay_off_same_turn:
+            raise CannotLayOffYet(
+                "Aanleggen en jokers wisselen mag pas vanaf de beurt nadat je op tafel kwam.",
+                "You may lay off or swap a joker only from the turn after you came out.",
+            )
+
+    def _keep_discard(self, hand: tuple[int, ...]) -> None:
+        if not _discardable(hand, self.taken_from_open):
+            raise MustKeepDiscard(
+                "Je moet een kaart overhouden die je mag weggooien.",
+                "You must keep a card that you may discard.",
+            )
+
+    def _place(
+        self, seat: int, melds: Sequence[tuple[int, Meld | None, Meld]], log: LogNode
+    ) -> tuple[tuple[Meld, ...], tuple[int, ...], tuple[int, ...], LogNode]:
+        """The table after putting melds (index -1: new) there; complete melds leave."""
+        table = list(self.table)
+        pile = self.open_pile
+        removed = self.removed
+        gone: list[int] = []
+        for index, _old, meld in melds:
+            if index < 0:
+                table.append(meld)
+                index = len(table) - 1
+            else:
+                table[index] = meld
+            if meld.is_complete:
+                gone.append(index)
+                if self.variant.complete_meld == "recycle":
+                    pile = meld.cards + pile
+                    log = (log, ("complete", meld.owner, None, (0, *meld.cards)))
+                else:
+                    removed = removed + meld.cards
+                    log = (log, ("complete", meld.owner, None, (1, *meld.cards)))
+        if gone:
+            table = [m for i, m in enumerate(table) if i not in gone]
+        return tuple(table), pile, removed, log
+
+    def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
+        self._check_lay_off_allowed(seat)
+        card = action.card
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _not_in_hand(card)
+        i = action.meld_index
+        if not 0 <= i < len(self.table):
+            raise _no_meld(i)
+        new_hand = _without(hand, (card,))
+        self._keep_discard(new_hand)
+        meld = lay_off(self.table[i], card, action.stands_for)
+        log: LogNode = (self.log_node, ("action", seat, action, ()))
+        table, pile, removed, log = self._place(seat, [(i, self.table[i], meld)], log)
+        return self._evolve(
+            hands=self._with_hand(seat, new_hand),
+            table=table,
+            open_pile=pile,
+            removed=removed,
+            move_count=self.move_count + 1,
+            log_node=log,
+        )
+
+    def _swap(self, seat: int, action: SwapJoker) -> JokerenState:
+        self._check_lay_off_allowed(seat)
+        card = action.card
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _not_in_hand(card)
+        i = action.meld_index
+        if not 0 <= i < len(self.table):
+            raise _no_meld(i)
+        meld, joker = swap_joker(self.table[i], card)
+        new_hand = list(_without(hand, (card,)))
+        insort(new_hand, joker)
+        self._keep_discard(tuple(new_hand))
+        log: LogNode = (self.log_node, ("action", seat, action, ()))
+        table, pile, removed, log = self._place(seat, [(i, self.table[i], meld)], log)
+        return self._evolve(
+            hands=self._with_hand(seat, tuple(new_hand)),
+            table=table,
+            open_pile=pile,
+            removed=removed,
+            move_count=self.move_count + 1,
+            log_node=log,
+        )
+
+    def _lay_melds(self, seat: int, action: LayMelds) -> JokerenState:
+        if self.first_cycle:
+            raise _first_cycle()
+        if not action.melds:
+            raise InvalidMeld("Leg minstens één setje.", "Lay at least one meld.")
+        hand = self.hands[seat]
+        cards = action.cards
+        if len(set(cards)) != len(cards):
+            raise InvalidMeld(
+                "Een kaart kan maar in één setje liggen.", "A card can be in only one meld."
+            )
+        for c in cards:
+            if c not in hand:
+                raise _not_in_hand(c)
+        melds = [check_meld(cs, sfs, owner=seat) for cs, sfs in action.melds]
+        new_hand = _without(hand, cards)
+        self._keep_discard(new_hand)
+        coming_out = not self.out[seat]
+        if coming_out:
+            self._check_opening(melds, len(new_hand))
+        log: LogNode = (
+            self.log_node,
+            (
+                "action",
+                seat,
+                LayMelds(tuple((m.cards, m.stands_for) for m in melds)),
+                (),
+            ),
+        )
+        table, pile, removed, log = self._place(seat, [(-1, None, m) for m in melds], log)
+        changes: dict[str, Any] = {}
+        if coming_out:
+            out = list(self.out)
+            out[seat] = True
+            changes["out"] = tuple(out)
+            changes["came_out_this_turn"] = True
+        return self._evolve(
+            hands=self._with_hand(seat, new_hand),
+            table=table,
+            open_pile=pile,
+            removed=removed,
+            move_count=self.move_count + 1,
+            log_node=log,
+            **changes,
+        )
+
+    def _check_opening(self, melds: Sequence[Meld], left: int) -> None:
+        v = self.variant
+        if v.opening == "none":
+            return
+        if v.opening == "points":
+            total = sum(m.points for m in melds)
+            if total < v.opening_points:
+                raise ContractNotMet(
+                    f"Om uit te komen leg je in één keer setjes van samen minstens "
+                    f"{v.opening_points} punten (nu {total}).",
+                    f"To come out, lay melds worth at least {v.opening_points} points in "
+                    f"one go (these are worth {total}).",
+                )
+            return
+        contract = v.contract_for(self.round_index)
+        assert contract is not None
+        ok = _meets_requirements(contract, melds)
+        if contract.points and sum(m.points for m in melds) < contract.points:
+            ok = False
+        if contract.all_out and left != 1:
+            ok = False
+        if not ok:
+            raise ContractNotMet(
+                f"Om uit te komen moet je in één keer leggen: {contract.description_nl}.",
+                f"To come out you must lay, in one action: {contract.description_en}.",
+            )
+
+    # --- legal actions -------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to move, in a fixed canonical order.
+
+        Draw phase: ``Draw("stock")``, ``Draw("open")``. Play phase: the ``LayMelds``
+        (every single meld with canonical joker choices, or, to come out under an
+        opening requirement, the smallest combinations that meet it), then every
+        ``LayOff`` (by card, meld, joker choice), every ``SwapJoker`` and every
+        ``Discard`` (by card id).
+        """
+        seat = self.current_player
+        if seat is None:
+            return []
+        if self.phase == "draw":
+            acts: list[Action] = [_DRAW_STOCK]
+            if self.open_pile:
+                code = CARD_CODE[self.open_pile[-1]]
+                if any(CARD_CODE[c] != code for c in self.hands[seat]):
+                    acts.append(_DRAW_OPEN)
+            return acts
+        hand = self.hands[seat]
+        taken = self.taken_from_open
+        out: list[Action] = []
+        if not self.first_cycle:
+            out.extend(self.lay_melds_options())
+            if self.may_lay_off(seat):
+                for card in hand:
+                    rest = _without(hand, (card,))
+                    if not _discardable(rest, taken):
+                        continue
+                    joker = not CARD_RANK[card]
+                    for i, meld in enumerate(self.table):
+                        for sf in lay_off_options(meld, card):
+                            out.append(LayOff(card, i, sf if joker else None))
+                for card in hand:
+                    if not CARD_RANK[card]:
+                        continue
+                    for i, meld in enumerate(self.table):
+                        if (CARD_RANK[card], CARD_SUIT[card]) in meld.stands_for:
+                            out.append(SwapJoker(card, i))
+        if taken is None:
+            out.extend(Discard(c) for c in hand)
+        else:
+            code = CARD_CODE[taken]
+            out.extend(Discard(c) for c in hand if CARD_CODE[c] != code)
+        return out
+
+    def lay_melds_options(self) -> list[LayMelds]:
+        """The ``LayMelds`` actions listed by ``legal_actions`` (see there)."""
+        seat = self.current_player
+        if seat is None or self.phase != "play" or self.first_cycle:
+            return []
+        hand = self.hands[seat]
+        taken = self.taken_from_open
+        by_key, jokers = hand_index(hand)
+        patterns = meld_patterns(by_key, len(jokers), len(hand) - 1)
+        v = self.variant
+        result: list[LayMelds] = []
+
+        def add(melds: Sequence[Meld]) -> None:
+            used = [c for m in melds for c in m.cards]
+            if _discardable(_without(hand, used), taken):
+                result.append(LayMelds(tuple((m.cards, m.stands_for) for m in melds)))
+
+        if self.out[seat] or v.opening == "none":
+            for p in patterns:
+                add([materialize(p, by_key, jokers)])
+            return result
+        if v.opening == "points":
+            self._points_combos(patterns, by_key, jokers, v.opening_points, add)
+            return result
+        contract = v.contract_for(self.round_index)
+        assert contract is not None
+        if contract.all_out:
+            self._all_out_combos(contract, hand, add)
+            return result
+        if contract.points:
+            need = contract.points
+
+            def ok_points(melds: Sequence[Meld]) -> None:
+                if _meets_requirements(contract, melds):
+                    add(melds)
+
+            self._points_combos(patterns, by_key, jokers, need, ok_points)
+            return result
+        k = len(contract.runs) + len(contract.groups)
+        if k == 0:  # any meld
+            for p in patterns:
+                add([materialize(p, by_key, jokers)])
+            return result
+        fitting = [p for p in patterns if _fits_requirement(contract, p)]
+        for combo in combinations(fitting, k):
+            melds = materialize_many(combo, by_key, jokers)
+            if melds is not None and _meets_requirements(contract, melds):
+                add(melds)
+                if len(result) >= _MAX_COMBOS:
+                    break
+        return result
+
+    def _points_combos(
+        self,
+        patterns: Sequence[Pattern],
+        by_key: dict[tuple[int, int], list[int]],
+        jokers: Sequence[int],
+        need: int,
+        add: Callable[[Sequence[Meld]], None],
+    ) -> None:
+        """Every minimal set of melds worth at least ``need`` points (dropping any meld
+        would fall short), found by a bounded depth-first search."""
+        pts = [_pattern_points(p) for p in patterns]
+        count = [0, 0]  # nodes visited, results
+
+        def dfs(start: int, chosen: list[int], total: int) -> None:
+            for i in range(start, len(patterns)):
+                if count[0] >= _MAX_NODES or count[1] >= _MAX_COMBOS:
+                    return
+                count[0] += 1
+                sel = [*chosen, i]
+                melds = materialize_many([patterns[j] for j in sel], by_key, jokers)
+                if melds is None:
+                    continue
+                new_total = total + pts[i]
+                if new_total >= need:
+                    if new_total - min(pts[j] for j in sel) < need:
+                        add(melds)
+                        count[1] += 1
+                else:
+                    dfs(i + 1, sel, new_total)
+
+        dfs(0, [], 0)
+
+    def _all_out_combos(
+        self, contract: Contract, hand: tuple[int, ...], add: Callable[[Sequence[Meld]], None]
+    ) -> None:
+        """Every way to lay all cards but one in melds that meet the contract."""
+        by_key, jokers = hand_index(hand)
+        patterns = meld_patterns(by_key, len(jokers), len(hand) - 1)
+        covered = {(r, s) for _, slots in patterns for r, s, j in slots if not j}
+        lonely = [c for c in hand if CARD_RANK[c] and (CARD_RANK[c], CARD_SUIT[c]) not in covered]
+        if len(lonely) > 1 or not patterns:
+            return
+        taken = self.taken_from_open
+        seen_codes: set[str] = set()
+        found = [0]
+        for leftover in lonely or list(hand):
+            code = CARD_CODE[leftover]
+            if code in seen_codes or (taken is not None and CARD_CODE[taken] == code):
+                continue
+            seen_codes.add(code)
+            rest = _without(hand, (leftover,))
+            for melds in _partitions(rest, found):
+                if _meets_requirements(contract, melds) and (
+                    not contract.points or sum(m.points for m in melds) >= contract.points
+                ):
+                    add(melds)
+                if found[0] >= _MAX_COMBOS:
+                    return
+
+    # --- results -------------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        """Each seat's score for the round: points in hand (or the number of cards, per
+        variant); the player who went out has no cards and scores 0."""
+        if self.variant.scoring == "cards":
+            return [len(h) for h in self.hands]
+        return [sum(CARD_POINTS[c] for c in h) for h in self.hands]
+
+    # --- what a seat sees ------------------------------------------------------------------
+
+    def observe(self, seat: int) -> JokerenObservation:
+        """What ``seat`` may see, typed (cheap: no copies, no JSON)."""
+        return JokerenObservation(
+            seat,
+            self.variant,
+            self.round_index,
+            self.dealer,
+            self.current_player,
+            self.phase,
+            self.turn,
+            self.move_count,
+            self.hands[seat],
+            tuple(len(h) for h in self.hands),
+            len(self.stock),
+            self.open_pile,
+            self.table,
+            self.removed,
+            self.out,
+            self.came_out_this_turn,
+            self.taken_from_open,
+            self.first_cycle,
+            self.may_meld(seat),
+            self.may_lay_off(seat),
+            self.needs_opening(seat),
+            self.contract,
+            self.reshuffles,
+            self.winner,
+            self.end_reason,
+            self.current_player is None,
+            self.log_node,
+        )
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON (shape in the module text)."""
+        if not 0 <= seat < self.variant.num_players:
+            raise ValueError(f"no seat {seat} at this table")
+        hand = self.hands[seat]
+        contract = self.contract
+        return {
+            "game": "jokeren",
+            "variant": self.variant.name,
+            "seat": seat,
+            "round_index": self.round_index,
+            "dealer": self.dealer,
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "turn": self.turn,
+            "move_count": self.move_count,
+            "hand": list(hand),
+            "hand_codes": [CARD_CODE[c] for c in hand],
+            "hand_counts": [len(h) for h in self.hands],
+            "stock_count": len(self.stock),
+            "open_pile": list(self.open_pile),
+            "open_top": self.open_pile[-1] if self.open_pile else None,
+            "table": [m.to_json() for m in self.table],
+            "removed": list(self.removed),
+            "out": list(self.out),
+            "came_out_this_turn": self.came_out_this_turn,
+            "taken_from_open": self.taken_from_open,
+            "first_cycle": self.first_cycle,
+            "may_meld": self.may_meld(seat),
+            "may_lay_off": self.may_lay_off(seat),
+            "needs_opening": self.needs_opening(seat),
+            "contract": None if contract is None else contract.to_json(),
+            "opening": self.variant.opening,
+            "opening_points": self.variant.opening_points,
+            "reshuffles": self.reshuffles,
+            "log": [_entry_json(e) for e in self.log],
+            "is_terminal": self.is_terminal,
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "scores": self.scores() if self.is_terminal else None,
+        }
+
+    # --- JSON ------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state (hidden parts included) as plain JSON."""
+        return {
+            "game": "jokeren",
+            "variant": self.variant.to_json(),
+            "round_index": self.round_index,
+            "dealer": self.dealer,
+            "round_seed": self.round_seed.hex(),
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock),
+            "open_pile": list(self.open_pile),
+            "table": [m.to_json() for m in self.table],
+            "out": list(self.out),
+            "came_out_this_turn": self.came_out_this_turn,
+            "taken_from_open": self.taken_from_open,
+            "turn": self.turn,
+            "move_count": self.move_count,
+            "reshuffles": self.reshuffles,
+            "removed": list(self.removed),
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "log": [_entry_json(e) for e in self.log],
+        }
+
+    def state_hash(self) -> str:
+        """First 16 hex digits of the SHA-256 of the canonical JSON of the full state."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _partitions(cards: tuple[int, ...], found: list[int]) -> list[list[Meld]]:
+    """Ways to split ``cards`` into melds, every card used (bounded by ``_MAX_COMBOS``)."""
+    results: list[list[Meld]] = []
+    nodes = [0]
+
+    def search(rest: tuple[int, ...], chosen: list[Meld]) -> None:
+        if found[0] >= _MAX_COMBOS or nodes[0] >= _MAX_NODES:
+            return
+        nodes[0] += 1
+        if not rest:
+            results.append(list(chosen))
+            found[0] += 1
+            return
+        by_key, jokers = hand_index(rest)
+        naturals = sorted(by_key)
+        if not naturals:
+            return  # only jokers left: they cannot form a meld alone
+        first = naturals[0]
+        for p in meld_patterns(by_key, len(jokers), len(rest)):
+            if any(not j and (r, s) == first for r, s, j in p[1]):
+                meld = materialize(p, by_key, jokers)
+                search(_without(rest, meld.cards), [*chosen, meld])
+
+    search(cards, [])
+    return results
+
+
+def _not_in_hand(card: int) -> CardNotInHand:
+    code = CARD_CODE[card] if 0 <= card < len(CARD_CODE) else str(card)
+    return CardNotInHand(f"{code} zit niet in je hand.", f"{code} is not in your hand.")
+
+
+def _no_meld(index: int) -> NoSuchMeld:
+    return NoSuchMeld(f"Er ligt geen setje {index} op tafel.", f"There is no meld {index}.")
+
+
+def _first_cycle() -> FirstCycleNoMeld:
+    return FirstCycleNoMeld(
+        "In de eerste ronde komt niemand op tafel: leggen, aanleggen en wisselen mag nog niet.",
+        "In the first cycle nobody lays down, lays off or swaps a joker.",
+    )
+
+
+# --- the deal ------------------------------------------------------------------------------
+
+
+def deal(
+    variant: Variant, *, secret: bytes, round_index: int
+) -> tuple[bytes, list[list[int]], int, list[int]]:
+    """The round seed, the hands per seat in the order dealt, the open card and the
+    stock (top first) of round ``round_index`` (RULES.md §5)."""
+    seed = round_seed(secret, round_index)
+    pack = Stream(seed, "deal").shuffle(jokeren_deck(variant.decks))
+    n = variant.num_players
+    first = (round_index % n + 1) % n
+    hands, rest = deal_hands(pack, num_players=n, hand_size=variant.hand_size, first_player=first)
+    return seed, hands, rest[0], rest[1:]
+
+
+def new_round(variant: Variant, *, secret: bytes, round_index: int) -> JokerenState:
+    """The dealt state of round ``round_index`` (from 0) of a game with this secret."""
+    if round_index < 0:
+        raise ValueError("round_index must be >= 0")
+    seed, hands, open_card, stock = deal(variant, secret=secret, round_index=round_index)
+    n = variant.num_players
+    dealer = round_index % n
+    return JokerenState(
+        variant=variant,
+        round_index=round_index,
+        dealer=dealer,
+        round_seed=seed,
+        current_player=(dealer + 1) % n,
+        phase="draw",
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        stock=tuple(stock),
+        open_pile=(open_card,),
+        table=(),
+        out=(False,) * n,
+        came_out_this_turn=False,
+        taken_from_open=None,
+        turn=0,
+        move_count=0,
+        reshuffles=0,
+        removed=(),
+        winner=None,
+        end_reason=None,
+        log_node=None,
+    )
+
+
+def deal_summary(variant: Variant, *, secret: bytes, round_index: int) -> dict[str, Any]:
+    """The deal of a round as codes, for ``python -m engine deal``: the commitment, each
+    seat's hand in the order dealt, the open pile and the stock (top first)."""
+    _, hands, open_card, stock = deal(variant, secret=secret, round_index=round_index)
+    return {
+        "commitment": commitment(secret),
+        "hands": [[CARD_CODE[c] for c in h] for h in hands],
+        "open": [CARD_CODE[open_card]],
+        "stock": [CARD_CODE[c] for c in stock],
+    }
+
+
+# --- from JSON -------------------------------------------------------------------------------
+
+
+def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
+    """A state from ``JokerenState.to_json()``; checks that every card is in one place."""
+    try:
+        variant = variant_from_json(obj["variant"])
+        n = variant.num_players
+        hands = tuple(tuple(sorted(int(c) for c in h)) for h in obj["hands"])
+        if len(hands) != n:
+            raise ValueError("state: one hand per seat")
+        table = tuple(meld_from_json(m) for m in obj["table"])
+        log: LogNode = None
+        for e in obj["log"]:
+            log = (log, _entry_from_json(e))
+        state = JokerenState(
+            variant=variant,
+            round_index=int(obj["round_index"]),
+            dealer=int(obj["dealer"]),
+            round_seed=bytes.fromhex(obj["round_seed"]),
+            current_player=None if obj["current_player"] is None else int(obj["current_player"]),
+            phase=obj["phase"],
+            hands=hands,
+            stock=tuple(int(c) for c in obj["stock"]),
+            open_pile=tuple(int(c) for c in obj["open_pile"]),
+            table=table,
+            out=tuple(bool(x) for x in obj["out"]),
+            came_out_this_turn=bool(obj["came_out_this_turn"]),
+            taken_from_open=None if obj["taken_from_open"] is None else int(obj["taken_from_open"]),
+            turn=int(obj["turn"]),
+            move_count=int(obj["move_count"]),
+            reshuffles=int(obj["reshuffles"]),
+            removed=tuple(int(c) for c in obj["removed"]),
+            winner=None if obj["winner"] is None else int(obj["winner"]),
+            end_reason=obj["end_reason"],
+            log_node=log,
+        )
+    except (KeyError, TypeError, IllegalMove) as exc:
+        raise ValueError(f"state: {exc}") from exc
+    if state.phase not in ("draw", "play", "over") or len(state.out) != n:
+        raise ValueError("state: bad phase or seats")
+    every = [c for h in hands for c in h]
+    every += [*state.stock, *state.open_pile, *state.removed]
+    every += [c for m in table for c in m.cards]
+    if sorted(every) != list(range(variant.pack_size)):
+        raise ValueError("state: every card must be in exactly one place")
+    return state
