@@ -34,12 +34,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.cards import CARD_POINTS
 from engine.dealing import Stream
+from engine.errors import RoundOver
 from engine.jokeren.actions import Action, Discard, Draw, LayMelds, LayOff, SwapJoker
 from engine.jokeren.melds import Meld, StandsFor
+
+if TYPE_CHECKING:
+    from engine.jokeren.state import JokerenObservation, JokerenState
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -180,11 +184,11 @@ def _candidates(k: int, present: frozenset[int], jokers: int) -> Iterator[_Candi
         yield True, (), ((12, suit), (1, suit)), True
 
 
+_Memo = dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[_Candidate, ...]]]
+
+
 def _solve(
-    rem: tuple[int, ...],
-    jokers: int,
-    weights: tuple[int, ...],
-    memo: dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[_Candidate, ...]]],
+    rem: tuple[int, ...], jokers: int, weights: tuple[int, ...], memo: _Memo
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
     """(cost of the loose naturals, jokers used, melds) for the naturals ``rem`` (sorted)."""
     if not rem:
@@ -197,8 +201,7 @@ def _solve(
     rest = rem[1:]
     cost, used, melds = _solve(rest, jokers, weights, memo)
     best = (cost + weights[k], used, melds)
-    present = frozenset(rest)
-    for cand in _candidates(k, present, jokers):
+    for cand in _candidates(k, frozenset(rest), jokers):
         _run, nat, jk, high = cand
         if nat:
             left = list(rest)
@@ -245,12 +248,82 @@ def _add_joker(meld: HandMeld) -> HandMeld | None:
     return HandMeld(False, meld.naturals, (*meld.jokers, (rank, free)))
 
 
+def _masks(naturals: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Per suit, a bit mask of run positions held (bit p for p = 1..14, an ace at 1 and
+    14); per rank index 0..12, a bit mask of suits held."""
+    by_suit = [0, 0, 0, 0]
+    by_rank = [0] * 13
+    for k in naturals:
+        suit, ri = divmod(k, 13)
+        by_suit[suit] |= _POS_BITS[ri]
+        by_rank[ri] |= 1 << suit
+    return by_suit, by_rank
+
+
+#: run position bits of a rank index (the ace is at positions 1 and 14)
+_POS_BITS: Final = (1 << 1 | 1 << 14, *(1 << (ri + 1) for ri in range(1, 13)))
+#: number of bits set in a 4-bit suit mask
+_POPCOUNT4: Final = tuple(bin(m).count("1") for m in range(16))
+
+
+def _near(mask: int, ri: int) -> int:
+    """The bits of ``mask`` at positions p-2, p-1, p+1, p+2 of rank index ``ri`` (not an
+    ace) shifted to bits 0, 1, 3, 4."""
+    p = ri + 1
+    return (mask >> (p - 2)) & 0b11011
+
+
+def _ace_ok(mask: int, jokers: int) -> bool:
+    """Whether an ace has run partners: 2 and 3 (low) or Q and K (high)."""
+    low = mask >> 2 & 0b11
+    high = mask >> 12 & 0b11
+    if jokers:
+        return bool(low or high)
+    return low == 0b11 or high == 0b11
+
+
+def _live_cards(
+    naturals: tuple[int, ...], jokers: int, weights: tuple[int, ...]
+) -> tuple[tuple[int, ...], int]:
+    """The naturals that could be in some meld of the hand, and the cost of the others
+    (a card with no partner near it is loose in every split)."""
+    if jokers >= 2:
+        return naturals, 0
+    by_suit, by_rank = _masks(naturals)
+    live: list[int] = []
+    dead = 0
+    for k in naturals:
+        suit, ri = divmod(k, 13)
+        others = _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15]
+        if others >= (1 if jokers else 2):
+            ok = True
+        elif ri == 0:
+            ok = _ace_ok(by_suit[suit], jokers)
+        else:
+            near = _near(by_suit[suit], ri)
+            if jokers:
+                ok = near != 0
+            else:
+                ok = (
+                    near & 0b00011 == 0b00011
+                    or near & 0b01010 == 0b01010
+                    or near & 0b11000 == 0b11000
+                )
+        if ok:
+            live.append(k)
+        else:
+            dead += weights[k]
+    return tuple(live), dead
+
+
 @lru_cache(maxsize=1 << 16)
 def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
     """The split of a hand (sorted natural kinds and a number of jokers) into melds that
     leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    cost, used, raw = _solve(naturals, jokers, weights, {})
+    live, dead_cost = _live_cards(naturals, jokers, weights)
+    cost, used, raw = _solve(live, jokers, weights, {})
+    cost += dead_cost
     melds = [HandMeld(run, nat, jk, high) for run, nat, jk, high in raw]
     spare = jokers - used
     while spare and melds:
@@ -267,6 +340,12 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
     for k in in_melds:
         loose.remove(k)
     return Partition(tuple(melds), tuple(loose), spare, cost + spare * weights[JOKER_KIND])
+
+
+def clear_caches() -> None:
+    """Empty the hand-analysis caches (for benchmarks of the worst case)."""
+    partition.cache_clear()
+    _opening_melds.cache_clear()
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -451,51 +530,61 @@ def _without_one(m: HandMeld) -> HandMeld | None:
 
 
 @dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table, reduced to what lay-offs and swaps need."""
+class TableView:
+    """The melds on the table, reduced to what lay-offs and swaps need."""
 
-    index: int
-    run: bool
-    #: the run's suit, or the group's rank (1..13)
-    suit: int
-    rank: int
-    #: run positions 1..14 of the lowest and highest card (runs only)
-    lo: int
-    hi: int
-    #: suits a group holds, jokers' suits included (groups only)
-    suits: frozenset[int]
-    size: int
-    #: (rank, suit) that each joker in the meld stands for
-    jokers: tuple[tuple[int, int], ...]
-    owner: int
-
-    def fits(self, kind: int) -> bool:
-        """Whether a card of this kind can be laid off on the meld."""
-        if kind == JOKER_KIND:
-            if self.run:
-                return self.size < 13 and (self.lo > 1 or self.hi < 14)
-            return self.size < 4
-        suit, ri = divmod(kind, 13)
-        rank = ri + 1
-        if self.run:
-            if suit != self.suit or self.size >= 13:
-                return False
-            if rank == self.lo - 1 or rank == self.hi + 1:
-                return True
-            return rank == 1 and self.hi == 13
-        return rank == self.rank and suit not in self.suits and self.size < 4
+    #: kind (a natural, or 52 for a joker) -> index of the first meld it can be laid
+    #: off on
+    fit: dict[int, int]
+    #: natural kind -> index of the first meld holding a joker that stands for it
+    swaps: dict[int, int]
 
 
-def table_meld(index: int, meld: Meld) -> TableMeld:
-    """The ``TableMeld`` of a meld on the table at ``index``."""
-    jokers = tuple(sf for sf in meld.stands_for if sf is not None)
+def _meld_fits(meld: Meld) -> list[int]:
+    """The kinds that can be laid off on a meld (52: a joker)."""
     size = len(meld.cards)
     if meld.kind == "run":
+        if size >= 13:
+            return []
         lo = meld.low
-        return TableMeld(
-            index, True, meld.suit, 0, lo, lo + size - 1, frozenset(), size, jokers, meld.owner
-        )
-    return TableMeld(index, False, -1, meld.rank, 0, 0, meld.used_suits, size, jokers, meld.owner)
+        hi = lo + size - 1
+        base = meld.suit * 13
+        out = [JOKER_KIND]
+        if lo > 1:
+            out.append(base + lo - 2)
+        if hi < 14:
+            out.append(base + hi % 13)
+        return out
+    if size >= 4:
+        return []
+    used = meld.used_suits
+    ri = meld.rank - 1
+    return [JOKER_KIND, *(s * 13 + ri for s in range(4) if s not in used)]
+
+
+def table_view(table: tuple[Meld, ...]) -> TableView:
+    """The ``TableView`` of the melds on the table (cached per table)."""
+    hit = _TABLE_CACHE.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    fit: dict[int, int] = {}
+    swaps: dict[int, int] = {}
+    for i, m in enumerate(table):
+        for k in _meld_fits(m):
+            fit.setdefault(k, i)
+        for sf in m.stands_for:
+            if sf is not None:
+                swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
+    view = TableView(fit, swaps)
+    if len(_TABLE_CACHE) >= 256:
+        _TABLE_CACHE.clear()
+    _TABLE_CACHE[id(table)] = (table, view)
+    return view
+
+
+#: table views by the identity of the table tuple (the tuple is kept, so its id is not
+#: reused while cached)
+_TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
 
 
 # --- what a bot sees -------------------------------------------------------------------
@@ -511,7 +600,7 @@ class BotView:
     hand: tuple[int, ...]
     #: the top card of the open pile, or ``None`` when it is empty
     open_top: int | None
-    table: tuple[TableMeld, ...]
+    table: TableView
     #: this seat has come out (laid its first meld)
     out: bool
     #: may lay down at all this turn (not in a first cycle without melds)
@@ -589,7 +678,7 @@ def _take_open(view: BotView, strong: bool) -> bool:
     tk = kind_of(top)
     if tk == JOKER_KIND:
         return True
-    if view.lay_off_now and any(m.fits(tk) for m in view.table):
+    if view.lay_off_now and tk in view.table.fit:
         return True
     weights = _weights_of(view)
     now = hand_partition(view.hand, view.by_cards)
@@ -630,16 +719,14 @@ def _swap(view: BotView, part: Partition) -> SwapJoker | None:
     less penalty in hand."""
     ids = _ids_by_kind(view.hand)
     naturals, jokers = _kinds(view.hand)
-    for m in view.table:
-        for rank, suit in m.jokers:
-            k = suit * 13 + rank - 1
-            if k not in ids:
-                continue
-            rest = list(naturals)
-            rest.remove(k)
-            after = partition(tuple(rest), jokers + 1, view.by_cards)
-            if after.cost < part.cost and not after.loose_jokers:
-                return SwapJoker(ids[k][-1], m.index)
+    for k, index in view.table.swaps.items():
+        if k not in ids:
+            continue
+        rest = list(naturals)
+        rest.remove(k)
+        after = partition(tuple(rest), jokers + 1, view.by_cards)
+        if after.cost < part.cost and not after.loose_jokers:
+            return SwapJoker(ids[k][-1], index)
     return None
 
 
@@ -650,13 +737,13 @@ def _lay_off(view: BotView, part: Partition) -> LayOff | None:
     if part.loose_jokers:
         loose.insert(0, JOKER_KIND)
     ids = _ids_by_kind(view.hand)
+    fit = view.table.fit
     for k in loose:
-        for m in view.table:
-            if m.fits(k):
-                card = ids[k][-1]
-                if _discard_left(view.hand, [card], view.taken_kind):
-                    return LayOff(card, m.index)
-                break
+        index = fit.get(k)
+        if index is not None:
+            card = ids[k][-1]
+            if _discard_left(view.hand, [card], view.taken_kind):
+                return LayOff(card, index)
     return None
 
 
@@ -727,7 +814,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
             scores = {k: _discard_score(view, part, k) for k in loose}
         else:
             scores = {
-                k: weights[k] - (1000 if any(m.fits(k) for m in view.table) else 0) for k in loose
+                k: weights[k] - (1000 if k in view.table.fit else 0) for k in loose
             }
         top = max(scores.values())
         best = sorted(k for k in loose if scores[k] == top)
@@ -769,7 +856,7 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
     keep = _OUT_VALUE * _outs(view, k, part.loose, part.melds)
     if view.by_cards:
         keep /= 4
-    if any(m.fits(k) for m in view.table):
+    if k in view.table.fit:
         keep += _FITS_TABLE
     suit, ri = divmod(k, 13)
     for t in view.next_taken:
@@ -780,3 +867,94 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
             keep += _FEED_NEXT
             break
     return value - keep
+
+
+# --- the observation, and the protocol's entry points ------------------------------------
+
+
+def _requirement(obs: JokerenObservation) -> Requirement | None:
+    if not obs.needs_opening:
+        return None
+    v = obs.variant
+    if v.opening == "points":
+        return Requirement(points=v.opening_points)
+    c = obs.contract
+    if c is None:
+        return None
+    return Requirement(c.runs, c.groups, c.all_out, c.points, c.any_meld)
+
+
+def _seen(obs: JokerenObservation) -> tuple[int, ...]:
+    counts = [0] * 53
+    for m in obs.table:
+        for c in m.cards:
+            counts[kind_of(c)] += 1
+    for c in obs.open_pile:
+        counts[kind_of(c)] += 1
+    for c in obs.removed:
+        counts[kind_of(c)] += 1
+    return tuple(counts)
+
+
+def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
+    """Kinds ``seat`` took from the open pile this round (public: the log shows them)."""
+    out: set[int] = set()
+    node = obs.log_node
+    while node is not None:
+        node, (kind, who, action, data) = node
+        if kind == "action" and who == seat and data and type(action) is Draw:
+            out.add(kind_of(data[0]))
+    return frozenset(out)
+
+
+def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
+    """The ``BotView`` of an observation (the seat to move)."""
+    seat = obs.seat
+    v = obs.variant
+    drawing = obs.phase == "draw"
+    if drawing:
+        may_lay = not obs.first_cycle
+        lay_off_now = may_lay and (v.lay_off_before_out or obs.out[seat])
+    else:
+        may_lay = obs.may_meld
+        lay_off_now = obs.may_lay_off
+    taken = obs.taken_from_open
+    n = v.num_players
+    return BotView(
+        seat=seat,
+        drawing=drawing,
+        hand=obs.hand,
+        open_top=obs.open_pile[-1] if obs.open_pile else None,
+        table=table_view(obs.table),
+        out=obs.out[seat],
+        may_lay=may_lay,
+        lay_off_now=lay_off_now,
+        requirement=_requirement(obs),
+        taken_kind=None if taken is None else kind_of(taken),
+        by_cards=v.scoring == "cards",
+        decks=v.decks,
+        hand_counts=obs.hand_counts,
+        seen=_seen(obs) if strong else (0,) * 53,
+        next_taken=_taken_by(obs, (seat + 1) % n) if strong and not drawing else frozenset(),
+    )
+
+
+def choose(obs: JokerenObservation, *, level: str, rng: Stream) -> Action:
+    """The action of a bot of ``level`` for the seat of ``obs`` (its turn), using ``rng``
+    only to break ties. A pure function of the observation and the stream."""
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(BOT_LEVELS)}")
+    if obs.current_player != obs.seat:
+        raise ValueError("a bot decides only on its own turn")
+    strong = level == "strong"
+    return decide(view_of(obs, strong=strong), strong=strong, rng=rng)
+
+
+def bot_action(state: JokerenState, *, level: str) -> Action:
+    """The choice of a bot of ``level`` in the seat to move: from that seat's observation
+    and the round's ``bot:<seat>`` stream, started at the number of actions so far."""
+    seat = state.current_player
+    if seat is None:
+        raise RoundOver("De ronde is voorbij.", "The round is over.")
+    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+    return choose(state.observe(seat), level=level, rng=rng)
