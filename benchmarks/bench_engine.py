@@ -1,0 +1,178 @@
+"""Engine speed on one core: full rounds per second per preset and bot level, the time
+of a ``strong`` Jokeren decision, and OpenSpiel's ``gin_rummy`` as a yardstick.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_engine.py [--seconds 3] [--json out.json]
+
+The process is pinned to one CPU core. Rounds are dealt from a fixed secret (round 0,
+1, 2, ...), so two runs play the same rounds. The strong decision time is measured in
+the flow of real Jokeren 13 rounds (strong bots in every seat): each call of
+``bot_action`` is timed, as a tournament server makes it (the hand analysis cache is
+warm from the same bot's earlier decisions in the turn); the same positions are then
+timed again with the cache emptied before every decision (the worst case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.cli import BENCH_SECRET, rounds_per_second  # noqa: E402
+from engine.registry import GAMES, game_module  # noqa: E402
+
+
+def _pin_one_core() -> str:
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[-1]})
+        return f"pinned to CPU {cpus[-1]}"
+    except (AttributeError, OSError):  # pragma: no cover - not on Linux
+        return "not pinned"
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:  # pragma: no cover
+        pass
+    return platform.processor() or "unknown"
+
+
+def bench_rounds(seconds: float) -> dict[str, dict[str, dict[str, float]]]:
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for name in GAMES:
+        game = game_module(name)
+        for preset, variant in game.PRESETS.items():
+            row: dict[str, dict[str, float]] = {}
+            for level in game.BOT_LEVELS:
+                rate, n = rounds_per_second(game, variant, level, seconds=seconds)
+                row[level] = {"rounds_per_second": round(rate, 1), "rounds": n}
+                print(f"  {name:9s} {preset:12s} {level:7s} {rate:9.1f} rounds/s ({n} rounds)")
+            out[preset] = row
+    return out
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench_strong_decisions(rounds: int) -> dict[str, Any]:
+    from engine.jokeren import PRESETS, bot_action, new_round
+    from engine.jokeren.bots import clear_caches
+
+    variant = PRESETS["jokeren13"]
+    warm: list[float] = []
+    positions = []
+    for r in range(rounds):
+        state = new_round(variant, secret=BENCH_SECRET, round_index=r)
+        while not state.is_terminal:
+            positions.append(state)
+            t0 = time.perf_counter()
+            action = bot_action(state, level="strong")
+            warm.append(time.perf_counter() - t0)
+            state = state.apply(action)
+    cold: list[float] = []
+    for state in positions:
+        clear_caches()
+        t0 = time.perf_counter()
+        bot_action(state, level="strong")
+        cold.append(time.perf_counter() - t0)
+
+    def summary(xs: list[float]) -> dict[str, float]:
+        return {
+            "p50_ms": round(statistics.median(xs) * 1000, 3),
+            "p95_ms": round(_percentile(xs, 0.95) * 1000, 3),
+            "p99_ms": round(_percentile(xs, 0.99) * 1000, 3),
+            "max_ms": round(max(xs) * 1000, 3),
+        }
+
+    return {"decisions": len(warm), "rounds": rounds, "warm": summary(warm), "cold": summary(cold)}
+
+
+def bench_gin_rummy(seconds: float) -> dict[str, Any]:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError as exc:
+        return {"available": False, "reason": f"open_spiel not importable: {exc}"}
+    import random
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(0)
+    n = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while n == 0 or elapsed < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[rng.randrange(len(outcomes))][0]
+            else:
+                legal = state.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
+        n += 1
+        elapsed = time.perf_counter() - start
+    return {"available": True, "games_per_second": round(n / elapsed, 1), "games": n}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=3.0, help="time per rounds/s measurement")
+    p.add_argument("--decision-rounds", type=int, default=20, help="Jokeren 13 rounds timed")
+    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = p.parse_args()
+    pinned = _pin_one_core()
+    machine = {
+        "python": sys.version.split()[0],
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "affinity": pinned,
+    }
+    print(f"machine: {machine}")
+    print("full rounds per second (bots in every seat):")
+    rounds = bench_rounds(args.seconds)
+    print("strong decision time, Jokeren 13:")
+    decisions = bench_strong_decisions(args.decision_rounds)
+    print(f"  {decisions}")
+    print("OpenSpiel gin_rummy, random legal actions:")
+    gin = bench_gin_rummy(args.seconds)
+    print(f"  {gin}")
+    j13 = rounds["jokeren13"]["basic"]["rounds_per_second"]
+    j7 = rounds["jokeren7"]["basic"]["rounds_per_second"]
+    targets = {
+        "jokeren13_basic_vs_gin_rummy": (
+            None if not gin.get("available") else j13 >= gin["games_per_second"]
+        ),
+        "jokeren13_basic_500": j13 >= 500,
+        "jokeren7_basic_1000": j7 >= 1000,
+        "strong_decision_p95_under_10ms": decisions["warm"]["p95_ms"] < 10,
+    }
+    print(f"targets met: {targets}")
+    result = {
+        "machine": machine,
+        "rounds": rounds,
+        "strong_decision": decisions,
+        "gin_rummy": gin,
+        "targets": targets,
+    }
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
