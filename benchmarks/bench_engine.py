@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.cli import BENCH_SECRET, rounds_per_second  # noqa: E402
-from engine.registry import GAMES, game_module  # noqa: E402
+from engine.cli import BENCH_SECRET, rounds_per_second
+from engine.registry import GAMES, game_module
 
 
 def _pin_one_core() -> str:

@@ -273,6 +273,14 @@ def _near(mask: int, ri: int) -> int:
     return (mask >> (p - 2)) & 0b11011
 
 
+def _run_partners(near: int, jokers: int) -> bool:
+    """Whether the neighbours ``near`` (see ``_near``) make a run with the card: one
+    neighbour and a joker, or two neighbours in a row."""
+    if jokers:
+        return near != 0
+    return near & 0b00011 == 0b00011 or near & 0b01010 == 0b01010 or near & 0b11000 == 0b11000
+
+
 def _ace_ok(mask: int, jokers: int) -> bool:
     """Whether an ace has run partners: 2 and 3 (low) or Q and K (high)."""
     low = mask >> 2 & 0b11
@@ -300,15 +308,7 @@ def _live_cards(
         elif ri == 0:
             ok = _ace_ok(by_suit[suit], jokers)
         else:
-            near = _near(by_suit[suit], ri)
-            if jokers:
-                ok = near != 0
-            else:
-                ok = (
-                    near & 0b00011 == 0b00011
-                    or near & 0b01010 == 0b01010
-                    or near & 0b11000 == 0b11000
-                )
+            ok = _run_partners(_near(by_suit[suit], ri), jokers)
         if ok:
             live.append(k)
         else:
@@ -813,9 +813,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
         if strong:
             scores = {k: _discard_score(view, part, k) for k in loose}
         else:
-            scores = {
-                k: weights[k] - (1000 if k in view.table.fit else 0) for k in loose
-            }
+            scores = {k: weights[k] - (1000 if k in view.table.fit else 0) for k in loose}
         top = max(scores.values())
         best = sorted(k for k in loose if scores[k] == top)
         k = best[0] if len(best) == 1 else rng.choice(best)

@@ -132,9 +132,7 @@ def test_meld_invalid(codes: str) -> None:
 
 
 def test_simulate_shape_and_totals() -> None:
-    out = run_json(
-        "simulate", "--variant", "jokeren7", "--secret", SECRET_HEX, "--rounds", "3"
-    )
+    out = run_json("simulate", "--variant", "jokeren7", "--secret", SECRET_HEX, "--rounds", "3")
     assert set(out) == {"rounds", "totals", "results"}
     assert len(out["rounds"]) == 3
     assert all(len(r) == 4 for r in out["rounds"])
@@ -164,9 +162,7 @@ def test_simulate_default_rounds_is_the_variants() -> None:
 
 
 def test_simulate_klaverjas() -> None:
-    out = run_json(
-        "simulate", "--variant", "amsterdams", "--secret", SECRET_HEX, "--rounds", "2"
-    )
+    out = run_json("simulate", "--variant", "amsterdams", "--secret", SECRET_HEX, "--rounds", "2")
     assert len(out["rounds"]) == 2
     # teams across the table score the same (RULES.md §6)
     for r in out["rounds"]:
