@@ -38,6 +38,7 @@ const NAMES = {
 
 const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
 const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+const cardsText = (n) => (n === 1 ? T.one_card : fmt(T.n_cards, { n }));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const number = (x) =>
   Number(x).toLocaleString(LANG === "en" ? "en-GB" : "nl-NL", { maximumFractionDigits: 1 });
@@ -51,7 +52,6 @@ const state = {
   sortMode: "suit",
   mode: null, // "lay_off" | "swap": waiting for a click on a table meld
   busy: false,
-  log: [],
   newCards: new Set(),
 };
 state.obs = state.game.observation;
@@ -172,7 +172,7 @@ function renderSeats() {
         "div",
         { class: "jk-seat-label" },
         h("span", { class: "jk-seat-name", text: seatName(s) }),
-        h("span", { class: "jk-count", "data-testid": `hand-size-${s}`, text: fmt(T.n_cards, { n }) }),
+        h("span", { class: "jk-count", "data-testid": `hand-size-${s}`, text: cardsText(n) }),
       ),
       h("div", { class: "jk-backs", title: fmt(T.hand_size, { n }) }, Array.from({ length: n }, () => cardBack())),
     );
@@ -189,7 +189,7 @@ function renderPiles() {
       class: "jk-pile jk-stock",
       "data-testid": "stock",
       disabled: !canDraw,
-      "aria-label": `${T.stock}: ${fmt(T.n_cards, { n: stockCount() })}`,
+      "aria-label": `${T.stock}: ${cardsText(stockCount())}`,
       onclick: () => send({ type: "draw", source: "stock" }),
     },
     stockCount() > 0 ? cardBack() : h("span", { class: "jk-pile-empty", text: T.empty }),
@@ -254,7 +254,11 @@ function renderStatus() {
   if (!playing()) text = T.game_over;
   else if (state.mode === "lay_off") text = T.pick_meld_lay_off;
   else if (state.mode === "swap") text = T.pick_meld_swap;
-  else if (myTurn()) text = phase() === "draw" ? T.turn_draw : T.turn_play;
+  else if (myTurn()) {
+    text = phase() === "draw" ? T.turn_draw : T.turn_play;
+    if (state.obs.first_cycle) text += ` ${T.first_cycle}`;
+    else if (state.obs.needs_opening && state.obs.opening !== "none") text += ` ${T.needs_opening}`;
+  }
   else if (currentPlayer() !== null && currentPlayer() !== undefined) text = fmt(T.bot_turn, { name: seatName(currentPlayer()) });
   else text = T.waiting;
   el.textContent = text;
@@ -336,24 +340,28 @@ function renderActions() {
     if (state.mode !== null) {
       items.push(button("btn-cancel", T.cancel, cancelMode, { class: "jk-btn jk-btn-ghost" }));
     } else {
-      if (n >= 3) {
+      const mayMeld = state.obs.may_meld !== false;
+      const mayLayOff = state.obs.may_lay_off !== false;
+      if (n >= 3 && mayMeld) {
         const options = selectionOptions();
         const hasJoker = selected.some((c) => cardInfo(c).joker);
         if (hasJoker && options.length > 1) items.push(jokerChoice(options));
         items.push(button("btn-lay", T.lay, layDown, { class: "jk-btn jk-btn-primary" }));
         items.push(button("btn-stage", T.stage, stageSelection));
       }
-      if (state.staged.length) {
+      if (state.staged.length && mayMeld) {
         items.push(button("btn-lay-staged", `${T.lay_staged} (${state.staged.length})`, layStaged, { class: "jk-btn jk-btn-primary" }));
         items.push(button("btn-unstage", T.unstage, unstage, { class: "jk-btn jk-btn-ghost" }));
       }
-      if (n === 1 && melds.length) {
+      if (n === 1 && melds.length && mayLayOff) {
         items.push(button("btn-lay-off", T.lay_off, () => enterMode("lay_off")));
       }
-      if (n === 1 && !cardInfo(selected[0]).joker && melds.some(meldHasJoker)) {
+      if (n === 1 && mayLayOff && !cardInfo(selected[0]).joker && melds.some(meldHasJoker)) {
         items.push(button("btn-swap", T.swap, () => enterMode("swap")));
       }
-      if (n === 1 && !state.staged.length) {
+      const taken = state.obs.taken_from_open;
+      const fromOpen = taken !== null && taken !== undefined && n === 1 && cardInfo(taken).code === cardInfo(selected[0]).code;
+      if (n === 1 && !state.staged.length && !fromOpen) {
         items.push(button("btn-discard", T.discard, () => send({ type: "discard", card: selected[0] }), { class: "jk-btn jk-btn-danger" }));
       }
     }
@@ -380,17 +388,19 @@ function jokerChoice(options) {
 
 function renderInfo() {
   const g = state.game;
+  const o = state.obs;
   const variant = g.variant || {};
-  const r = roundIndex();
   const parts = [
-    h("p", { class: "jk-round", "data-testid": "round-label", text: fmt(T.round_of, { round: r + 1, rounds: g.rounds }) }),
+    h("p", { class: "jk-round", "data-testid": "round-label", text: fmt(T.round_of, { round: roundIndex() + 1, rounds: g.rounds }) }),
   ];
   if (g.tournament?.name) parts.push(h("p", { class: "jk-tournament", text: g.tournament.name }));
-  if (variant.opening === "contract" && Array.isArray(variant.contracts) && variant.contracts.length) {
-    const c = variant.contracts[r % variant.contracts.length];
-    parts.push(h("p", { class: "jk-contract", "data-testid": "contract" }, h("strong", { text: `${T.contract}: ` }), c[`description_${LANG}`] ?? c.description_nl ?? ""));
-  } else if (variant.opening === "points") {
-    parts.push(h("p", { class: "jk-contract", "data-testid": "contract" }, h("strong", { text: `${T.opening}: ` }), fmt(T.opening_points, { points: variant.opening_points })));
+  const title = variant[`title_${LANG}`] ?? variant.title_nl ?? g.variant_name;
+  if (title) parts.push(h("p", { class: "jk-variant", text: title }));
+  const opening = o.opening ?? variant.opening;
+  if (opening === "contract" && o.contract) {
+    parts.push(h("p", { class: "jk-contract", "data-testid": "contract" }, h("strong", { text: `${T.contract}: ` }), o.contract[`description_${LANG}`] ?? o.contract.description_nl ?? ""));
+  } else if (opening === "points") {
+    parts.push(h("p", { class: "jk-contract", "data-testid": "contract" }, h("strong", { text: `${T.opening}: ` }), fmt(T.opening_points, { points: o.opening_points ?? variant.opening_points })));
   }
   if (g.bot_finished) parts.push(h("p", { class: "jk-note", text: T.bot_finished }));
   $("round-info").replaceChildren(...parts);
@@ -412,23 +422,53 @@ function renderScores() {
   box.replaceChildren(scoreTable(state.game.round_scores || [], state.game.totals || []));
 }
 
-/** A log line with the machine notation ("7h", "**") written as cards ("7♥", "joker"). */
-function prettify(text) {
-  return text
-    .replace(/\*\*/g, T.joker)
-    .replace(/\b([A2-9TJQK])([cdhs])\b/g, (_, r, su) => rankLabel(cardInfo(r + su).rank, NAMES.letters) + SUIT_SYMBOLS[su]);
+/** A card (id or code) as a short label: "7♥", "B♠", "★"; a joker on the table with its card. */
+function label(card, standsFor = null) {
+  if (!cardInfo(card).joker) return shortLabel(cardInfo(card).code, NAMES.letters);
+  return standsFor ? `${T.joker} (${shortLabel(standsFor, NAMES.letters)})` : T.joker;
 }
 
-function logText(entry) {
-  const text = entry[`text_${LANG}`] ?? entry.text_nl;
-  return text ? prettify(text) : "";
+/** The engine's public log entry in words (the page's language). */
+function describe(entry) {
+  const name = seatName(entry.seat);
+  if (entry.type === "complete") return fmt(T.log_complete, { cards: (entry.cards || []).map((c) => label(c)).join(" ") });
+  if (entry.type === "reshuffle") return T.log_reshuffle;
+  if (entry.type !== "action") return "";
+  const a = entry.action || {};
+  switch (a.type) {
+    case "draw":
+      return a.source === "open" && entry.card !== undefined
+        ? fmt(T.log_draw_open, { name, card: label(entry.card) })
+        : fmt(T.log_draw_stock, { name });
+    case "lay_melds":
+      return fmt(T.log_lay, {
+        name,
+        melds: (a.melds || []).map((m) => m.cards.map((c, i) => label(c, m.stands_for?.[i] ?? null)).join(" ")).join(" · "),
+      });
+    case "lay_off":
+      return fmt(T.log_lay_off, { name, card: label(a.card, a.stands_for ?? null) });
+    case "swap_joker":
+      return fmt(T.log_swap, { name, card: label(a.card) });
+    case "discard":
+      return fmt(T.log_discard, { name, card: label(a.card) });
+    default:
+      return "";
+  }
+}
+
+/** The current round's moves, from the observation's public log. */
+function logLines() {
+  return (state.obs.log || [])
+    .map((entry) => ({ seat: entry.seat, text: describe(entry) }))
+    .filter((line) => line.text);
 }
 
 function renderLog() {
   const list = $("log");
-  const shown = list.children.length;
-  for (const line of state.log.slice(shown)) {
-    list.append(h("li", { class: line.seat === seat() ? "is-yours" : "" , text: line.text }));
+  const lines = logLines();
+  if (lines.length < list.children.length) list.replaceChildren();
+  for (const line of lines.slice(list.children.length)) {
+    list.append(h("li", { class: line.seat === seat() ? "is-yours" : "", text: line.text }));
   }
   list.scrollTop = list.scrollHeight;
 }
@@ -579,8 +619,14 @@ function showRoundOver(event, isLast) {
   return new Promise((resolve) => {
     const scores = event.scores || [];
     const hands = event.hands || [];
+    const o = state.obs;
+    let outcome = "";
+    if (o.winner !== null && o.winner !== undefined) outcome = fmt(T.winner, { name: seatName(o.winner) });
+    else if (o.end_reason === "stock") outcome = T.end_stock;
+    else if (o.end_reason === "turn_limit") outcome = T.end_turn_limit;
     dialog.replaceChildren(
       h("h2", { "data-testid": "round-over-title", text: fmt(T.round_over, { round: (event.round ?? 0) + 1 }) }),
+      outcome ? h("p", { class: "jk-outcome", "data-testid": "round-outcome", text: outcome }) : null,
       h(
         "table",
         { class: "jk-score-table jk-round-table", "data-testid": "round-scores" },
@@ -678,8 +724,6 @@ async function playEvents(data) {
       continue;
     }
     if (i > 0) await sleep(DELAY);
-    const text = logText(event);
-    if (text) state.log.push({ seat: event.seat, text });
     if (event.observation) applyObservation(event.observation);
     render();
   }
@@ -710,9 +754,5 @@ $("btn-scores").addEventListener("click", (e) => {
   e.currentTarget.setAttribute("aria-expanded", String(!box.hidden));
 });
 
-for (const entry of state.obs.log || []) {
-  const text = logText(entry);
-  if (text) state.log.push({ seat: entry.seat, text });
-}
 render();
 renderFinal();

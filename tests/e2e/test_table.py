@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
+import factories
 import pytest
-from django.contrib.auth import get_user_model
-from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from engine.cards import hand_value, parse_code
-from tournaments import services
 from tournaments.models import Game, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -28,7 +26,7 @@ SETTLED = """() => {
   const d = document.querySelector('[data-testid=dialog]');
   return (t && t.dataset.busy === 'false') || (d && d.open);
 }"""
-PASSWORD = "kaarten-schudden-42"
+PASSWORD = factories.PASSWORD
 #: Screenshots of the table (git-ignored); docs/screenshots/table.png is picked from here.
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -36,18 +34,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # --- helpers ----------------------------------------------------------------------------
 
 
-def make_tournament(name: str = "E2E Jokeren 7") -> Tournament:
-    organizer = get_user_model().objects.create_user("organisator", password=PASSWORD)
-    now = timezone.now()
-    return services.tournament_create(
-        created_by=organizer,
-        name=name,
-        game="jokeren",
-        preset="jokeren7",
-        rounds=1,
-        opens_at=now - timedelta(hours=1),
-        closes_at=now + timedelta(days=1),
-    )
+def make_tournament() -> Tournament:
+    """An open Jokeren 7 tournament of one round."""
+    return factories.make_tournament(name="E2E Jokeren 7", preset="jokeren7", rounds=1)
 
 
 def settle(page: Page) -> None:
@@ -90,7 +79,7 @@ def snapshot(page: Page) -> dict[str, Any]:
 
 
 def api_get(page: Page, game_id: int) -> dict[str, Any]:
-    response = page.request.get(f"/api/games/{game_id}/")
+    response = page.request.get(urljoin(page.url, f"/api/games/{game_id}/"))
     assert response.ok
     data: dict[str, Any] = response.json()
     return data
@@ -99,7 +88,7 @@ def api_get(page: Page, game_id: int) -> dict[str, Any]:
 def api_post(page: Page, game_id: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     response = page.request.post(
-        f"/api/games/{game_id}/moves/",
+        urljoin(page.url, f"/api/games/{game_id}/moves/"),
         data=json.dumps(body),
         headers={"Content-Type": "application/json", "X-CSRFToken": token},
     )
@@ -236,7 +225,7 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
 
 def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> None:
     tournament = make_tournament()
-    get_user_model().objects.create_user("speler_west", password=PASSWORD)
+    factories.make_user("speler_west")
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "speler_west")
     page.fill("input[name=password]", PASSWORD)
