@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from engine.cards import (
@@ -77,7 +78,7 @@ class Meld:
     stands_for: tuple[StandsFor, ...]
     owner: int = -1
 
-    @property
+    @cached_property
     def suit(self) -> int:
         """The suit of a run (``-1`` for a group)."""
         if self.kind != "run":
@@ -87,7 +88,7 @@ class Meld:
                 return CARD_SUIT[c]
         raise AssertionError("a meld holds a natural card")
 
-    @property
+    @cached_property
     def rank(self) -> int:
         """The rank of a group (``0`` for a run)."""
         if self.kind != "group":
@@ -97,7 +98,7 @@ class Meld:
                 return CARD_RANK[c]
         raise AssertionError("a meld holds a natural card")
 
-    @property
+    @cached_property
     def low(self) -> int:
         """Position of a run's lowest card (1 = low ace); 0 for a group."""
         if self.kind != "run":
@@ -112,7 +113,7 @@ class Meld:
             return 0
         return self.low + len(self.cards) - 1
 
-    @property
+    @cached_property
     def used_suits(self) -> frozenset[int]:
         """The suits a group holds (naturals and what its jokers stand for)."""
         return frozenset(
@@ -530,6 +531,31 @@ def hand_index(cards: Sequence[int]) -> tuple[dict[tuple[int, int], list[int]], 
     return by_key, jokers
 
 
+def _group_shapes() -> tuple[tuple[tuple[tuple[tuple[int, bool], ...], ...], ...], ...]:
+    """Per number of jokers (0..4) and per mask of the suits in hand, every group shape:
+    ``(suit, is_joker)`` in suit order; jokers take the first suits the subset lacks."""
+    per_jokers = []
+    for jokers in range(MAX_GROUP + 1):
+        per_mask = []
+        for mask in range(16):
+            shapes = []
+            present = [s for s in range(4) if mask >> s & 1]
+            k = len(present)
+            for sub in range(1, 1 << k):
+                subset = [present[i] for i in range(k) if sub >> i & 1]
+                a = len(subset)
+                for j in range(max(0, 3 - a), min(jokers, MAX_GROUP - a) + 1):
+                    free = [s for s in range(4) if s not in subset][:j]
+                    shape = sorted([(s, False) for s in subset] + [(s, True) for s in free])
+                    shapes.append(tuple(shape))
+            per_mask.append(tuple(shapes))
+        per_jokers.append(tuple(per_mask))
+    return tuple(per_jokers)
+
+
+_GROUP_SHAPES = _group_shapes()
+
+
 def meld_patterns(
     by_key: dict[tuple[int, int], list[int]], num_jokers: int, max_size: int = MAX_RUN
 ) -> list[Pattern]:
@@ -539,46 +565,48 @@ def meld_patterns(
     jokers fill). Order: groups by rank and suits, then runs by suit, low end, length.
     """
     out: list[Pattern] = []
+    shapes_by_mask = _GROUP_SHAPES[min(num_jokers, MAX_GROUP)]
+    rank_mask = [0] * 14
+    suit_have: list[list[bool] | None] = [None, None, None, None]
+    for r, s in by_key:
+        rank_mask[r] |= 1 << s
+        have = suit_have[s]
+        if have is None:
+            have = suit_have[s] = [False] * 16
+        have[r] = True
     for rank in range(1, 14):
-        present = [s for s in range(4) if (rank, s) in by_key]
-        if not present:
+        mask = rank_mask[rank]
+        if not mask:
             continue
-        k = len(present)
-        for mask in range(1, 1 << k):
-            subset = [present[i] for i in range(k) if mask >> i & 1]
-            a = len(subset)
-            for j in range(max(0, 3 - a), min(num_jokers, MAX_GROUP - a) + 1):
-                if a + j > max_size:
-                    break
-                free = [s for s in range(4) if s not in subset][:j]
-                slots = sorted(
-                    [(rank, s, False) for s in subset] + [(rank, s, True) for s in free],
-                    key=lambda t: t[1],
-                )
-                out.append(("group", tuple(slots)))
+        for shape in shapes_by_mask[mask]:
+            if len(shape) > max_size:
+                continue
+            out.append(("group", tuple((rank, s, joker) for s, joker in shape)))
     for suit in range(4):
-        have = [False] * 15
-        for r in range(1, 14):
-            if (r, suit) in by_key:
-                have[r] = True
-        have[14] = have[1]
-        if not any(have):
+        have = suit_have[suit]
+        if have is None:
             continue
-        for lo in range(1, 13):
+        have[14] = have[1]
+        places = [p for p in range(1, 15) if have[p]]
+        for lo in range(max(1, places[0] - num_jokers), min(places[-1], 12) + 1):
+            if not have[lo] and not num_jokers:
+                continue
             count = 0
             for hi in range(lo, min(lo + MAX_RUN - 1, 14) + 1):
                 count += have[hi]
                 size = hi - lo + 1
-                if size > max_size:
+                # the jokers needed never drop as the window grows
+                if size > max_size or size - count > num_jokers:
                     break
-                if size < 3 or count == 0 or size - count > num_jokers:
-                    continue
-                out.append(
-                    (
-                        "run",
-                        tuple((1 if p == 14 else p, suit, not have[p]) for p in range(lo, hi + 1)),
+                if size >= 3 and count:
+                    out.append(
+                        (
+                            "run",
+                            tuple(
+                                (1 if p == 14 else p, suit, not have[p]) for p in range(lo, hi + 1)
+                            ),
+                        )
                     )
-                )
     return out
 
 

@@ -708,10 +708,10 @@ class JokerenState:
         out: list[Action] = []
         if not self.first_cycle:
             out.extend(self.lay_melds_options())
-            if self.may_lay_off(seat):
+            if self.table and self.may_lay_off(seat):
+                check = taken is not None or len(hand) <= 2
                 for card in hand:
-                    rest = _without(hand, (card,))
-                    if not _discardable(rest, taken):
+                    if check and not _discardable(_without(hand, (card,)), taken):
                         continue
                     joker = not CARD_RANK[card]
                     for i, meld in enumerate(self.table):
