@@ -62,3 +62,8 @@ def organizer(db: Any) -> Any:
 @pytest.fixture
 def tournament(db: Any, organizer: Any) -> Any:
     return factories.make_tournament(created_by=organizer)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -54,3 +54,25 @@ def make_tournament(
         opens_at=opens_at or now - timedelta(hours=1),
         closes_at=closes_at or now + timedelta(days=1),
     )
+
+
+def south_action(game: Any) -> dict[str, Any]:
+    """A legal action for South in ``game``'s current state: the basic bot's choice."""
+    module = services.module_of(game.game)
+    state = module.state_from_json(game.state)
+    assert state.current_player == services.PLAYER_SEAT
+    return dict(module.bot_action(state, level="basic").to_json())
+
+
+def play_to_end(game: Any, user: Any) -> tuple[Any, list[dict[str, Any]]]:
+    """Play ``game`` to its end through the service, South choosing like the basic bot.
+    Returns the finished game and every event of every move."""
+    events: list[dict[str, Any]] = []
+    game.refresh_from_db()
+    while game.status == "playing":
+        outcome = services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=south_action(game)
+        )
+        events.extend(outcome.events)
+        game = outcome.game
+    return game, events

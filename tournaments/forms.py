@@ -14,9 +14,9 @@ from tournaments.models import MAX_ROUNDS, Tournament
 from tournaments.services import available_games
 
 VARIANT_PREFIX = "v_"
-#: Variant fields that the form does not show: the name is the preset's, and the number of
-#: rounds is the tournament's own field.
-HIDDEN_VARIANT_KEYS = ("name", "rounds")
+#: Variant fields that the form does not show: the name and titles are the preset's, and
+#: the number of rounds is the tournament's own field.
+HIDDEN_VARIANT_KEYS = ("name", "title_nl", "title_en", "rounds")
 
 #: Labels of the variant fields the engines use (unknown fields get their key as label).
 VARIANT_LABELS: dict[str, Any] = {

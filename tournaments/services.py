@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -428,7 +429,7 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, text: Describe) 
     """Apply ``action`` (already checked) to the run, log it and add its event."""
     g = run.game
     after = run.state.apply(action)
-    nl, en = text(run.state, action, seat)
+    nl, en = text(action, seat, run.variant.num_players)
     run.moves.append(
         Move(
             game=g,
@@ -452,20 +453,21 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, text: Describe) 
     )
 
 
-Describe = Callable[[Any, Any, int], tuple[str, str]]
+Describe = Callable[[Any, int, int], tuple[str, str]]
 
 
-def describe_action(state: Any, action: Any, seat: int) -> tuple[str, str]:
-    """The action in words, Dutch and English: the engine's ``describe`` when the action
-    has one, else its JSON."""
-    describe = getattr(action, "describe", None)
-    names_nl = seat_names("nl", len(state.to_json().get("hands", [])) or 4)
-    names_en = seat_names("en", len(names_nl))
+def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]:
+    """The action in words, Dutch and English, after the seat's name: the game module's
+    ``describe(action) -> (nl, en)`` where it has one, else the action's JSON."""
+    names_nl = seat_names("nl", num_players)
+    names_en = seat_names("en", num_players)
+    describe = getattr(sys.modules.get(type(action).__module__), "describe", None)
     if callable(describe):
-        nl, en = describe(state), describe(state, language="en")
-        return f"{names_nl[seat]}: {nl}", f"{names_en[seat]}: {en}"
-    body = action.to_json()
-    return f"{names_nl[seat]}: {body}", f"{names_en[seat]}: {body}"
+        nl, en = describe(action)
+    else:
+        body = action.to_json()
+        nl = en = " ".join(f"{v}" for v in body.values())
+    return f"{names_nl[seat]}: {nl}", f"{names_en[seat]}: {en}"
 
 
 def seat_names(language: str, num_players: int = 4) -> list[str]:
@@ -729,6 +731,9 @@ def _standings_changed(t: Tournament) -> None:
     from tournaments import tasks
 
     key = _standings_key(t)
+    # Now (for readers inside this transaction) and again after the commit (a reader in
+    # between may have cached the old standings).
+    cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
     tasks.tournament_standings_refresh.delay_on_commit(t.pk)
 
@@ -805,7 +810,7 @@ def game_replay(*, game: Game, round_index: int) -> list[Frame]:
     frames = [Frame(None, None, False, "", "", [state.observation(s) for s in seats])]
     for move in game.moves.filter(round_index=round_index).order_by("seq"):
         action = module.action_from_json(move.action)
-        nl, en = describe_action(state, action, move.seat)
+        nl, en = describe_action(action, move.seat, variant.num_players)
         state = state.apply(action)
         frames.append(
             Frame(move.seq, move.seat, move.by_bot, nl, en, [state.observation(s) for s in seats])

@@ -1,0 +1,377 @@
+"""Services: creating, joining, playing, scoring, ranking and closing (RULES.md §4, §5)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from typing import Any
+
+import factories
+import pytest
+from django.utils import timezone
+
+from engine.cards import hand_points
+from engine.jokeren import PRESETS
+from tournaments import services, tasks
+from tournaments.models import Game, Move, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _state(game: Game) -> Any:
+    return services.module_of(game.game).state_from_json(game.state)
+
+
+# --- Creating ---------------------------------------------------------------------------
+
+
+def test_create_commits_to_a_32_byte_secret(organizer: Any) -> None:
+    t = factories.make_tournament(created_by=organizer)
+    secret = bytes(t.secret)
+    assert len(secret) == 32
+    assert t.commitment == hashlib.sha256(secret).hexdigest()
+    other = factories.make_tournament(created_by=organizer)
+    assert bytes(other.secret) != secret
+
+
+def test_create_stores_every_field_of_the_variant_with_the_rounds(organizer: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, preset="klassiek", rounds=6)
+    expected = PRESETS["klassiek"].to_json()
+    assert set(t.variant) == set(expected)
+    assert t.variant["rounds"] == 6
+    assert t.variant["contracts"] == expected["contracts"]
+
+
+def test_create_with_an_adjusted_variant(organizer: Any) -> None:
+    variant = PRESETS["jokeren13"].to_json()
+    variant["hand_size"] = 11
+    t = factories.make_tournament(created_by=organizer, preset="jokeren13", variant=variant)
+    assert t.variant["hand_size"] == 11
+
+
+@pytest.mark.parametrize(
+    ("change", "value"), [("hand_size", "seven"), ("no_such_setting", 1), ("decks", 5)]
+)
+def test_create_refuses_an_invalid_variant(organizer: Any, change: str, value: Any) -> None:
+    variant = PRESETS["jokeren7"].to_json()
+    variant[change] = value
+    with pytest.raises(services.InvalidSettings):
+        factories.make_tournament(created_by=organizer, variant=variant)
+
+
+def test_create_refuses_a_window_that_closes_before_it_opens(organizer: Any) -> None:
+    now = timezone.now()
+    with pytest.raises(services.InvalidSettings):
+        factories.make_tournament(created_by=organizer, opens_at=now, closes_at=now)
+
+
+def test_create_refuses_unknown_bot_level_and_preset(organizer: Any) -> None:
+    with pytest.raises(services.InvalidSettings):
+        factories.make_tournament(created_by=organizer, bot_level="cheater")
+    with pytest.raises(services.InvalidSettings):
+        factories.make_tournament(created_by=organizer, preset="rotterdams")
+
+
+def test_update_locks_the_game_once_someone_entered(tournament: Tournament, user: Any) -> None:
+    services.tournament_update(tournament=tournament, rounds=3, name="Nieuwe naam")
+    assert (tournament.rounds, tournament.name, tournament.variant["rounds"]) == (
+        3,
+        "Nieuwe naam",
+        3,
+    )
+    services.entry_join(tournament_id=tournament.pk, user=user)
+    with pytest.raises(services.TournamentLocked):
+        services.tournament_update(tournament=tournament, rounds=4)
+    with pytest.raises(services.InvalidSettings):
+        services.tournament_update(tournament=tournament, max_entrants=0)
+    services.tournament_update(tournament=tournament, name="Weer anders", max_entrants=5)
+    assert tournament.name == "Weer anders"
+
+
+# --- Joining ----------------------------------------------------------------------------
+
+
+def test_join_starts_the_game_with_the_bots_before_south(tournament: Tournament, user: Any) -> None:
+    entry = services.entry_join(tournament_id=tournament.pk, user=user)
+    game = entry.game
+    state = _state(game)
+    # Round 0: the dealer is seat 0, so West, North and East play before South.
+    assert state.current_player == services.PLAYER_SEAT
+    seats = list(game.moves.filter(round_index=0).values_list("seat", flat=True))
+    assert seats and seats[0] == 1
+    assert seats == sorted(seats)
+    if game.round_index == 0:  # (a bot may go out in its first turn: round 1 has begun)
+        assert set(seats) == {1, 2, 3}
+    assert game.seq == Move.objects.filter(game=game).count()
+    assert game.status == Game.Status.PLAYING and game.round_index == 0
+
+
+def test_join_twice_is_refused(tournament: Tournament, user: Any) -> None:
+    services.entry_join(tournament_id=tournament.pk, user=user)
+    with pytest.raises(services.AlreadyEntered) as info:
+        services.entry_join(tournament_id=tournament.pk, user=user)
+    assert info.value.nl and info.value.en and info.value.nl != info.value.en
+
+
+def test_join_a_full_tournament_is_refused(organizer: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, max_entrants=2)
+    for _ in range(2):
+        services.entry_join(tournament_id=t.pk, user=factories.make_user())
+    with pytest.raises(services.TournamentFull):
+        services.entry_join(tournament_id=t.pk, user=factories.make_user())
+    assert t.entries.count() == 2
+
+
+def test_join_outside_the_window_is_refused(organizer: Any, user: Any) -> None:
+    now = timezone.now()
+    early = factories.make_tournament(
+        created_by=organizer, opens_at=now + timedelta(hours=1), closes_at=now + timedelta(days=1)
+    )
+    late = factories.make_tournament(
+        created_by=organizer, opens_at=now - timedelta(days=1), closes_at=now - timedelta(hours=1)
+    )
+    for t in (early, late):
+        with pytest.raises(services.TournamentNotOpen):
+            services.entry_join(tournament_id=t.pk, user=user)
+    assert not Game.objects.exists()
+
+
+# --- Playing ----------------------------------------------------------------------------
+
+
+def test_every_entrant_gets_identical_deals_and_bots(organizer: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, preset="jokeren13", rounds=2)
+    one = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+    two = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+    assert _state(one).observation(0)["hand"] == _state(two).observation(0)["hand"]
+    one, _ = factories.play_to_end(one, one.user)
+    two, _ = factories.play_to_end(two, two.user)
+    # Same choices, same deals, deterministic bots: the same game move for move.
+    assert list(one.moves.values_list("seat", "action")) == list(
+        two.moves.values_list("seat", "action")
+    )
+    assert one.round_scores == two.round_scores
+
+
+def test_a_full_game_scores_each_round_by_the_hands_left(tournament: Tournament, user: Any) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game, events = factories.play_to_end(game, user)
+    assert game.status == Game.Status.FINISHED and not game.bot_finished
+    assert len(game.round_scores) == tournament.rounds == 2
+    assert game.totals == [sum(col) for col in zip(*game.round_scores, strict=True)]
+    ends = [e for e in events if e.get("type") == "round_over"]
+    assert [e["round"] for e in ends] == [0, 1]
+    for end, scores in zip(ends, game.round_scores, strict=True):
+        # Jokeren 7 scores hand points: the one who went out has none left and scores 0.
+        assert end["scores"] == scores
+        assert [hand_points(h) for h in end["hands"]] == scores
+    assert game.seq == game.moves.count()
+    assert list(game.moves.values_list("seq", flat=True)) == list(range(game.seq))
+
+
+def test_result_is_own_total_minus_the_opponents_average(tournament: Tournament, user: Any) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game, _ = factories.play_to_end(game, user)
+    total, average, result = services.game_result(game)
+    assert total == game.totals[0]
+    assert average == pytest.approx(sum(game.totals[1:]) / 3)
+    assert result == pytest.approx(total - average)
+
+
+def test_an_illegal_move_changes_nothing(tournament: Tournament, user: Any) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    before = (game.seq, game.state, game.moves.count())
+    hand = _state(game).observation(0)["hand"]
+    # South must draw before discarding (RULES.md §2: a turn starts with drawing).
+    with pytest.raises(services.IllegalMoveError) as info:
+        services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action={"type": "discard", "card": hand[0]}
+        )
+    assert info.value.status == 400
+    assert info.value.nl and info.value.en and info.value.nl != info.value.en
+    game.refresh_from_db()
+    assert (game.seq, game.state, game.moves.count()) == before
+
+
+def test_a_stale_or_repeated_move_is_refused(tournament: Tournament, user: Any) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    seq = game.seq
+    action = factories.south_action(game)
+    services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+    game.refresh_from_db()
+    after = (game.seq, game.state)
+    with pytest.raises(services.StaleMove) as info:
+        services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+    assert info.value.status == 409 and info.value.seq == game.seq
+    game.refresh_from_db()
+    assert (game.seq, game.state) == after
+
+
+def test_someone_elses_game_is_not_found(
+    tournament: Tournament, user: Any, other_user: Any
+) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    with pytest.raises(Game.DoesNotExist):
+        services.game_play_move(
+            game_id=game.pk, user=other_user, seq=game.seq, action=factories.south_action(game)
+        )
+
+
+def test_no_moves_after_the_closing_time(tournament: Tournament, user: Any) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    Tournament.objects.filter(pk=tournament.pk).update(closes_at=timezone.now())
+    with pytest.raises(services.TournamentClosed):
+        services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
+        )
+
+
+def test_practice_games_get_fresh_deals(user: Any) -> None:
+    one = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    two = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    assert one.entry is None and len(bytes(one.secret)) == 32
+    assert bytes(one.secret) != bytes(two.secret)
+    assert one.rounds == PRESETS["jokeren7"].rounds
+    assert _state(one).current_player == services.PLAYER_SEAT
+
+
+# --- Ranking ----------------------------------------------------------------------------
+
+
+def test_rank_values_share_ranks_on_ties() -> None:
+    assert services.rank_values([5.0, -3.0, 5.0, 9.0], lower_is_better=True) == [2, 1, 2, 4]
+    assert services.rank_values([5.0, -3.0, 5.0, 9.0], lower_is_better=False) == [2, 4, 2, 1]
+    assert services.rank_values([1.0, None, 1.0], lower_is_better=True) == [1, None, 1]
+    # Averages of different totals that are equal in exact arithmetic share a rank.
+    assert services.rank_values([10 - 94 / 3, 11 - 97 / 3], lower_is_better=True) == [1, 1]
+
+
+def _entrant_with_totals(t: Tournament, totals: list[int], rounds: int) -> Game:
+    game = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+    Game.objects.filter(pk=game.pk).update(
+        totals=totals, round_scores=[totals] + [[0, 0, 0, 0]] * (rounds - 1)
+    )
+    return game
+
+
+def test_standings_rank_lower_results_first_with_shared_ranks(organizer: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1)
+    a = _entrant_with_totals(t, [10, 30, 30, 30], 1)  # 10 - 30 = -20
+    b = _entrant_with_totals(t, [40, 30, 30, 30], 1)  # +10
+    c = _entrant_with_totals(t, [20, 40, 40, 40], 1)  # -20: ties with a
+    d = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game  # no round yet
+    rows = services.standings(tournament=t)
+    by_game = {s.game_id: s for s in rows}
+    assert (by_game[a.pk].rank, by_game[c.pk].rank, by_game[b.pk].rank) == (1, 1, 3)
+    assert by_game[d.pk].rank is None and by_game[d.pk].result is None
+    assert [s.game_id for s in rows][-1] == d.pk
+    assert by_game[b.pk].result == pytest.approx(10.0)
+    assert by_game[a.pk].opponents_average == pytest.approx(30.0)
+    assert by_game[a.pk].rounds_played == 1
+
+
+def test_standings_follow_new_rounds(tournament: Tournament, user: Any) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    assert services.standings(tournament=tournament)[0].rounds_played == 0
+    factories.play_to_end(game, user)
+    row = services.standings(tournament=tournament)[0]
+    assert row.rounds_played == 2 and row.finished and row.rank == 1
+
+
+def test_deal_results_compare_the_field_on_each_deal(organizer: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1)
+    a = _entrant_with_totals(t, [0, 10, 20, 30], 1)
+    b = _entrant_with_totals(t, [25, 5, 5, 5], 1)
+    (deal,) = services.deal_results(tournament=t)
+    assert [row.game_id for row in deal] == [a.pk, b.pk]
+    assert deal[0].result == pytest.approx(-20.0) and deal[0].rank == 1
+    assert deal[1].score == 25 and deal[1].opponents_average == pytest.approx(5.0)
+
+
+# --- Closing ----------------------------------------------------------------------------
+
+
+def test_close_lets_the_bot_finish_open_games(tournament: Tournament, user: Any) -> None:
+    finished = services.entry_join(tournament_id=tournament.pk, user=factories.make_user()).game
+    finished, _ = factories.play_to_end(finished, finished.user)
+    open_game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    services.game_play_move(
+        game_id=open_game.pk, user=user, seq=open_game.seq, action=factories.south_action(open_game)
+    )
+    services.tournament_close(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    open_game.refresh_from_db()
+    finished.refresh_from_db()
+    assert tournament.closed_at is not None and tournament.closes_at <= timezone.now()
+    assert open_game.status == Game.Status.FINISHED and open_game.bot_finished
+    assert len(open_game.round_scores) == tournament.rounds
+    own = list(open_game.moves.filter(seat=0, by_bot=False).values_list("seq", flat=True))
+    bot = list(open_game.moves.filter(seat=0, by_bot=True).values_list("seq", flat=True))
+    assert own and bot and max(own) < min(bot)
+    assert not finished.bot_finished
+    rows = services.standings(tournament=tournament)
+    assert all(s.finished for s in rows) and {s.rank for s in rows} <= {1, 2}
+    # Closing twice changes nothing.
+    closed_at = tournament.closed_at
+    services.tournament_close(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.closed_at == closed_at
+
+
+def test_the_periodic_task_closes_due_tournaments_only(organizer: Any, user: Any) -> None:
+    now = timezone.now()
+    due = factories.make_tournament(created_by=organizer)
+    services.entry_join(tournament_id=due.pk, user=user)
+    Tournament.objects.filter(pk=due.pk).update(closes_at=now - timedelta(seconds=1))
+    running = factories.make_tournament(created_by=organizer)
+    assert tasks.tournaments_close_due.delay().get() == [due.pk]
+    due.refresh_from_db()
+    running.refresh_from_db()
+    assert due.closed_at is not None and running.closed_at is None
+    assert Game.objects.get(entry__tournament=due).bot_finished
+
+
+def test_close_early_ends_the_window_and_closes(
+    tournament: Tournament, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    services.entry_join(tournament_id=tournament.pk, user=user)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_close_early(tournament=tournament)
+    tournament.refresh_from_db()
+    assert tournament.closed_at is not None
+    assert not tournament.window_open()
+    with pytest.raises(services.TournamentClosed):
+        services.tournament_close_early(tournament=tournament)
+
+
+# --- Replay and verification -----------------------------------------------------------
+
+
+def test_replay_rebuilds_each_round_from_the_secret_and_the_log(
+    tournament: Tournament, user: Any
+) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game, _ = factories.play_to_end(game, user)
+    for r in range(tournament.rounds):
+        frames = services.game_replay(game=game, round_index=r)
+        assert frames[0].seq is None
+        assert len(frames) - 1 == game.moves.filter(round_index=r).count()
+        last = frames[-1].observations[0]
+        assert last["is_terminal"] and last["scores"] == game.round_scores[r]
+        # In a replay every seat's own view is there: four hands.
+        assert len(frames[0].observations) == 4
+        assert frames[1].text_nl and frames[1].text_en
+
+
+def test_verify_recomputes_commitment_and_deals(tournament: Tournament, user: Any) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    with pytest.raises(services.ServiceError):
+        services.tournament_verify(tournament=tournament)
+    services.tournament_close(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    check = services.tournament_verify(tournament=tournament)
+    assert check.matches and check.recomputed == tournament.commitment
+    assert check.secret_hex == bytes(tournament.secret).hex()
+    assert len(check.deals) == tournament.rounds
+    first = services.game_replay(game=game, round_index=0)[0].observations[0]
+    assert sorted(check.deals[0]["hands"][0]) == sorted(first["hand_codes"])
