@@ -33,6 +33,9 @@ from engine.klaverjas.rules import (
 from engine.klaverjas.state import KlaverjasObservation, KlaverjasState
 
 BOT_LEVELS: Final = ("basic", "strong")
+STRONG_THRESHOLD = 40.0
+STRONG_THRESHOLD_FORCED = 10.0
+STRONG_THRESHOLD_FREE = 40.0
 
 R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
 
@@ -73,42 +76,55 @@ def choose(obs: KlaverjasObservation, *, level: str, rng: Stream) -> Action:
 
 # --- bidding -----------------------------------------------------------------------
 
-_TRUMP_VALUE_STRONG: Final = (0.8, 0.8, 2.6, 1.4, 3.4, 1.0, 1.1, 1.8)
 _TRUMP_VALUE_BASIC: Final = (1.0, 1.0, 1.5, 1.0, 2.0, 1.0, 1.0, 1.0)
+#: Strong: the expected margin (points) of playing with a trump card of each rank
+#: (7 8 9 T J Q K A), a side ace, a side ten with or without its ace, a void, and the
+#: bonus for four trumps; fitted on bot-played deals (a regression, then rounded).
+_TRUMP_MARGIN: Final = (30.0, 30.0, 62.0, 31.0, 91.0, 25.0, 21.0, 41.0)
+_BASE_MARGIN: Final = -176.0
+_SIDE_ACE: Final = 31.0
+_TEN_WITH_ACE: Final = 9.0
+_TEN_WITHOUT_ACE: Final = 12.0
+_VOID: Final = 7.0
+_FOUR_TRUMPS: Final = 40.0
 
 
 def hand_value(hand: Sequence[int], trump: int, *, strong: bool) -> float:
     """How good ``hand`` is with ``trump`` (bidding). ``basic``: trump length with the jack
-    and nine counted extra. ``strong``: high trumps, length, side aces, tens guarded by their
-    ace, and short side suits (to trump in) when holding several trumps."""
+    and nine counted extra. ``strong``: the expected margin of the round if this seat plays
+    (high trumps, length, side aces, tens, voids)."""
     if not strong:
         return sum(_TRUMP_VALUE_BASIC[c % 8] for c in hand if c // 8 == trump)
-    value = 0.0
-    trumps = [c % 8 for c in hand if c // 8 == trump]
-    value += sum(_TRUMP_VALUE_STRONG[r] for r in trumps)
-    if len(trumps) >= 4:
-        value += 0.8 * (len(trumps) - 3)
-    if RJ not in trumps and R9 in trumps and len(trumps) <= 2:
-        value -= 0.6  # a bare nine falls under the jack
+    value = _BASE_MARGIN
+    trumps = 0
+    for c in hand:
+        if c // 8 == trump:
+            value += _TRUMP_MARGIN[c % 8]
+            trumps += 1
+    if trumps >= 4:
+        value += _FOUR_TRUMPS
     for s in range(4):
         if s == trump:
             continue
         ranks = {c % 8 for c in hand if c // 8 == s}
         if RA in ranks:
-            value += 1.3
-            if RT in ranks:
-                value += 0.9
-        elif RT in ranks and len(ranks) >= 2:
-            value += 0.3
-        if not ranks and len(trumps) >= 3:
-            value += 0.6
+            value += _SIDE_ACE
+        if RT in ranks:
+            value += _TEN_WITH_ACE if RA in ranks else _TEN_WITHOUT_ACE
+        if not ranks:
+            value += _VOID
     return value
 
 
 def _threshold(obs: KlaverjasObservation, strong: bool) -> float:
     if not strong:
         return 4.5
-    return 7.2
+    if obs.variant.bidding == "one_round_first_chooses" and obs.phase == "bidding":
+        # if everyone passes, the first player must choose: passing is cheap for the
+        # dealer's team and dear for the first player's team
+        forced_team = obs.first_player % 2 == obs.seat % 2
+        return STRONG_THRESHOLD_FORCED if forced_team else STRONG_THRESHOLD_FREE
+    return STRONG_THRESHOLD
 
 
 def _suit_key(obs: KlaverjasObservation, strong: bool) -> _SuitKey:
@@ -155,11 +171,15 @@ def _play_basic(obs: KlaverjasObservation, cards: list[int], rng: Stream) -> int
 
 @dataclass
 class _Knowledge:
-    """What a seat knows about the cards it cannot see."""
+    """What a seat knows about the cards it cannot see, and the chance that another seat
+    holds each unseen card (its hand size over the hand sizes of the seats that may
+    hold the card; a seat that showed out of a suit holds none of it)."""
 
+    trump: int
     unseen: set[int]
     void: list[set[int]]  # per seat: suits it has shown out of
     trump_cap: list[int]  # per seat: it holds no trump stronger than this (8 = unknown)
+    chance: list[dict[int, float]]  # per seat: unseen card -> probability it holds it
 
 
 def _knowledge(obs: KlaverjasObservation) -> _Knowledge:
@@ -202,109 +222,134 @@ def _knowledge(obs: KlaverjasObservation) -> _Knowledge:
             elif led == trump and v.must_overtrump and TRUMP_STRENGTH[c % 8] < top:
                 cap[seat] = min(cap[seat], top)
     unseen = set(range(32)) - played - set(obs.hand)
-    return _Knowledge(unseen, void, cap)
+    k = _Knowledge(trump, unseen, void, cap, [{} for _ in range(4)])
+    others = [s for s in range(4) if s != obs.seat]
+    for c in unseen:
+        holders = [s for s in others if _may_hold(k, s, c)]
+        total = sum(obs.hand_counts[s] for s in holders)
+        for s in holders:
+            k.chance[s][c] = obs.hand_counts[s] / total if total else 0.0
+    return k
 
 
-def _may_hold(k: _Knowledge, seat: int, card: int, trump: int) -> bool:
+def _may_hold(k: _Knowledge, seat: int, card: int) -> bool:
     s = card // 8
     if card not in k.unseen or s in k.void[seat]:
         return False
-    return not (s == trump and TRUMP_STRENGTH[card % 8] > k.trump_cap[seat])
+    return not (s == k.trump and TRUMP_STRENGTH[card % 8] > k.trump_cap[seat])
 
 
-def _can_beat(k: _Knowledge, seat: int, best: int, trump: int, led: int) -> bool:
-    """Whether ``seat`` may hold a card that beats ``best`` in a trick led with ``led``."""
+def _none_of(k: _Knowledge, seat: int, cards: Sequence[int] | set[int]) -> float:
+    """The chance that ``seat`` holds none of ``cards``."""
+    p = 1.0
+    chance = k.chance[seat]
+    for c in cards:
+        p *= 1.0 - chance.get(c, 0.0)
+    return p
+
+
+def _beat_chance(k: _Knowledge, seat: int, best: int, led: int) -> float:
+    """The chance that ``seat`` can beat ``best`` in a trick led with suit ``led``."""
+    trump = k.trump
     top = power(best, trump, led)
-    for c in k.unseen:
-        if power(c, trump, led) <= top or not _may_hold(k, seat, c, trump):
-            continue
-        if c // 8 == led or led == trump:
-            return True
-        # a trump beats only if the seat may be out of the led suit
-        if not any(_may_hold(k, seat, x, trump) for x in k.unseen if x // 8 == led):
-            return True
-        if led not in k.void[seat] and _may_lack(k, seat, led):
-            return True
-    return False
+    higher_led = [c for c in k.chance[seat] if c // 8 == led and power(c, trump, led) > top]
+    if led == trump:
+        return 1.0 - _none_of(k, seat, higher_led)
+    no_led = _none_of(k, seat, [c for c in k.chance[seat] if c // 8 == led])
+    higher_trumps = [c for c in k.chance[seat] if c // 8 == trump and power(c, trump, led) > top]
+    p_higher_led = 1.0 - _none_of(k, seat, higher_led) if best // 8 == led else 0.0
+    return p_higher_led + no_led * (1.0 - _none_of(k, seat, higher_trumps))
 
 
-def _may_lack(k: _Knowledge, seat: int, suit: int) -> bool:
-    """Whether the seat may have no card of ``suit`` left (we cannot rule it out unless we
-    know that it holds one, which we never know for sure): count the outstanding cards."""
-    outstanding = sum(1 for x in k.unseen if x // 8 == suit)
-    return outstanding <= 3
-
-
-def _future_value(card: int, trump: int, k: _Knowledge, hand: Sequence[int]) -> float:
+def _future_value(card: int, k: _Knowledge) -> float:
     """How much a card is worth keeping: high trumps, and cards that are (or will become)
     the best of their suit."""
+    trump = k.trump
     s, r = card // 8, card % 8
     if s == trump:
-        return 6.0 + 3.0 * TRUMP_STRENGTH[r]
+        return FUTURE_TRUMP_BASE + FUTURE_TRUMP_STEP * TRUMP_STRENGTH[r]
     higher = sum(1 for x in k.unseen if x // 8 == s and PLAIN_STRENGTH[x % 8] > PLAIN_STRENGTH[r])
     if higher == 0:
-        return 8.0 + card_points(card, trump) * 0.5
+        return FUTURE_TOP + card_points(card, trump) * 0.5
     if higher == 1:
-        return 3.0
+        return FUTURE_SECOND
     return 0.0
 
 
+FUTURE_TRUMP_BASE = 10.0
+FUTURE_TRUMP_STEP = 6.0
+FUTURE_TOP = 8.0
+FUTURE_SECOND = 3.0
+SIDE_FUTURE_WEIGHT = 0.6
+LATER_CARD_POINTS = 6.0
+PULL_TRUMPS = True
+SURE = 0.9
+
+
 def _play_strong(obs: KlaverjasObservation, cards: list[int], rng: Stream) -> int:
-    trump = obs.trump
-    assert trump is not None and obs.playing_seat is not None
     k = _knowledge(obs)
     if not obs.trick:
-        return _lead_strong(obs, cards, k, rng)
+        return _lead_strong(obs, cards, k)
     return _follow_strong(obs, cards, k)
 
 
-def _top_trump(card: int, k: _Knowledge, trump: int) -> bool:
+def _top_trump(card: int, k: _Knowledge) -> bool:
     """Whether no unseen trump is higher than ``card``."""
     strength = TRUMP_STRENGTH[card % 8]
-    return all(strength > TRUMP_STRENGTH[x % 8] for x in k.unseen if x // 8 == trump)
+    return all(strength > TRUMP_STRENGTH[x % 8] for x in k.unseen if x // 8 == k.trump)
 
 
-def _opponents(seat: int) -> tuple[int, int]:
-    return (seat + 1) % 4, (seat + 3) % 4
+def _ours_chance(k: _Knowledge, obs: KlaverjasObservation, cards_after: Sequence[int]) -> float:
+    """The chance that our team wins the trick once ``cards_after`` lie on it (our card
+    last): a later opponent beats our winning card, or our partner (if still to play)
+    beats theirs."""
+    trump = k.trump
+    led = cards_after[0] // 8
+    pos = len(cards_after) - 1
+    win = winning_index(cards_after, trump)
+    best = cards_after[win]
+    later = [(obs.seat + i) % 4 for i in range(1, 4 - pos)]
+    ours = (win - pos) % 2 == 0
+    if ours:
+        p = 1.0
+        for o in later:
+            if o % 2 != obs.seat % 2:
+                p *= 1.0 - min(1.0, _beat_chance(k, o, best, led))
+        return p
+    partner = (obs.seat + 2) % 4
+    if partner not in later:
+        return 0.0
+    p = min(1.0, _beat_chance(k, partner, best, led))
+    if later[-1] != partner:  # the last opponent may still beat our partner
+        p *= 0.6
+    return p
 
 
-def _lead_strong(obs: KlaverjasObservation, cards: list[int], k: _Knowledge, rng: Stream) -> int:
-    trump = obs.trump
-    assert trump is not None and obs.playing_seat is not None
+def _lead_strong(obs: KlaverjasObservation, cards: list[int], k: _Knowledge) -> int:
+    trump = k.trump
+    assert obs.playing_seat is not None
     seat = obs.seat
     opps = _opponents(seat)
     our_team_plays = obs.playing_seat % 2 == seat % 2
     trumps = sorted((c for c in cards if c // 8 == trump), key=lambda c: -TRUMP_STRENGTH[c % 8])
-    opp_trumps = [
-        c for c in k.unseen if c // 8 == trump and any(_may_hold(k, o, c, trump) for o in opps)
-    ]
+    opp_trumps = [c for c in k.unseen if c // 8 == trump and any(_may_hold(k, o, c) for o in opps)]
     # 1. pull trumps with the best trump when our team plays
-    if trumps and opp_trumps and (our_team_plays or obs.playing_seat == seat):
-        best = trumps[0]
-        if _top_trump(best, k, trump):
-            return best
+    if PULL_TRUMPS and trumps and opp_trumps and our_team_plays:
+        if _top_trump(trumps[0], k):
+            return trumps[0]
         if obs.playing_seat == seat and len(trumps) >= 3:
             return trumps[-1]
-    # 2. sure winners in side suits
-    sure: list[int] = []
-    for c in cards:
-        if c // 8 == trump:
-            if opp_trumps and _top_trump(c, k, trump):
-                sure.append(c)
-            continue
-        if any(
-            x // 8 == c // 8 and PLAIN_STRENGTH[x % 8] > PLAIN_STRENGTH[c % 8] for x in k.unseen
-        ):
-            continue
-        if all(not _can_beat(k, o, c, trump, c // 8) for o in opps):
-            sure.append(c)
+    # 2. sure winners
+    sure = [
+        c for c in cards if (c // 8 != trump or opp_trumps) and _ours_chance(k, obs, (c,)) >= SURE
+    ]
     if sure:
         return max(sure, key=lambda c: (card_points(c, trump), -c))
 
     # 3. a low card from a suit where it costs least: no bare ten, not trump when defending
     def lead_cost(c: int) -> tuple[float, int]:
         s = c // 8
-        cost = float(card_points(c, trump)) + _future_value(c, trump, k, obs.hand)
+        cost = float(card_points(c, trump)) + _future_value(c, k)
         if s == trump:
             cost += 0.0 if our_team_plays else 12.0
         else:
@@ -319,33 +364,23 @@ def _lead_strong(obs: KlaverjasObservation, cards: list[int], k: _Knowledge, rng
     return min(cards, key=lead_cost)
 
 
+def _opponents(seat: int) -> tuple[int, int]:
+    return (seat + 1) % 4, (seat + 3) % 4
+
+
 def _follow_strong(obs: KlaverjasObservation, cards: list[int], k: _Knowledge) -> int:
-    trump = obs.trump
-    assert trump is not None
+    trump = k.trump
     trick = obs.trick
-    led = trick[0] // 8
-    pos = len(trick)
-    seat = obs.seat
-    later = [(seat + i) % 4 for i in range(1, 4 - pos)]
-    later_opps = [s for s in later if s % 2 != seat % 2]
+    later = 3 - len(trick)
     base_points = sum(card_points(c, trump) for c in trick)
     best_option: tuple[float, int] | None = None
     for c in cards:
         cards_after = (*trick, c)
-        win = winning_index(cards_after, trump)
-        ours = (win - pos) % 2 == 0  # the winner sits on our team
-        winner_card = cards_after[win]
-        holds = not any(_can_beat(k, o, winner_card, trump, led) for o in later_opps)
+        p = _ours_chance(k, obs, cards_after)
         roem = _roem(cards_after, trump, obs.variant.four_jacks)
-        points = base_points + card_points(c, trump)
-        expected_more = 6.0 * len(later)  # the later cards bring a few points too
-        if ours and holds:
-            gain = points + roem + expected_more
-        elif ours:
-            gain = 0.35 * (points + roem + expected_more) - 0.65 * (points + roem + expected_more)
-        else:
-            gain = -(points + roem + expected_more)
-        gain -= _future_value(c, trump, k, obs.hand) * (1.0 if c // 8 == trump else 0.6)
+        value = base_points + card_points(c, trump) + roem + LATER_CARD_POINTS * later
+        gain = (2 * p - 1) * value
+        gain -= _future_value(c, k) * (1.0 if c // 8 == trump else SIDE_FUTURE_WEIGHT)
         option = (gain, -c)
         if best_option is None or option > best_option:
             best_option = option
