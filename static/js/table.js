@@ -232,6 +232,7 @@ function renderMelds() {
           "data-index": i,
           "data-owner": meld.owner,
           "data-codes": meld.cards.map((c) => cardInfo(c).code).join(" "),
+          "data-stands": meld.cards.map((c, j) => meld.stands_for?.[j] ?? "-").join(" "),
           "aria-label": `${label}: ${meld.cards.map((c, j) => meldCardName(meld, c, j)).join(", ")}`,
           disabled: !pickable,
           onclick: () => pickMeld(i),
@@ -422,7 +423,7 @@ function renderScores() {
   box.replaceChildren(scoreTable(state.game.round_scores || [], state.game.totals || []));
 }
 
-/** A card (id or code) as a short label: "7♥", "B♠", "★"; a joker on the table with its card. */
+/** A card (id or code) as a short label: "7♥", "B♠", "joker"; a joker on the table with its card. */
 function label(card, standsFor = null) {
   if (!cardInfo(card).joker) return shortLabel(cardInfo(card).code, NAMES.letters);
   return standsFor ? `${T.joker} (${shortLabel(standsFor, NAMES.letters)})` : T.joker;
@@ -706,6 +707,8 @@ async function send(action) {
     await reload();
     showError(T.stale);
   } else {
+    // Nothing changed: the selection stays, the table is as it was.
+    state.mode = null;
     showError(data?.error?.message ?? fmt(T.server_error, { status: response.status }));
   }
   state.busy = false;

@@ -14,7 +14,9 @@ import factories
 import pytest
 from playwright.sync_api import Page, expect
 
-from engine.cards import hand_value, parse_code
+from engine.cards import card_id_of, hand_value, parse_code
+from engine.jokeren.melds import check_meld, stands_for_from_json
+from tournaments import services
 from tournaments.models import Game, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -293,3 +295,120 @@ def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> Non
     assert table(page, "seq") == str(server["seq"])
     assert table(page, "phase") == "draw"
     assert sorted(c for c, _ in hand(page)) == sorted(server["observation"]["hand"])
+
+
+def arrange(game: Game, *, south: str, stock_top: str, open_pile: str, table: list[Any]) -> None:
+    """Put South's turn in a known position: South's hand, the top of the stock, the open
+    pile and the melds on the table; every other card goes to the bots and the stock."""
+    jokers = iter((52, 53))
+
+    def ids(codes: str) -> list[int]:
+        return [next(jokers) if c == "**" else card_id_of(*parse_code(c)) for c in codes.split()]
+
+    hand_ids, top_ids, open_ids = ids(south), ids(stock_top), ids(open_pile)
+    melds = [
+        check_meld(ids(codes), [stands_for_from_json(x) for x in sf], owner=owner)
+        for codes, sf, owner in table
+    ]
+    placed = {*hand_ids, *top_ids, *open_ids, *(c for m in melds for c in m.cards)}
+    rest = [c for c in range(54) if c not in placed]
+    state = game.state
+    state.update(
+        hands=[hand_ids, rest[0:5], rest[5:10], rest[10:15]],
+        stock=top_ids + rest[15:],
+        open_pile=open_ids,
+        table=[m.to_json() for m in melds],
+        removed=[],
+        out=[False, True, True, False],
+        current_player=0,
+        phase="draw",
+        came_out_this_turn=False,
+        taken_from_open=None,
+        log=[],
+    )
+    Game.objects.filter(pk=game.pk).update(state=state)
+
+
+def test_several_melds_joker_choice_lay_off_and_swap(live_server: Any, page: Page) -> None:
+    tournament = make_tournament()
+    user = factories.make_user("speler_noord")
+    entry = services.entry_join(tournament_id=tournament.pk, user=user)
+    arrange(
+        entry.game,
+        south="7h 8h 9h 5c 5d ** Qh",
+        stock_top="Th",
+        open_pile="2d",
+        table=[("Qc Qd **", [None, None, "Qh"], 1), ("2s 3s 4s", [None, None, None], 2)],
+    )
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "speler_noord")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.goto(f"{live_server.url}/games/{entry.game.pk}/")
+    settle(page)
+    melds = page.locator("[data-testid=meld]")
+    expect(melds).to_have_count(2)
+    assert melds.nth(0).get_attribute("data-stands") == "- - Qh"  # what the joker stands for
+
+    page.click("[data-testid=stock]")
+    settle(page)
+    by_code = {code: cid for cid, code in hand(page)}
+    assert "Th" in by_code
+
+    # "Setje toevoegen" collects a meld; the hand no longer shows its cards.
+    click_cards(page, [by_code[c] for c in ("7h", "8h", "9h")])
+    page.click("[data-testid=btn-stage]")
+    expect(page.locator("[data-testid=staged-meld]")).to_have_count(1)
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(5)
+    # A group with a joker: the first free choice is proposed (hearts), spades is chosen.
+    click_cards(page, [by_code[c] for c in ("5c", "5d", "**")])
+    choice = page.locator("[data-testid=joker-choice]")
+    expect(choice).to_be_visible()
+    assert "5♥" in choice.locator("option").nth(0).inner_text()
+    assert "5♠" in choice.locator("option").nth(1).inner_text()
+    choice.select_option(index=1)
+    page.click("[data-testid=btn-lay]")  # both melds in one action
+    settle(page)
+    expect(melds).to_have_count(4)
+    assert melds.nth(2).get_attribute("data-codes") == "7h 8h 9h"
+    assert melds.nth(3).get_attribute("data-stands") == "- - 5s"
+    assert melds.nth(3).get_attribute("data-owner") == "0"
+    assert sorted(code for _, code in hand(page)) == ["Qh", "Th"]
+
+    # "Aanleggen": the ten of hearts onto the run.
+    click_cards(page, [by_code["Th"]])
+    page.click("[data-testid=btn-lay-off]")
+    melds.nth(2).click()
+    settle(page)
+    assert melds.nth(2).get_attribute("data-codes") == "7h 8h 9h Th"
+
+    # "Joker ruilen": the queen of hearts takes the joker's place in West's group.
+    click_cards(page, [by_code["Qh"]])
+    page.click("[data-testid=btn-swap]")
+    melds.nth(0).click()
+    settle(page)
+    assert melds.nth(0).get_attribute("data-codes") == "Qc Qd Qh"
+    assert [code for _, code in hand(page)] == ["**"]
+
+    # Laying off the last card would leave nothing to discard: the dialog proposes the
+    # joker's first free place (jack of hearts), and the server refuses with its reason.
+    joker = hand(page)[0][0]
+    click_cards(page, [joker])
+    page.click("[data-testid=btn-lay-off]")
+    melds.nth(2).click()
+    options = page.locator("[data-testid=joker-option]")
+    expect(options).to_have_count(2)
+    assert options.nth(0).is_checked()
+    page.click("[data-testid=joker-confirm]")
+    settle(page)
+    expect(page.locator("[data-testid=error]")).to_be_visible()
+    assert melds.nth(2).get_attribute("data-codes") == "7h 8h 9h Th"
+
+    # Discarding the joker empties the hand: the round (and the one-round game) is over.
+    page.click("[data-testid=btn-discard]")
+    settle(page)
+    assert dialog_open(page)
+    assert page.inner_text("[data-testid=round-score-0]") == "0"
+    page.click("[data-testid=continue]")
+    expect(page.locator("[data-testid=final]")).to_be_visible()
+    assert page.inner_text("[data-testid=final-total]") == "0"
