@@ -192,6 +192,8 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
         if dialog_open(page):
             expect(page.locator("[data-testid=round-scores]")).to_be_visible()
             round_score = page.inner_text("[data-testid=round-score-0]")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "round-over.png"))
             page.click("[data-testid=continue]")
             continue
         if table(page, "status") == "finished":
@@ -202,8 +204,13 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
             and table(page, "phase") == "play"
             and page.locator("[data-testid=meld]").count() >= 2
         ):
+            # A card selected: it rises and the buttons that fit it appear.
+            first = hand(page)[0][0]
+            click_cards(page, [first])
+            expect(page.locator("[data-testid=btn-discard]")).to_be_visible()
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "table.png"))
+            click_cards(page, [first])
             shot = True
         play_turn(page, skip, taken)
     else:
