@@ -367,6 +367,9 @@ function renderActions() {
       }
     }
   }
+  if (canAct() && phase() === "play" && state.selected.size === 0 && !state.staged.length) {
+    items.push(h("span", { class: "jk-hint", text: T.select_hint }));
+  }
   box.replaceChildren(...items);
 }
 
