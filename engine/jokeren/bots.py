@@ -40,7 +40,7 @@ from engine.cards import CARD_POINTS
 from engine.dealing import Stream
 from engine.errors import RoundOver
 from engine.jokeren.actions import Action, Discard, Draw, LayMelds, LayOff, SwapJoker
-from engine.jokeren.melds import Meld, StandsFor
+from engine.jokeren.melds import Meld, StandsFor, lay_off_options
 
 if TYPE_CHECKING:
     from engine.jokeren.state import JokerenObservation, JokerenState
@@ -538,10 +538,13 @@ class TableView:
     fit: dict[int, int]
     #: natural kind -> index of the first meld holding a joker that stands for it
     swaps: dict[int, int]
+    #: a natural kind laid off at the end of a run -> the kind that then fits next
+    unlock: dict[int, int]
 
 
-def _meld_fits(meld: Meld) -> list[int]:
-    """The kinds that can be laid off on a meld (52: a joker)."""
+def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
+    """The kinds that can be laid off on a meld (52: a joker), each with the kind that
+    fits after it (-1: none)."""
     size = len(meld.cards)
     if meld.kind == "run":
         if size >= 13:
@@ -549,17 +552,18 @@ def _meld_fits(meld: Meld) -> list[int]:
         lo = meld.low
         hi = lo + size - 1
         base = meld.suit * 13
-        out = [JOKER_KIND]
+        room = size + 1 < 13
+        out = [(JOKER_KIND, -1)]
         if lo > 1:
-            out.append(base + lo - 2)
+            out.append((base + lo - 2, base + lo - 3 if lo > 2 and room else -1))
         if hi < 14:
-            out.append(base + hi % 13)
+            out.append((base + hi % 13, base + (hi + 1) % 13 if hi < 13 and room else -1))
         return out
     if size >= 4:
         return []
     used = meld.used_suits
     ri = meld.rank - 1
-    return [JOKER_KIND, *(s * 13 + ri for s in range(4) if s not in used)]
+    return [(JOKER_KIND, -1), *((s * 13 + ri, -1) for s in range(4) if s not in used)]
 
 
 def table_view(table: tuple[Meld, ...]) -> TableView:
@@ -569,13 +573,16 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
         return hit[1]
     fit: dict[int, int] = {}
     swaps: dict[int, int] = {}
+    unlock: dict[int, int] = {}
     for i, m in enumerate(table):
-        for k in _meld_fits(m):
+        for k, after in _meld_fits(m):
             fit.setdefault(k, i)
+            if after >= 0:
+                unlock.setdefault(k, after)
         for sf in m.stands_for:
             if sf is not None:
                 swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
-    view = TableView(fit, swaps)
+    view = TableView(fit, swaps, unlock)
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
@@ -601,12 +608,16 @@ class BotView:
     #: the top card of the open pile, or ``None`` when it is empty
     open_top: int | None
     table: TableView
+    #: the melds on the table themselves
+    melds: tuple[Meld, ...]
     #: this seat has come out (laid its first meld)
     out: bool
     #: may lay down at all this turn (not in a first cycle without melds)
     may_lay: bool
     #: may lay off and swap jokers now
     lay_off_now: bool
+    #: may lay off and lay down next turn (out already, or allowed before coming out)
+    lay_off_next: bool
     #: what the first lay-down needs, while the seat is not out (``None``: nothing)
     requirement: Requirement | None
     #: the kind of the card taken from the open pile this turn (it may not be discarded)
@@ -659,7 +670,7 @@ def decide(view: BotView, *, strong: bool, rng: Stream) -> Action:
         if lay is not None:
             return lay
     if view.lay_off_now:
-        action: Action | None = _swap(view, part) or _lay_off(view, part)
+        action: Action | None = _swap(view, part) or _lay_off(view, part, strong)
         if action is not None:
             return action
     return Discard(_discard(view, part, strong, rng))
@@ -706,12 +717,50 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
             melds = _keep_one(melds)
     if not melds:
         return None
+    if strong:
+        unseen = _unseen_all(view)
+        melds = tuple(_safe_jokers(m, unseen) for m in melds)
     ids = _ids_by_kind(view.hand)
     specs = tuple(m.spec(ids) for m in melds)
     laid = [c for cards, _ in specs for c in cards]
     if not _discard_left(view.hand, laid, view.taken_kind):
         return None
     return LayMelds(specs)
+
+
+def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
+    """The meld with its free jokers naming the cards least likely to be held by another
+    player (a joker that stands for a card nobody can hold can never be swapped away):
+    in a group the missing suits, in a run the jokers beyond its natural cards."""
+    if not meld.jokers:
+        return meld
+    if not meld.run:
+        ri = meld.naturals[0] % 13
+        used = {k // 13 for k in meld.naturals}
+        free = sorted((s for s in range(4) if s not in used), key=lambda s: unseen[s * 13 + ri])
+        return HandMeld(False, meld.naturals, tuple((ri + 1, s) for s in free[: len(meld.jokers)]))
+    positions = run_positions(meld)
+    n_nat = len(meld.naturals)
+    nat_pos = positions[:n_nat]
+    lo, hi = min(nat_pos), max(nat_pos)
+    inner = [p for p in positions[n_nat:] if lo < p < hi]
+    ends = len(meld.jokers) - len(inner)
+    suit = meld.naturals[0] // 13
+    best: tuple[int, int] | None = None
+    for below in range(ends + 1):
+        above = ends - below
+        if lo - below < 1 or hi + above > 14 or (lo - below == 1 and hi + above == 14):
+            continue
+        span = [*range(lo - below, lo), *range(hi + 1, hi + above + 1)]
+        risk = sum(unseen[suit * 13 + (p - 1) % 13] for p in span)
+        if best is None or risk < best[0]:
+            best = (risk, below)
+    if best is None:
+        return meld
+    below = best[1]
+    span = [*inner, *range(lo - below, lo), *range(hi + 1, hi + ends - below + 1)]
+    jokers = tuple((_rank_of_position(p), suit) for p in span)
+    return HandMeld(True, meld.naturals, jokers, max(span + nat_pos) == 14)
 
 
 def _swap(view: BotView, part: Partition) -> SwapJoker | None:
@@ -730,7 +779,7 @@ def _swap(view: BotView, part: Partition) -> SwapJoker | None:
     return None
 
 
-def _lay_off(view: BotView, part: Partition) -> LayOff | None:
+def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
     """Lay off a loose card (the most costly first) onto a meld it fits."""
     weights = _weights_of(view)
     loose = sorted(set(part.loose), key=lambda k: (-weights[k], k))
@@ -743,8 +792,20 @@ def _lay_off(view: BotView, part: Partition) -> LayOff | None:
         if index is not None:
             card = ids[k][-1]
             if _discard_left(view.hand, [card], view.taken_kind):
+                if k == JOKER_KIND and strong:
+                    return LayOff(card, index, _safe_name(view, index, card))
                 return LayOff(card, index)
     return None
+
+
+def _safe_name(view: BotView, index: int, joker: int) -> StandsFor:
+    """What a joker laid off on meld ``index`` should stand for: the card least likely
+    to be held by another player."""
+    options = lay_off_options(view.melds[index], joker)
+    if not options:
+        return None
+    unseen = _unseen_all(view)
+    return min(options, key=lambda sf: 9 if sf is None else unseen[sf[1] * 13 + sf[0] - 1])
 
 
 def _unseen(view: BotView, kind: int, hand_count: dict[int, int]) -> int:
@@ -840,6 +901,81 @@ _FITS_TABLE: Final = 40.0
 _FEED_NEXT: Final = 6.0
 
 
+#: what going out next turn is worth, in points (own hand saved, the others' counted)
+_GO_OUT: Final = 30.0
+#: the lookahead runs when the hand (after its melds) holds at most this many cards
+_LOOKAHEAD_CARDS: Final = 7
+
+
+def _left_after(naturals: tuple[int, ...], jokers: int, view: BotView) -> int:
+    """How many cards stay in a hand once it lays its melds (fewest cards) and lays off
+    what fits the table (a card laid off at a run's end lets the next one fit)."""
+    part = partition(naturals, jokers, True)
+    table = view.table
+    left = part.loose_jokers if JOKER_KIND not in table.fit else 0
+    if not part.loose:
+        return left
+    fit = table.fit
+    unlock = table.unlock
+    extra: set[int] = set()
+    loose = list(part.loose)
+    progress = True
+    while progress and loose:
+        progress = False
+        for k in loose:
+            if k in fit or k in extra:
+                loose.remove(k)
+                after = unlock.get(k, -1)
+                if after >= 0:
+                    extra.add(after)
+                progress = True
+                break
+    return left + len(loose)
+
+
+def _unseen_all(view: BotView) -> list[int]:
+    """Unseen copies per kind (0..52): cards in other hands or in the stock."""
+    mine = [0] * 53
+    for c in view.hand:
+        mine[kind_of(c)] += 1
+    out = [max(0, view.decks - mine[k] - view.seen[k]) for k in range(52)]
+    out.append(max(0, 2 * view.decks - mine[JOKER_KIND] - view.seen[JOKER_KIND]))
+    return out
+
+
+def _go_out_chance(
+    naturals: tuple[int, ...], jokers: int, view: BotView, unseen: Sequence[int]
+) -> float:
+    """The chance that a hand (laid down as far as it goes) goes out next turn after
+    drawing one unseen card (each unseen card equally likely)."""
+    total = sum(unseen)
+    if not total:
+        return 0.0
+    base = _left_after(naturals, jokers, view) <= 0
+    by_suit, by_rank = _masks(naturals)
+    good = 0
+    for x in range(53):
+        n = unseen[x]
+        if not n:
+            continue
+        if x == JOKER_KIND:
+            ok = _left_after(naturals, jokers + 1, view) <= 1
+        else:
+            suit, ri = divmod(x, 13)
+            near = (
+                by_rank[ri]
+                or x in view.table.fit
+                or (_near(by_suit[suit], ri) if ri else by_suit[suit] & 0b11000000001100)
+            )
+            if near:
+                ok = _left_after(tuple(sorted((*naturals, x))), jokers, view) <= 1
+            else:
+                ok = base
+        if ok:
+            good += n
+    return good / total
+
+
 def _discard_score(view: BotView, part: Partition, k: int) -> float:
     """How much a strong bot wants to discard loose card ``k``: its penalty, less what it
     is worth keeping (unseen cards that would meld it, a later lay-off), less the danger
@@ -851,6 +987,15 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
         value *= 2.5
     elif fewest <= 4:
         value *= 1.5
+    if view.lay_off_next and len(part.loose) + part.loose_jokers <= _LOOKAHEAD_CARDS:
+        naturals, jokers = _kinds(view.hand)
+        rest = list(naturals)
+        rest.remove(k)
+        for m in part.melds:
+            for c in m.naturals:
+                rest.remove(c)
+            jokers -= len(m.jokers)
+        value += _GO_OUT * _go_out_chance(tuple(rest), jokers, view, _unseen_all(view))
     keep = _OUT_VALUE * _outs(view, k, part.loose, part.melds)
     if view.by_cards:
         keep /= 4
@@ -924,9 +1069,11 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
         hand=obs.hand,
         open_top=obs.open_pile[-1] if obs.open_pile else None,
         table=table_view(obs.table),
+        melds=obs.table,
         out=obs.out[seat],
         may_lay=may_lay,
         lay_off_now=lay_off_now,
+        lay_off_next=v.lay_off_before_out or obs.out[seat],
         requirement=_requirement(obs),
         taken_kind=None if taken is None else kind_of(taken),
         by_cards=v.scoring == "cards",
