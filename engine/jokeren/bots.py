@@ -967,10 +967,7 @@ def _go_out_chance(
                 or x in view.table.fit
                 or (_near(by_suit[suit], ri) if ri else by_suit[suit] & 0b11000000001100)
             )
-            if near:
-                ok = _left_after(tuple(sorted((*naturals, x))), jokers, view) <= 1
-            else:
-                ok = base
+            ok = _left_after(tuple(sorted((*naturals, x))), jokers, view) <= 1 if near else base
         if ok:
             good += n
     return good / total

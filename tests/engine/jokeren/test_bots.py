@@ -341,7 +341,7 @@ def test_contract_run_of_three_comes_out_with_the_group_too(level: str) -> None:
     action = bot_action(state, level=level)
     assert isinstance(action, LayMelds)
     laid = sorted(CARD_CODE[c] for c in action.cards)
-    assert laid == sorted("7c 7d 7h 4s 5s 6s".split())
+    assert laid == sorted(["7c", "7d", "7h", "4s", "5s", "6s"])
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)
