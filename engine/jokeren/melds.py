@@ -554,6 +554,20 @@ def _group_shapes() -> tuple[tuple[tuple[tuple[tuple[int, bool], ...], ...], ...
 
 
 _GROUP_SHAPES = _group_shapes()
+#: The group patterns per number of jokers (0..4), mask of suits in hand and rank.
+_GROUP_PATTERNS: tuple[tuple[tuple[tuple[Pattern, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(
+                ("group", tuple((rank, s, joker) for s, joker in shape))
+                for shape in _GROUP_SHAPES[j][mask]
+            )
+            for rank in range(14)
+        )
+        for mask in range(16)
+    )
+    for j in range(MAX_GROUP + 1)
+)
 
 
 def meld_patterns(
@@ -565,7 +579,7 @@ def meld_patterns(
     jokers fill). Order: groups by rank and suits, then runs by suit, low end, length.
     """
     out: list[Pattern] = []
-    shapes_by_mask = _GROUP_SHAPES[min(num_jokers, MAX_GROUP)]
+    by_mask = _GROUP_PATTERNS[min(num_jokers, MAX_GROUP)]
     rank_mask = [0] * 14
     suit_have: list[list[bool] | None] = [None, None, None, None]
     for r, s in by_key:
@@ -576,18 +590,17 @@ def meld_patterns(
         have[r] = True
     for rank in range(1, 14):
         mask = rank_mask[rank]
-        if not mask:
-            continue
-        for shape in shapes_by_mask[mask]:
-            if len(shape) > max_size:
-                continue
-            out.append(("group", tuple((rank, s, joker) for s, joker in shape)))
+        if mask:
+            for pattern in by_mask[mask][rank]:
+                if len(pattern[1]) <= max_size:
+                    out.append(pattern)
     for suit in range(4):
         have = suit_have[suit]
         if have is None:
             continue
         have[14] = have[1]
         places = [p for p in range(1, 15) if have[p]]
+        row = [(1 if p == 14 else p, suit, not have[p]) for p in range(15)]
         for lo in range(max(1, places[0] - num_jokers), min(places[-1], 12) + 1):
             if not have[lo] and not num_jokers:
                 continue
@@ -599,14 +612,7 @@ def meld_patterns(
                 if size > max_size or size - count > num_jokers:
                     break
                 if size >= 3 and count:
-                    out.append(
-                        (
-                            "run",
-                            tuple(
-                                (1 if p == 14 else p, suit, not have[p]) for p in range(lo, hi + 1)
-                            ),
-                        )
-                    )
+                    out.append(("run", tuple(row[lo : hi + 1])))
     return out
 
 
@@ -631,6 +637,46 @@ def materialize(
             cards.append(by_key[(r, s)][0])
             sfs.append(None)
     return Meld(kind, tuple(cards), tuple(sfs), owner)
+
+
+def pattern_spec(
+    pattern: Pattern, by_key: dict[tuple[int, int], list[int]], jokers: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[StandsFor, ...]]:
+    """The card ids and joker choices of a pattern (first ids of each card)."""
+    cards: list[int] = []
+    sfs: list[StandsFor] = []
+    j = 0
+    for r, s, joker in pattern[1]:
+        if joker:
+            cards.append(jokers[j])
+            j += 1
+            sfs.append((r, s))
+        else:
+            cards.append(by_key[(r, s)][0])
+            sfs.append(None)
+    return tuple(cards), tuple(sfs)
+
+
+def pattern_usage(pattern: Pattern) -> tuple[int, int]:
+    """A bit per natural card a pattern uses (bit ``(rank - 1) * 4 + suit``) and the number
+    of jokers it needs."""
+    mask = 0
+    jokers = 0
+    for r, s, joker in pattern[1]:
+        if joker:
+            jokers += 1
+        else:
+            mask |= 1 << ((r - 1) * 4 + s)
+    return mask, jokers
+
+
+def single_copies(by_key: dict[tuple[int, int], list[int]]) -> int:
+    """The bits (as in ``pattern_usage``) of the cards the hand holds only once."""
+    mask = 0
+    for (r, s), found in by_key.items():
+        if len(found) == 1:
+            mask |= 1 << ((r - 1) * 4 + s)
+    return mask
 
 
 def materialize_many(

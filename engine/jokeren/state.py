@@ -107,6 +107,9 @@ from engine.jokeren.melds import (
     materialize_many,
     meld_from_json,
     meld_patterns,
+    pattern_spec,
+    pattern_usage,
+    single_copies,
     swap_joker,
 )
 from engine.jokeren.variants import Contract, Variant, variant_from_json
@@ -742,15 +745,17 @@ class JokerenState:
         v = self.variant
         result: list[LayMelds] = []
 
+        size = len(hand)
+
         def add(melds: Sequence[Meld]) -> None:
             used = [c for m in melds for c in m.cards]
-            if _discardable(_without(hand, used), taken):
+            if len(used) >= size:
+                return
+            if taken is None or _discardable(_without(hand, used), taken):
                 result.append(LayMelds(tuple((m.cards, m.stands_for) for m in melds)))
 
         if self.out[seat] or v.opening == "none":
-            for p in patterns:
-                add([materialize(p, by_key, jokers)])
-            return result
+            return self._single_melds(patterns, by_key, jokers)
         if v.opening == "points":
             self._points_combos(patterns, by_key, jokers, v.opening_points, add)
             return result
@@ -760,27 +765,58 @@ class JokerenState:
             self._all_out_combos(contract, hand, add)
             return result
         if contract.points:
-            need = contract.points
 
             def ok_points(melds: Sequence[Meld]) -> None:
                 if _meets_requirements(contract, melds):
                     add(melds)
 
-            self._points_combos(patterns, by_key, jokers, need, ok_points)
+            self._points_combos(patterns, by_key, jokers, contract.points, ok_points)
             return result
         k = len(contract.runs) + len(contract.groups)
         if k == 0:  # any meld
-            for p in patterns:
-                add([materialize(p, by_key, jokers)])
-            return result
+            return self._single_melds(patterns, by_key, jokers)
         fitting = [p for p in patterns if _fits_requirement(contract, p)]
-        for combo in combinations(fitting, k):
-            melds = materialize_many(combo, by_key, jokers)
+        usage = [pattern_usage(p) for p in fitting]
+        single = single_copies(by_key)
+        num_jokers = len(jokers)
+        for combo in combinations(range(len(fitting)), k):
+            mask = 0
+            need_jokers = 0
+            clash = False
+            for i in combo:
+                m, j = usage[i]
+                if mask & m & single:
+                    clash = True
+                    break
+                mask |= m
+                need_jokers += j
+            if clash or need_jokers > num_jokers:
+                continue
+            melds = materialize_many([fitting[i] for i in combo], by_key, jokers)
             if melds is not None and _meets_requirements(contract, melds):
                 add(melds)
                 if len(result) >= _MAX_COMBOS:
                     break
         return result
+
+    def _single_melds(
+        self,
+        patterns: Sequence[Pattern],
+        by_key: dict[tuple[int, int], list[int]],
+        jokers: Sequence[int],
+    ) -> list[LayMelds]:
+        """One ``LayMelds`` per pattern (each already leaves a card in hand)."""
+        taken = self.taken_from_open
+        seat = self.current_player
+        assert seat is not None
+        hand = self.hands[seat]
+        out: list[LayMelds] = []
+        for p in patterns:
+            cards, sfs = pattern_spec(p, by_key, jokers)
+            if taken is not None and not _discardable(_without(hand, cards), taken):
+                continue
+            out.append(LayMelds(((cards, sfs),)))
+        return out
 
     def _points_combos(
         self,
@@ -793,26 +829,31 @@ class JokerenState:
         """Every minimal set of melds worth at least ``need`` points (dropping any meld
         would fall short), found by a bounded depth-first search."""
         pts = [_pattern_points(p) for p in patterns]
+        usage = [pattern_usage(p) for p in patterns]
+        single = single_copies(by_key)
+        num_jokers = len(jokers)
         count = [0, 0]  # nodes visited, results
 
-        def dfs(start: int, chosen: list[int], total: int) -> None:
+        def dfs(start: int, chosen: list[int], total: int, mask: int, used_jokers: int) -> None:
             for i in range(start, len(patterns)):
                 if count[0] >= _MAX_NODES or count[1] >= _MAX_COMBOS:
                     return
+                m, j = usage[i]
+                if mask & m & single or used_jokers + j > num_jokers:
+                    continue
                 count[0] += 1
                 sel = [*chosen, i]
-                melds = materialize_many([patterns[j] for j in sel], by_key, jokers)
-                if melds is None:
-                    continue
                 new_total = total + pts[i]
                 if new_total >= need:
-                    if new_total - min(pts[j] for j in sel) < need:
-                        add(melds)
-                        count[1] += 1
+                    if new_total - min(pts[x] for x in sel) < need:
+                        melds = materialize_many([patterns[x] for x in sel], by_key, jokers)
+                        if melds is not None:
+                            add(melds)
+                            count[1] += 1
                 else:
-                    dfs(i + 1, sel, new_total)
+                    dfs(i + 1, sel, new_total, mask | m, used_jokers + j)
 
-        dfs(0, [], 0)
+        dfs(0, [], 0, 0, 0)
 
     def _all_out_combos(
         self, contract: Contract, hand: tuple[int, ...], add: Callable[[Sequence[Meld]], None]
@@ -854,35 +895,46 @@ class JokerenState:
 
     def observe(self, seat: int) -> JokerenObservation:
         """What ``seat`` may see, typed (cheap: no copies, no JSON)."""
-        return JokerenObservation(
-            seat,
-            self.variant,
-            self.round_index,
-            self.dealer,
-            self.current_player,
-            self.phase,
-            self.turn,
-            self.move_count,
-            self.hands[seat],
-            tuple(len(h) for h in self.hands),
-            len(self.stock),
-            self.open_pile,
-            self.table,
-            self.removed,
-            self.out,
-            self.came_out_this_turn,
-            self.taken_from_open,
-            self.first_cycle,
-            self.may_meld(seat),
-            self.may_lay_off(seat),
-            self.needs_opening(seat),
-            self.contract,
-            self.reshuffles,
-            self.winner,
-            self.end_reason,
-            self.current_player is None,
-            self.log_node,
+        v = self.variant
+        player = self.current_player
+        first_cycle = v.first_cycle_no_meld and self.turn < v.num_players
+        out = self.out
+        may_meld = player == seat and self.phase == "play" and not first_cycle
+        may_lay_off = may_meld and (
+            v.lay_off_before_out
+            or (out[seat] and (v.lay_off_same_turn or not self.came_out_this_turn))
         )
+        obs = object.__new__(JokerenObservation)
+        obs.__dict__.update(
+            seat=seat,
+            variant=v,
+            round_index=self.round_index,
+            dealer=self.dealer,
+            current_player=player,
+            phase=self.phase,
+            turn=self.turn,
+            move_count=self.move_count,
+            hand=self.hands[seat],
+            hand_counts=tuple(map(len, self.hands)),
+            stock_count=len(self.stock),
+            open_pile=self.open_pile,
+            table=self.table,
+            removed=self.removed,
+            out=out,
+            came_out_this_turn=self.came_out_this_turn,
+            taken_from_open=self.taken_from_open,
+            first_cycle=first_cycle,
+            may_meld=may_meld,
+            may_lay_off=may_lay_off,
+            needs_opening=v.opening != "none" and not out[seat],
+            contract=v.contract_for(self.round_index),
+            reshuffles=self.reshuffles,
+            winner=self.winner,
+            end_reason=self.end_reason,
+            is_terminal=player is None,
+            log_node=self.log_node,
+        )
+        return obs
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see, as JSON (shape in the module text)."""
