@@ -94,6 +94,9 @@ else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 
+if env.str("TEST_DATABASE_NAME", default=""):
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = env.str("TEST_DATABASE_NAME")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, Celery --------------------------------------------------------------------

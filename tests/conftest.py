@@ -10,6 +10,11 @@ import factories
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # whitenoise warns when STATIC_ROOT has not been collected yet (tests don't need it).
+    config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without REDIS_URL there is no broker for a real worker: deselect those tests
     (scripts/test.sh selects the same way)."""

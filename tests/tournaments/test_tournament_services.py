@@ -160,11 +160,12 @@ def test_a_full_game_scores_each_round_by_the_hands_left(tournament: Tournament,
     assert len(game.round_scores) == tournament.rounds == 2
     assert game.totals == [sum(col) for col in zip(*game.round_scores, strict=True)]
     ends = [e for e in events if e.get("type") == "round_over"]
-    assert [e["round"] for e in ends] == [0, 1]
-    for end, scores in zip(ends, game.round_scores, strict=True):
+    # (round 0 may already be over when South first moves: a bot can go out at once)
+    assert [e["round"] for e in ends] in ([0, 1], [1])
+    for end in ends:
         # Jokeren 7 scores hand points: the one who went out has none left and scores 0.
-        assert end["scores"] == scores
-        assert [hand_points(h) for h in end["hands"]] == scores
+        assert end["scores"] == game.round_scores[end["round"]]
+        assert [hand_points(h) for h in end["hands"]] == end["scores"]
     assert game.seq == game.moves.count()
     assert list(game.moves.values_list("seq", flat=True)) == list(range(game.seq))
 
@@ -272,7 +273,7 @@ def test_standings_rank_lower_results_first_with_shared_ranks(organizer: Any) ->
 
 def test_standings_follow_new_rounds(tournament: Tournament, user: Any) -> None:
     game = services.entry_join(tournament_id=tournament.pk, user=user).game
-    assert services.standings(tournament=tournament)[0].rounds_played == 0
+    assert services.standings(tournament=tournament)[0].rounds_played == game.rounds_played
     factories.play_to_end(game, user)
     row = services.standings(tournament=tournament)[0]
     assert row.rounds_played == 2 and row.finished and row.rank == 1

@@ -1,0 +1,256 @@
+"""The play API (docs/api.md): GET the player's view, POST a move; errors 400/403/404/409."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import factories
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tournaments import services
+from tournaments.models import Game, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(tournament: Tournament, user: Any) -> Game:
+    return services.entry_join(tournament_id=tournament.pk, user=user).game
+
+
+@pytest.fixture
+def player(client: Client, user: Any) -> Client:
+    client.force_login(user)
+    return client
+
+
+def _post(client: Client, game: Game, body: Any, **headers: Any) -> Any:
+    return client.post(
+        reverse("api_game_move", args=[game.pk]),
+        data=json.dumps(body),
+        content_type="application/json",
+        **headers,
+    )
+
+
+def _walk(value: Any) -> list[Any]:
+    """Every value inside a JSON value."""
+    out = [value]
+    if isinstance(value, dict):
+        for v in value.values():
+            out.extend(_walk(v))
+    elif isinstance(value, list):
+        for v in value:
+            out.extend(_walk(v))
+    return out
+
+
+def _keys(value: Any) -> set[str]:
+    """Every key of every object inside a JSON value."""
+    return {k for v in _walk(value) if isinstance(v, dict) for k in v}
+
+
+def _assert_no_hidden_cards(payload: dict[str, Any], game: Game) -> None:
+    """Never another seat's hand, never the stock order, never the secret or seed."""
+    full = game.state
+    body = json.dumps(payload)
+    values = _walk(payload)
+    assert not {"stock", "hands", "round_seed", "secret"} & _keys(payload)
+    assert bytes(game.secret_bytes).hex() not in body
+    for seat, hand in enumerate(full["hands"]):
+        if seat != 0 and len(hand) >= 2:
+            assert hand not in values and sorted(hand) not in values
+    if len(full["stock"]) >= 2:
+        assert full["stock"] not in values
+    assert payload["observation"]["hand"] == full["hands"][0]
+
+
+def test_get_returns_the_players_view(player: Client, game: Game) -> None:
+    response = player.get(reverse("api_game", args=[game.pk]))
+    assert response.status_code == 200
+    data = response.json()
+    assert data["id"] == game.pk and data["game"] == "jokeren"
+    assert data["variant_name"] == "jokeren7" and data["variant"]["hand_size"] == 7
+    assert data["tournament"] == {"id": game.entry.tournament_id, "name": "Toernooi"}
+    assert (data["round"], data["rounds"], data["seq"]) == (game.round_index, 2, game.seq)
+    assert data["status"] == "playing" and data["bot_finished"] is False
+    assert data["seat"] == 0 and data["your_turn"] is True and data["result"] is None
+    assert data["seat_names"] == ["Jij", "West", "Noord", "Oost"]
+    assert data["totals"] == game.totals and data["round_scores"] == game.round_scores
+    if game.round_index == 0:  # (a bot may go out in its first turn)
+        assert data["totals"] == [0, 0, 0, 0] and data["round_scores"] == []
+    _assert_no_hidden_cards(data, game)
+
+
+def test_get_in_english(player: Client, game: Game) -> None:
+    data = player.get(reverse("api_game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en").json()
+    assert data["seat_names"] == ["You", "West", "North", "East"]
+
+
+def test_a_legal_move_returns_the_events_in_order(player: Client, game: Game) -> None:
+    seq = game.seq
+    action = factories.south_action(game)
+    response = _post(player, game, {"seq": seq, "action": action})
+    assert response.status_code == 200
+    data = response.json()
+    events = data["events"]
+    assert events[0]["seat"] == 0 and events[0]["action"] == action
+    assert events[0]["text_nl"].startswith("Jij: ") and events[0]["text_en"].startswith("You: ")
+    game.refresh_from_db()
+    moves = [e for e in events if "seat" in e]
+    assert data["seq"] == game.seq == seq + len(moves)
+    assert [m.action for m in game.moves.filter(seq__gte=seq)] == [e["action"] for e in moves]
+    for event in moves:
+        keys = _keys(event["observation"])
+        assert "hand" in keys and not {"stock", "hands", "round_seed"} & keys
+    _assert_no_hidden_cards(data, game)
+
+
+def test_playing_on_reaches_round_over_events_with_the_hands(player: Client, game: Game) -> None:
+    events: list[dict[str, Any]] = []
+    first_round = game.round_index
+    while not any(e.get("type") == "round_over" for e in events):
+        game.refresh_from_db()
+        response = _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
+        assert response.status_code == 200
+        events.extend(response.json()["events"])
+    end = next(e for e in events if e.get("type") == "round_over")
+    assert end["round"] == first_round and len(end["scores"]) == 4 and len(end["hands"]) == 4
+    data = player.get(reverse("api_game", args=[game.pk])).json()
+    assert data["round_scores"][first_round] == end["scores"]
+    assert data["round"] == first_round + 1 or data["status"] == "finished"
+
+
+def test_an_illegal_move_is_400_with_the_reason_in_both_languages(
+    player: Client, game: Game
+) -> None:
+    before = (game.seq, game.state)
+    card = game.state["hands"][0][0]
+    response = _post(player, game, {"seq": game.seq, "action": {"type": "discard", "card": card}})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] and error["nl"] and error["en"] and error["nl"] != error["en"]
+    assert error["message"] == error["nl"]  # the default language is Dutch
+    english = _post(
+        player,
+        game,
+        {"seq": game.seq, "action": {"type": "discard", "card": card}},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert english.status_code == 400 and english.json()["error"]["message"] == error["en"]
+    game.refresh_from_db()
+    assert (game.seq, game.state) == before
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": {"type": "draw", "source": "stock"}},
+        {"seq": "1", "action": {"type": "draw", "source": "stock"}},
+        {"seq": 0, "action": "draw"},
+        {"seq": 0, "action": {"type": "fly"}},
+    ],
+)
+def test_a_malformed_move_is_400(player: Client, game: Game, body: dict[str, Any]) -> None:
+    if body.get("seq") == 0:
+        body["seq"] = game.seq
+    response = _post(player, game, body)
+    assert response.status_code == 400
+    assert response.json()["error"]["nl"]
+    game.refresh_from_db()
+    assert game.moves.count() == game.seq
+
+
+def test_not_json_is_400(player: Client, game: Game) -> None:
+    response = player.post(
+        reverse("api_game_move", args=[game.pk]), data="seq=1", content_type="text/plain"
+    )
+    assert response.status_code == 400
+
+
+def test_a_stale_or_repeated_seq_is_409(player: Client, game: Game) -> None:
+    body = {"seq": game.seq, "action": factories.south_action(game)}
+    assert _post(player, game, body).status_code == 200
+    game.refresh_from_db()
+    repeated = _post(player, game, body)
+    assert repeated.status_code == 409
+    data = repeated.json()
+    assert data["error"]["code"] == "stale_move" and data["seq"] == game.seq
+    assert data["error"]["nl"] and data["error"]["en"]
+    before = game.seq
+    game.refresh_from_db()
+    assert game.seq == before
+
+
+def test_someone_elses_game_is_404(client: Client, game: Game, other_user: Any) -> None:
+    client.force_login(other_user)
+    assert client.get(reverse("api_game", args=[game.pk])).status_code == 404
+    response = _post(client, game, {"seq": game.seq, "action": factories.south_action(game)})
+    assert response.status_code == 404
+    assert client.get(reverse("api_game", args=[999999])).status_code == 404
+    assert client.get(reverse("play", args=[game.pk])).status_code == 404
+
+
+def test_anonymous_is_403(client: Client, game: Game) -> None:
+    assert client.get(reverse("api_game", args=[game.pk])).status_code == 403
+    response = _post(client, game, {"seq": game.seq, "action": factories.south_action(game)})
+    assert response.status_code == 403
+
+
+def test_post_needs_the_csrf_token(user: Any, game: Game) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = _post(client, game, {"seq": game.seq, "action": factories.south_action(game)})
+    assert response.status_code == 403
+    client.get(reverse("play", args=[game.pk]))
+    token = client.cookies["csrftoken"].value
+    response = _post(
+        client,
+        game,
+        {"seq": game.seq, "action": factories.south_action(game)},
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 200
+
+
+def test_a_finished_game_reports_the_result(player: Client, game: Game, user: Any) -> None:
+    factories.play_to_end(game, user)
+    data = player.get(reverse("api_game", args=[game.pk])).json()
+    game.refresh_from_db()
+    assert data["status"] == "finished" and data["your_turn"] is False
+    result = data["result"]
+    assert result["total"] == game.totals[0]
+    assert result["opponents_average"] == pytest.approx(sum(game.totals[1:]) / 3)
+    assert result["result"] == pytest.approx(result["total"] - result["opponents_average"])
+    assert result["rank"] == 1
+    response = _post(player, game, {"seq": game.seq, "action": {"type": "draw", "source": "stock"}})
+    assert response.status_code == 400 and response.json()["error"]["code"] == "game_finished"
+
+
+def test_play_page_renders_the_initial_payload(player: Client, game: Game) -> None:
+    response = player.get(reverse("play", args=[game.pk]))
+    assert response.status_code == 200
+    assert response.context["game"] == game
+    initial = response.context["initial"]
+    assert initial["id"] == game.pk and initial["seq"] == game.seq
+    json.dumps(initial)
+    assert 'id="initial-state"' in response.content.decode()
+
+
+def test_reloading_resumes_exactly(player: Client, game: Game) -> None:
+    _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
+    first = player.get(reverse("api_game", args=[game.pk])).json()
+    second = player.get(reverse("api_game", args=[game.pk])).json()
+    assert first == second
+    page = player.get(reverse("play", args=[game.pk]))
+    assert page.context["initial"] == first
+
+
+def test_the_standings_api_is_public(client: Client, game: Game, tournament: Tournament) -> None:
+    data = client.get(reverse("api_tournament_standings", args=[tournament.pk])).json()
+    assert data["closed"] is False
+    assert [s["player"] for s in data["standings"]] == [game.user.username]
+    assert data["standings"][0]["rank"] is None
