@@ -7,11 +7,17 @@ so two entrants who make the same moves meet the same bot moves.
 - ``basic``: bids on trump length with the jack or nine; wins a trick with its cheapest
   winning card, gives points to a partner who wins, else throws its cheapest card; leads
   aces, then a low card.
-- ``strong``: counts cards (which cards are out, who showed out of a suit or of trump),
-  values a hand on high trumps, side aces and guarded tens; pulls trumps when its team
-  plays, leads only sure winners or safe low cards, wins tricks only when they hold (or it
-  plays last), gives points and roem to a partner whose card holds, never gives roem to
-  the other team when it can avoid it, and does not trump a partner's sure trick.
+- ``strong``: counts cards: which cards are out, who showed out of a suit or of trump (or
+  could not overtrump), and from that the chance that each other seat holds each unseen
+  card. It bids on the expected margin of the hand (high trumps, length, side aces, tens,
+  voids; fitted on played deals), bidding lighter when a pass would force its own team to
+  play. It pulls trumps with the best trump when its team plays, leads sure winners (the
+  ace when it holds) or else a cheap card (not from a bare ten, no trump when defending).
+  Following, it weighs each legal card by the chance that its team wins the trick times
+  the trick's points and roem, minus what the card is worth keeping: so it gives points
+  and roem to a partner whose card holds, throws cheap cards (and makes no roem) on a
+  trick the other team wins, wins with the cheapest card that holds, and keeps its high
+  trumps instead of trumping a partner's sure trick when not obliged.
 """
 
 from __future__ import annotations
@@ -33,9 +39,23 @@ from engine.klaverjas.rules import (
 from engine.klaverjas.state import KlaverjasObservation, KlaverjasState
 
 BOT_LEVELS: Final = ("basic", "strong")
-STRONG_THRESHOLD = 40.0
-STRONG_THRESHOLD_FORCED = 10.0
-STRONG_THRESHOLD_FREE = 40.0
+
+# Weights of the strong bot, tuned in duplicate play against the basic bot.
+#: Bid when the expected margin of playing is at least this many points; with
+#: ``one_round_first_chooses`` the first player's team bids lighter (if all pass, it must play).
+STRONG_THRESHOLD: Final = 40.0
+STRONG_THRESHOLD_FORCED: Final = 10.0
+STRONG_THRESHOLD_FREE: Final = 40.0
+#: What keeping a card is worth: trumps by strength, the best (or second best) card of a suit.
+FUTURE_TRUMP_BASE: Final = 10.0
+FUTURE_TRUMP_STEP: Final = 6.0
+FUTURE_TOP: Final = 8.0
+FUTURE_SECOND: Final = 3.0
+SIDE_FUTURE_WEIGHT: Final = 0.6
+#: Points a card still to come to the trick brings on average.
+LATER_CARD_POINTS: Final = 6.0
+#: A lead that our team wins with at least this chance is a sure winner.
+SURE: Final = 0.9
 
 R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
 
@@ -276,16 +296,6 @@ def _future_value(card: int, k: _Knowledge) -> float:
     return 0.0
 
 
-FUTURE_TRUMP_BASE = 10.0
-FUTURE_TRUMP_STEP = 6.0
-FUTURE_TOP = 8.0
-FUTURE_SECOND = 3.0
-SIDE_FUTURE_WEIGHT = 0.6
-LATER_CARD_POINTS = 6.0
-PULL_TRUMPS = True
-SURE = 0.9
-
-
 def _play_strong(obs: KlaverjasObservation, cards: list[int], rng: Stream) -> int:
     k = _knowledge(obs)
     if not obs.trick:
@@ -334,7 +344,7 @@ def _lead_strong(obs: KlaverjasObservation, cards: list[int], k: _Knowledge) -> 
     trumps = sorted((c for c in cards if c // 8 == trump), key=lambda c: -TRUMP_STRENGTH[c % 8])
     opp_trumps = [c for c in k.unseen if c // 8 == trump and any(_may_hold(k, o, c) for o in opps)]
     # 1. pull trumps with the best trump when our team plays
-    if PULL_TRUMPS and trumps and opp_trumps and our_team_plays:
+    if trumps and opp_trumps and our_team_plays:
         if _top_trump(trumps[0], k):
             return trumps[0]
         if obs.playing_seat == seat and len(trumps) >= 3:

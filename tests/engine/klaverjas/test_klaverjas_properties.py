@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from hypothesis import given, settings
@@ -82,7 +83,7 @@ def test_random_rounds(data: st.DataObject, variant: Variant, round_index: int) 
         again = again.apply(action)
     assert again.state_hash() == final.state_hash()
     # JSON round trip of every state
-    for s in states[:: max(1, len(states) // 6)] + [final]:
+    for s in [*states[:: max(1, len(states) // 6)], final]:
         back = state_from_json(json.loads(json.dumps(s.to_json())))
         assert back == s and back.state_hash() == s.state_hash()
 
@@ -93,7 +94,7 @@ def test_played_cards_obey_the_rule_text(
     data: st.DataObject, variant: Variant, round_index: int
 ) -> None:
     _secret, _actions, states = _play_randomly(data, variant, round_index)
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         if before.phase != "play" or not before.trick:
             continue
         seat = before.current_player
@@ -103,12 +104,16 @@ def test_played_cards_obey_the_rule_text(
         led = before.trick[0] // 8
         if any(c // 8 == led for c in hand):
             assert played // 8 == led, "follow suit if you can"
-        elif variant.must_trump and not variant.partner_exemption:
-            if any(c // 8 == before.trump for c in hand) and (
+        elif (
+            variant.must_trump
+            and not variant.partner_exemption
+            and any(c // 8 == before.trump for c in hand)
+            and (
                 variant.undertrump == "must_undertrump"
                 or not any(c // 8 == before.trump for c in before.trick)
-            ):
-                assert played // 8 == before.trump, "without the led suit, trump"
+            )
+        ):
+            assert played // 8 == before.trump, "without the led suit, trump"
 
 
 @settings(max_examples=40, deadline=None)

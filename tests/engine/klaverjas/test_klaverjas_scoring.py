@@ -66,13 +66,20 @@ def test_nat_takes_the_playing_teams_roem_too() -> None:
     assert result.scores == (162 + 40, 0)
 
 
+TIE = [  # South/North 81, West/East 71 + 10 for the last trick = 81
+    (SOUTH, 40, 0),
+    (WEST, 40, 0),
+    (NORTH, 41, 0),
+    (EAST, 31, 0),
+    (SOUTH, 0, 0),
+    (WEST, 0, 0),
+    (NORTH, 0, 0),
+    (EAST, 0, 0),
+]
+
+
 def test_tie_is_nat() -> None:
-    rows = [(SOUTH, 40, 0), (WEST, 40, 0), (NORTH, 41, 0), (EAST, 31, 0)] + [
-        (SOUTH, 0, 0),
-        (WEST, 0, 0),
-        (NORTH, 0, 0),
-        (EAST, 0, 0),
-    ]
+    rows = TIE
     result = score_round(tricks(rows), playing_team=0, variant=ROTTERDAMS)
     assert result.points == (81, 81)
     assert result.nat
@@ -80,12 +87,7 @@ def test_tie_is_nat() -> None:
 
 
 def test_tie_is_not_nat_when_the_setting_is_off() -> None:
-    rows = [(SOUTH, 40, 0), (WEST, 40, 0), (NORTH, 41, 0), (EAST, 31, 0)] + [
-        (SOUTH, 0, 0),
-        (WEST, 0, 0),
-        (NORTH, 0, 0),
-        (EAST, 0, 0),
-    ]
+    rows = TIE
     variant = dataclasses.replace(ROTTERDAMS, tie_is_nat=False)
     result = score_round(tricks(rows), playing_team=0, variant=variant)
     assert not result.nat
