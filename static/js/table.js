@@ -293,6 +293,7 @@ function renderHand() {
   }
   const staged = stagedIds();
   const cards = sortHand(hand().filter((c) => !staged.has(c)), state.sortMode);
+  box.classList.toggle("is-crowded", cards.length > 9);
   box.replaceChildren(
     ...cards.map((c) => {
       const selected = state.selected.has(c);
