@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from engine.cards import (
@@ -41,6 +41,8 @@ from engine.errors import IllegalMove
 from engine.jokeren.variants import MAX_GROUP, MAX_RUN
 
 MeldKind = Literal["group", "run"]
+#: The id of a joker (any joker lays off the same way).
+JOKER_ID = 52
 #: What a card on the table stands for: ``(rank, suit)``, or ``None`` for a natural card.
 StandsFor = tuple[int, int] | None
 
@@ -120,6 +122,31 @@ class Meld:
             CARD_SUIT[c] if sf is None else sf[1]
             for c, sf in zip(self.cards, self.stands_for, strict=True)
         )
+
+    @cached_property
+    def accepts(self) -> frozenset[tuple[int, int]]:
+        """The natural cards ``(rank, suit)`` that can be laid off onto this meld."""
+        size = len(self.cards)
+        if self.kind == "group":
+            if size >= MAX_GROUP:
+                return frozenset()
+            used = self.used_suits
+            return frozenset((self.rank, s) for s in range(4) if s not in used)
+        if size >= MAX_RUN:
+            return frozenset()
+        low, suit = self.low, self.suit
+        high = low + size - 1
+        fits = set()
+        if low > 1:
+            fits.add((low - 1, suit))
+        if high < 14:
+            fits.add((1 if high == 13 else high + 1, suit))
+        return frozenset(fits)
+
+    @cached_property
+    def joker_options(self) -> tuple[StandsFor, ...]:
+        """What a joker laid off onto this meld may stand for (first free choice first)."""
+        return tuple(lay_off_options(self, JOKER_ID))
 
     @property
     def has_joker(self) -> bool:
@@ -581,39 +608,46 @@ def meld_patterns(
     out: list[Pattern] = []
     by_mask = _GROUP_PATTERNS[min(num_jokers, MAX_GROUP)]
     rank_mask = [0] * 14
-    suit_have: list[list[bool] | None] = [None, None, None, None]
+    suit_mask = [0, 0, 0, 0]
     for r, s in by_key:
         rank_mask[r] |= 1 << s
-        have = suit_have[s]
-        if have is None:
-            have = suit_have[s] = [False] * 16
-        have[r] = True
+        suit_mask[s] |= 1 << r
     for rank in range(1, 14):
         mask = rank_mask[rank]
         if mask:
             for pattern in by_mask[mask][rank]:
                 if len(pattern[1]) <= max_size:
                     out.append(pattern)
+    max_size = min(max_size, MAX_RUN)
     for suit in range(4):
-        have = suit_have[suit]
-        if have is None:
-            continue
-        have[14] = have[1]
-        places = [p for p in range(1, 15) if have[p]]
-        row = [(1 if p == 14 else p, suit, not have[p]) for p in range(15)]
-        for lo in range(max(1, places[0] - num_jokers), min(places[-1], 12) + 1):
-            if not have[lo] and not num_jokers:
-                continue
-            count = 0
-            for hi in range(lo, min(lo + MAX_RUN - 1, 14) + 1):
-                count += have[hi]
-                size = hi - lo + 1
-                # the jokers needed never drop as the window grows
-                if size > max_size or size - count > num_jokers:
-                    break
-                if size >= 3 and count:
-                    out.append(("run", tuple(row[lo : hi + 1])))
+        if suit_mask[suit]:
+            out.extend(_run_patterns(suit, suit_mask[suit], num_jokers, max_size))
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _run_patterns(suit: int, mask: int, num_jokers: int, max_size: int) -> tuple[Pattern, ...]:
+    """The runs of one suit: ``mask`` has bit r for each rank r (1..13) in hand; every
+    window of consecutive positions (1 = low ace .. 14 = high ace) with at least one
+    natural card whose gaps the jokers fill, by low end then length."""
+    have = [bool(mask >> p & 1) for p in range(15)] + [False]
+    have[14] = have[1]
+    places = [p for p in range(1, 15) if have[p]]
+    row = [(1 if p == 14 else p, suit, not have[p]) for p in range(15)]
+    out: list[Pattern] = []
+    for lo in range(max(1, places[0] - num_jokers), min(places[-1], 12) + 1):
+        if not have[lo] and not num_jokers:
+            continue
+        count = 0
+        for hi in range(lo, min(lo + MAX_RUN - 1, 14) + 1):
+            count += have[hi]
+            size = hi - lo + 1
+            # the jokers needed never drop as the window grows
+            if size > max_size or size - count > num_jokers:
+                break
+            if size >= 3 and count:
+                out.append(("run", tuple(row[lo : hi + 1])))
+    return tuple(out)
 
 
 def materialize(

@@ -103,7 +103,6 @@ from engine.jokeren.melds import (
     hand_index,
     lay_off,
     lay_off_options,
-    materialize,
     materialize_many,
     meld_from_json,
     meld_patterns,
@@ -712,20 +711,30 @@ class JokerenState:
         if not self.first_cycle:
             out.extend(self.lay_melds_options())
             if self.table and self.may_lay_off(seat):
+                table = self.table
                 check = taken is not None or len(hand) <= 2
                 for card in hand:
                     if check and not _discardable(_without(hand, (card,)), taken):
                         continue
-                    joker = not CARD_RANK[card]
-                    for i, meld in enumerate(self.table):
-                        for sf in lay_off_options(meld, card):
-                            out.append(LayOff(card, i, sf if joker else None))
-                for card in hand:
-                    if not CARD_RANK[card]:
-                        continue
-                    for i, meld in enumerate(self.table):
-                        if (CARD_RANK[card], CARD_SUIT[card]) in meld.stands_for:
-                            out.append(SwapJoker(card, i))
+                    rank = CARD_RANK[card]
+                    if rank:
+                        key = (rank, CARD_SUIT[card])
+                        for i, meld in enumerate(table):
+                            if key in meld.accepts:
+                                out.append(LayOff(card, i))
+                    else:
+                        for i, meld in enumerate(table):
+                            for sf in meld.joker_options:
+                                out.append(LayOff(card, i, sf))
+                with_jokers = [(i, m.stands_for) for i, m in enumerate(table) if m.has_joker]
+                if with_jokers:
+                    for card in hand:
+                        rank = CARD_RANK[card]
+                        if rank:
+                            key = (rank, CARD_SUIT[card])
+                            for i, sfs in with_jokers:
+                                if key in sfs:
+                                    out.append(SwapJoker(card, i))
         if taken is None:
             out.extend(Discard(c) for c in hand)
         else:
@@ -858,29 +867,72 @@ class JokerenState:
     def _all_out_combos(
         self, contract: Contract, hand: tuple[int, ...], add: Callable[[Sequence[Meld]], None]
     ) -> None:
-        """Every way to lay all cards but one in melds that meet the contract."""
+        """Every way to lay all cards but one in melds that meet the contract: a search
+        that covers the lowest natural card left by a meld holding it, or keeps it as the
+        card to discard (once), remembering dead ends."""
         by_key, jokers = hand_index(hand)
         patterns = meld_patterns(by_key, len(jokers), len(hand) - 1)
+        if not patterns:
+            return
         covered = {(r, s) for _, slots in patterns for r, s, j in slots if not j}
-        lonely = [c for c in hand if CARD_RANK[c] and (CARD_RANK[c], CARD_SUIT[c]) not in covered]
-        if len(lonely) > 1 or not patterns:
+        if sum(len(v) for k, v in by_key.items() if k not in covered) > 1:
             return
         taken = self.taken_from_open
-        seen_codes: set[str] = set()
-        found = [0]
-        for leftover in lonely or list(hand):
-            code = CARD_CODE[leftover]
-            if code in seen_codes or (taken is not None and CARD_CODE[taken] == code):
-                continue
-            seen_codes.add(code)
-            rest = _without(hand, (leftover,))
-            for melds in _partitions(rest, found):
-                if _meets_requirements(contract, melds) and (
-                    not contract.points or sum(m.points for m in melds) >= contract.points
+        taken_key = None if taken is None else (CARD_RANK[taken], CARD_SUIT[taken])
+        counts = {k: len(v) for k, v in by_key.items()}
+        found: list[list[Pattern]] = []
+        dead: set[tuple[tuple[tuple[tuple[int, int], int], ...], int, bool]] = set()
+        nodes = [0]
+
+        def search(left: int, jokers_left: int, skipped: bool, chosen: list[Pattern]) -> None:
+            if len(found) >= _MAX_COMBOS or nodes[0] >= _MAX_NODES:
+                return
+            nodes[0] += 1
+            present = sorted(k for k, n in counts.items() if n)
+            state_key = (tuple((k, counts[k]) for k in present), jokers_left, skipped)
+            if state_key in dead:
+                return
+            before = len(found)
+            if not present:
+                if (skipped and not jokers_left) or (
+                    not skipped and jokers_left == 1 and taken_key != (0, -1)
                 ):
-                    add(melds)
-                if found[0] >= _MAX_COMBOS:
-                    return
+                    found.append(list(chosen))
+            else:
+                first = present[0]
+                if not skipped and first != taken_key:
+                    counts[first] -= 1
+                    search(left - 1, jokers_left, True, chosen)
+                    counts[first] += 1
+                rest = {k: by_key[k] for k in present}
+                for p in meld_patterns(rest, jokers_left, left):
+                    if not any(not j and (r, s) == first for r, s, j in p[1]):
+                        continue
+                    used_jokers = 0
+                    for r, s, j in p[1]:
+                        if j:
+                            used_jokers += 1
+                        else:
+                            counts[(r, s)] -= 1
+                    chosen.append(p)
+                    search(left - len(p[1]), jokers_left - used_jokers, skipped, chosen)
+                    chosen.pop()
+                    for r, s, j in p[1]:
+                        if not j:
+                            counts[(r, s)] += 1
+            if len(found) == before:
+                dead.add(state_key)
+
+        search(len(hand), len(jokers), False, [])
+        for combo in found:
+            melds = materialize_many(combo, by_key, jokers)
+            if melds is None:
+                continue
+            if not _meets_requirements(contract, melds):
+                continue
+            if contract.points and sum(m.points for m in melds) < contract.points:
+                continue
+            add(melds)
 
     # --- results -------------------------------------------------------------------------
 
@@ -1010,33 +1062,6 @@ class JokerenState:
         """First 16 hex digits of the SHA-256 of the canonical JSON of the full state."""
         text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def _partitions(cards: tuple[int, ...], found: list[int]) -> list[list[Meld]]:
-    """Ways to split ``cards`` into melds, every card used (bounded by ``_MAX_COMBOS``)."""
-    results: list[list[Meld]] = []
-    nodes = [0]
-
-    def search(rest: tuple[int, ...], chosen: list[Meld]) -> None:
-        if found[0] >= _MAX_COMBOS or nodes[0] >= _MAX_NODES:
-            return
-        nodes[0] += 1
-        if not rest:
-            results.append(list(chosen))
-            found[0] += 1
-            return
-        by_key, jokers = hand_index(rest)
-        naturals = sorted(by_key)
-        if not naturals:
-            return  # only jokers left: they cannot form a meld alone
-        first = naturals[0]
-        for p in meld_patterns(by_key, len(jokers), len(rest)):
-            if any(not j and (r, s) == first for r, s, j in p[1]):
-                meld = materialize(p, by_key, jokers)
-                search(_without(rest, meld.cards), [*chosen, meld])
-
-    search(cards, [])
-    return results
 
 
 def _not_in_hand(card: int) -> CardNotInHand:

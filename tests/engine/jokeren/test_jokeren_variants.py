@@ -374,3 +374,46 @@ def test_variant_json_rejects_unknown_and_missing_fields() -> None:
         variant_from_json(data)
     with pytest.raises(ValueError, match="decks"):
         variant_from_json({**J13.to_json(), "decks": 4})
+
+
+def all_out_listing(state: JokerenState) -> list[list[list[str]]]:
+    out = []
+    for a in state.legal_actions():
+        if isinstance(a, LayMelds):
+            out.append(sorted(sorted(CARD_CODE[c] for c in cards) for cards, _ in a.melds))
+    return out
+
+
+def test_all_out_listing_finds_the_one_card_to_keep() -> None:
+    # Kc fits no meld, so it must be the card left to discard
+    s = make_state(VIJF, hands=["5h 6h 7h 9c 9d 9s Kc", *OTHERS], round_index=4)
+    listed = all_out_listing(s)
+    assert [["5h", "6h", "7h"], ["9c", "9d", "9s"]] in listed
+    for a in s.legal_actions():
+        if isinstance(a, LayMelds):
+            left = s.apply(a).hands[0]
+            assert [CARD_CODE[c] for c in left] == ["Kc"]
+
+
+def test_all_out_listing_uses_jokers_and_both_copies_of_a_card() -> None:
+    # two decks: two 7h; the joker completes the second run
+    s = make_state(KLASSIEK, hands=["3h 4h 5h 6h 7h 7h 8h ** 2c", *OTHERS], round_index=5)
+    listed = all_out_listing(s)
+    assert listed
+    for a in s.legal_actions():
+        if isinstance(a, LayMelds):
+            after = s.apply(a)
+            assert len(after.hands[0]) == 1
+            assert any(m.kind == "run" and len(m.cards) >= 5 for m in after.table)
+
+
+def test_all_out_keeps_no_card_taken_from_the_open_pile() -> None:
+    s = make_state(
+        VIJF, hands=["5h 6h 7h 9c 9d 9s Kc", *OTHERS], round_index=4, taken_from_open="Kc"
+    )
+    assert all_out_listing(s) == []
+
+
+def test_no_all_out_when_two_cards_fit_nowhere() -> None:
+    s = make_state(VIJF, hands=["5h 6h 7h 9c 9d 9s Kc 2d", *OTHERS], round_index=4)
+    assert all_out_listing(s) == []
