@@ -89,7 +89,8 @@ function combinations(items, k) {
 
 /**
  * Every way the selected cards can lie as one new meld, as
- * `{kind, cards: [ids in table order], standsFor: [code | null per card]}`.
+ * `{kind, cards: [ids in table order], standsFor: [code | null per card]}` (table order as
+ * the engine keeps it: a run low to high, a group in suit order c d h s).
  * A joker stands for one definite card (RULES.md §2): in a group a missing suit, in a
  * run its place. Only selections with jokers have more than one way. The first entry
  * is the proposal; an empty list means the cards are no meld (the server says why).
@@ -144,8 +145,14 @@ export function meldOptions(ids, maxRun = 13) {
       const missing = [...SUITS].filter((s) => !suits.includes(s));
       for (const chosen of combinations(missing, jokers.length)) {
         let j = 0;
-        const standsFor = cards.map((c) => (c.joker ? codeOf(rank, chosen[j++]) : null));
-        groups.push({ kind: "group", cards: [...ids], standsFor });
+        const laid = cards
+          .map((c, i) => ({ id: ids[i], suit: c.joker ? chosen[j++] : c.suit, joker: c.joker }))
+          .sort((a, b) => SUITS.indexOf(a.suit) - SUITS.indexOf(b.suit));
+        groups.push({
+          kind: "group",
+          cards: laid.map((x) => x.id),
+          standsFor: laid.map((x) => (x.joker ? codeOf(rank, x.suit) : null)),
+        });
       }
     }
   }

@@ -49,7 +49,7 @@ const state = {
   selected: new Set(),
   staged: [], // melds collected with "Setje toevoegen": {cards, standsFor, kind}
   choice: 0, // chosen interpretation (joker choice) of the current selection
-  sortMode: "suit",
+  sortMode: savedSortMode(),
   mode: null, // "lay_off" | "swap": waiting for a click on a table meld
   busy: false,
   newCards: new Set(),
@@ -188,7 +188,7 @@ function renderPiles() {
       type: "button",
       class: "jk-pile jk-stock",
       "data-testid": "stock",
-      disabled: !canDraw,
+      disabled: !canDraw || stockCount() === 0,
       "aria-label": `${T.stock}: ${cardsText(stockCount())}`,
       onclick: () => send({ type: "draw", source: "stock" }),
     },
@@ -517,8 +517,21 @@ function toggleCard(card) {
   render();
 }
 
+function savedSortMode() {
+  try {
+    return window.localStorage.getItem("jk-sort") === "rank" ? "rank" : "suit";
+  } catch {
+    return "suit";
+  }
+}
+
 function toggleSort() {
   state.sortMode = state.sortMode === "suit" ? "rank" : "suit";
+  try {
+    window.localStorage.setItem("jk-sort", state.sortMode);
+  } catch {
+    // Storage may be unavailable (private mode): sorting still works for this page.
+  }
   render();
 }
 
@@ -726,6 +739,12 @@ async function playEvents(data) {
   const lastRoundOver = events.reduce((last, e, i) => (e.type === "round_over" ? i : last), -1);
   for (const [i, event] of events.entries()) {
     if (event.type === "round_over") {
+      const scores = event.scores || [];
+      state.game = {
+        ...state.game,
+        round_scores: [...(state.game.round_scores || []), scores],
+        totals: (state.game.totals || scores.map(() => 0)).map((t, s) => t + (scores[s] ?? 0)),
+      };
       render();
       await showRoundOver(event, data.status === "finished" && i === lastRoundOver);
       continue;

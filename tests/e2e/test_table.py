@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -207,7 +208,7 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
             # A card selected: it rises and the buttons that fit it appear.
             first = hand(page)[0][0]
             click_cards(page, [first])
-            expect(page.locator("[data-testid=btn-discard]")).to_be_visible()
+            expect(page.locator("[data-testid=btn-lay-off]")).to_be_visible()
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "table.png"))
             click_cards(page, [first])
@@ -250,6 +251,21 @@ def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> Non
     settle(page)
     assert table(page, "phase") == "play"
     expect(page.locator("[data-testid=hand-card]")).to_have_count(8)
+
+    # "Sorteren" switches between by rank and by suit (ace high, jokers last).
+    def order() -> list[tuple[int, int]]:
+        keys = []
+        for _, code in hand(page):
+            rank, suit = parse_code(code)
+            keys.append((99, 99) if code == "**" else (14 if rank == 1 else rank, suit))
+        return keys
+
+    page.click("[data-testid=btn-sort]")
+    by_rank = order()
+    assert [r for r, _ in by_rank] == sorted(r for r, _ in by_rank)
+    page.click("[data-testid=btn-sort]")
+    by_suit = [s for _, s in order() if s != 99]
+    assert all(by_suit.count(s) == len(list(g)) for s, g in groupby(by_suit))  # suits together
 
     # Three cards that are neither a group nor a run: "Leg uit" gets the server's reason.
     cards = hand(page)
@@ -419,3 +435,66 @@ def test_several_melds_joker_choice_lay_off_and_swap(live_server: Any, page: Pag
     page.click("[data-testid=continue]")
     expect(page.locator("[data-testid=final]")).to_be_visible()
     assert page.inner_text("[data-testid=final-total]") == "0"
+
+
+#: Selections from the rule texts (RULES.md §2, seed 000): meld or not.
+RULE_EXAMPLES = [
+    ("7h 7c 7s", True),
+    ("7h 7c 7c", False),
+    ("7h 7c **", True),
+    ("2s 3s 4s", True),
+    ("2s 3s 4d", False),
+    ("2s 3s **", True),
+    ("Qd Kd Ad", True),
+    ("Ad 2d 3d", True),
+    ("Kd Ad 2d", False),
+    ("5h ** 7h", True),
+    ("7h ** **", True),
+    ("Ks ** Qs", True),
+    ("** ** **", False),
+    ("Ad ** **", True),
+    ("Ad Kd **", True),
+    ("Qs Ks **", True),
+    ("** 5h 6h", True),
+    ("Ac ** 3c 4c", True),
+    ("6c 6d 6h 6s 6c", False),
+]
+
+
+def pack_ids(codes: str) -> list[int]:
+    """Card ids from a two-deck pack: each further copy of a card is the next physical one."""
+    copies: dict[str, int] = defaultdict(int)
+    out = []
+    for code in codes.split():
+        n = copies[code]
+        copies[code] += 1
+        rank, suit = parse_code(code)
+        out.append(
+            card_id_of(rank, suit, deck=n // 2, joker_index=n % 2)
+            if code == "**"
+            else card_id_of(rank, suit, deck=n)
+        )
+    return out
+
+
+def test_meld_proposals_follow_the_rules_and_the_engines_first_free_choice(
+    live_server: Any, page: Page
+) -> None:
+    """The table proposes for a selection what the engine lays when no joker is named."""
+    page.goto(f"{live_server.url}/")
+    cases = [pack_ids(codes) for codes, _ in RULE_EXAMPLES]
+    proposals = page.evaluate(
+        """async (cases) => {
+            const m = await import('/static/js/table-cards.js');
+            return cases.map((cards) => m.meldOptions(cards)[0] ?? null);
+        }""",
+        cases,
+    )
+    for (codes, is_meld), cards, proposal in zip(RULE_EXAMPLES, cases, proposals, strict=True):
+        assert (proposal is not None) == is_meld, codes
+        if proposal is None:
+            continue
+        meld = check_meld(cards)  # the engine's first free choice for every joker
+        assert proposal["kind"] == meld.kind, codes
+        assert proposal["cards"] == list(meld.cards), codes
+        assert proposal["standsFor"] == meld.to_json()["stands_for"], codes
