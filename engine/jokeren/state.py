@@ -117,7 +117,9 @@ Phase = Literal["draw", "play", "over"]
 EndReason = Literal["out", "stock", "turn_limit"]
 #: A public log entry: (kind, seat, action or None, data).
 LogEntry = tuple[str, int, Action | None, tuple[int, ...]]
-#: The log as a persistent list: (previous node, entry) or None; appending is O(1).
+#: The public log, oldest entry first.
+Log = tuple[LogEntry, ...]
+#: The log as a linked list, newest first: (previous node, entry) or None.
 LogNode = tuple[Any, LogEntry] | None
 
 _DRAW_STOCK = Draw("stock")
@@ -128,13 +130,11 @@ _MAX_COMBOS = 400
 _MAX_NODES = 20000
 
 
-def _log_list(node: LogNode) -> list[LogEntry]:
-    out: list[LogEntry] = []
-    while node is not None:
-        node, entry = node
-        out.append(entry)
-    out.reverse()
-    return out
+def _log_node(log: Log) -> LogNode:
+    node: LogNode = None
+    for entry in log:
+        node = (node, entry)
+    return node
 
 
 def _entry_json(entry: LogEntry) -> dict[str, Any]:
@@ -262,15 +262,16 @@ class JokerenObservation:
     winner: int | None
     end_reason: EndReason | None
     is_terminal: bool
-    log_node: LogNode = field(repr=False, compare=False)
+    log: Log = field(repr=False)
 
     @property
     def open_top(self) -> int | None:
         return self.open_pile[-1] if self.open_pile else None
 
     @property
-    def log(self) -> list[LogEntry]:
-        return _log_list(self.log_node)
+    def log_node(self) -> LogNode:
+        """The log as a linked list, newest entry first (built on each call)."""
+        return _log_node(self.log)
 
 
 @dataclass(frozen=True)
@@ -296,7 +297,7 @@ class JokerenState:
     removed: tuple[int, ...]
     winner: int | None
     end_reason: EndReason | None
-    log_node: LogNode = field(repr=False)
+    log: Log = field(repr=False)
 
     # --- small helpers ---------------------------------------------------------------
 
@@ -317,9 +318,9 @@ class JokerenState:
         return self.variant.num_players
 
     @property
-    def log(self) -> list[LogEntry]:
-        """The public log, oldest first."""
-        return _log_list(self.log_node)
+    def log_node(self) -> LogNode:
+        """The log as a linked list, newest entry first (built on each call)."""
+        return _log_node(self.log)
 
     def actions(self) -> list[tuple[int, Action]]:
         """Every action applied so far, with the seat that made it, in order."""
@@ -421,7 +422,7 @@ class JokerenState:
                 stock=self.stock[1:],
                 taken_from_open=None,
                 move_count=self.move_count + 1,
-                log_node=(self.log_node, ("action", seat, _DRAW_STOCK, ())),
+                log=(*self.log, ("action", seat, _DRAW_STOCK, ())),
             )
         if not self.open_pile:
             raise OpenPileEmpty("De open stapel is leeg.", "The open pile is empty.")
@@ -439,7 +440,7 @@ class JokerenState:
             open_pile=self.open_pile[:-1],
             taken_from_open=card,
             move_count=self.move_count + 1,
-            log_node=(self.log_node, ("action", seat, _DRAW_OPEN, (card,))),
+            log=(*self.log, ("action", seat, _DRAW_OPEN, (card,))),
         )
 
     def _with_hand(self, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -460,7 +461,7 @@ class JokerenState:
             )
         new_hand = _without(hand, (card,))
         pile = (*self.open_pile, card)
-        log: LogNode = (self.log_node, ("action", seat, Discard(card), ()))
+        log: Log = (*self.log, ("action", seat, Discard(card), ()))
         common: dict[str, Any] = {
             "hands": self._with_hand(seat, new_hand),
             "open_pile": pile,
@@ -474,7 +475,7 @@ class JokerenState:
                 phase="over",
                 winner=seat,
                 end_reason="out",
-                log_node=(log, ("end", seat, None, (0,))),
+                log=(*log, ("end", seat, None, (0,))),
                 **common,
             )
         turn = self.turn + 1
@@ -484,7 +485,7 @@ class JokerenState:
                 phase="over",
                 turn=turn,
                 end_reason="turn_limit",
-                log_node=(log, ("end", -1, None, (2,))),
+                log=(*log, ("end", -1, None, (2,))),
                 **common,
             )
         stock = self.stock
@@ -497,12 +498,12 @@ class JokerenState:
                     phase="over",
                     turn=turn,
                     end_reason="stock",
-                    log_node=(log, ("end", -1, None, (1,))),
+                    log=(*log, ("end", -1, None, (1,))),
                     **common,
                 )
             stock = tuple(Stream(self.round_seed, f"reshuffle:{reshuffles}").shuffle(below))
             common["open_pile"] = pile[-1:]
-            log = (log, ("reshuffle", -1, None, (reshuffles, len(below))))
+            log = (*log, ("reshuffle", -1, None, (reshuffles, len(below))))
             reshuffles += 1
         return self._evolve(
             current_player=(seat + 1) % self.variant.num_players,
@@ -510,7 +511,7 @@ class JokerenState:
             turn=turn,
             stock=stock,
             reshuffles=reshuffles,
-            log_node=log,
+            log=log,
             **common,
         )
 
@@ -539,8 +540,8 @@ class JokerenState:
             )
 
     def _place(
-        self, seat: int, melds: Sequence[tuple[int, Meld | None, Meld]], log: LogNode
-    ) -> tuple[tuple[Meld, ...], tuple[int, ...], tuple[int, ...], LogNode]:
+        self, seat: int, melds: Sequence[tuple[int, Meld | None, Meld]], log: Log
+    ) -> tuple[tuple[Meld, ...], tuple[int, ...], tuple[int, ...], Log]:
         """The table after putting melds (index -1: new) there; complete melds leave."""
         table = list(self.table)
         pile = self.open_pile
@@ -556,10 +557,10 @@ class JokerenState:
                 gone.append(index)
                 if self.variant.complete_meld == "recycle":
                     pile = meld.cards + pile
-                    log = (log, ("complete", meld.owner, None, (0, *meld.cards)))
+                    log = (*log, ("complete", meld.owner, None, (0, *meld.cards)))
                 else:
                     removed = removed + meld.cards
-                    log = (log, ("complete", meld.owner, None, (1, *meld.cards)))
+                    log = (*log, ("complete", meld.owner, None, (1, *meld.cards)))
         if gone:
             table = [m for i, m in enumerate(table) if i not in gone]
         return tuple(table), pile, removed, log
@@ -576,7 +577,7 @@ class JokerenState:
         new_hand = _without(hand, (card,))
         self._keep_discard(new_hand)
         meld = lay_off(self.table[i], card, action.stands_for)
-        log: LogNode = (self.log_node, ("action", seat, action, ()))
+        log: Log = (*self.log, ("action", seat, action, ()))
         table, pile, removed, log = self._place(seat, [(i, self.table[i], meld)], log)
         return self._evolve(
             hands=self._with_hand(seat, new_hand),
@@ -584,7 +585,7 @@ class JokerenState:
             open_pile=pile,
             removed=removed,
             move_count=self.move_count + 1,
-            log_node=log,
+            log=log,
         )
 
     def _swap(self, seat: int, action: SwapJoker) -> JokerenState:
@@ -600,7 +601,7 @@ class JokerenState:
         new_hand = list(_without(hand, (card,)))
         insort(new_hand, joker)
         self._keep_discard(tuple(new_hand))
-        log: LogNode = (self.log_node, ("action", seat, action, ()))
+        log: Log = (*self.log, ("action", seat, action, ()))
         table, pile, removed, log = self._place(seat, [(i, self.table[i], meld)], log)
         return self._evolve(
             hands=self._with_hand(seat, tuple(new_hand)),
@@ -608,7 +609,7 @@ class JokerenState:
             open_pile=pile,
             removed=removed,
             move_count=self.move_count + 1,
-            log_node=log,
+            log=log,
         )
 
     def _lay_melds(self, seat: int, action: LayMelds) -> JokerenState:
@@ -631,15 +632,8 @@ class JokerenState:
         coming_out = not self.out[seat]
         if coming_out:
             self._check_opening(melds, len(new_hand))
-        log: LogNode = (
-            self.log_node,
-            (
-                "action",
-                seat,
-                LayMelds(tuple((m.cards, m.stands_for) for m in melds)),
-                (),
-            ),
-        )
+        logged = LayMelds(tuple((m.cards, m.stands_for) for m in melds))
+        log: Log = (*self.log, ("action", seat, logged, ()))
         table, pile, removed, log = self._place(seat, [(-1, None, m) for m in melds], log)
         changes: dict[str, Any] = {}
         if coming_out:
@@ -653,7 +647,7 @@ class JokerenState:
             open_pile=pile,
             removed=removed,
             move_count=self.move_count + 1,
-            log_node=log,
+            log=log,
             **changes,
         )
 
@@ -984,7 +978,7 @@ class JokerenState:
             winner=self.winner,
             end_reason=self.end_reason,
             is_terminal=player is None,
-            log_node=self.log_node,
+            log=self.log,
         )
         return obs
 
@@ -1123,7 +1117,7 @@ def new_round(variant: Variant, *, secret: bytes, round_index: int) -> JokerenSt
         removed=(),
         winner=None,
         end_reason=None,
-        log_node=None,
+        log=(),
     )
 
 
@@ -1151,9 +1145,7 @@ def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
         if len(hands) != n:
             raise ValueError("state: one hand per seat")
         table = tuple(meld_from_json(m) for m in obj["table"])
-        log: LogNode = None
-        for e in obj["log"]:
-            log = (log, _entry_from_json(e))
+        log: Log = tuple(_entry_from_json(e) for e in obj["log"])
         state = JokerenState(
             variant=variant,
             round_index=int(obj["round_index"]),
@@ -1174,7 +1166,7 @@ def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
             removed=tuple(int(c) for c in obj["removed"]),
             winner=None if obj["winner"] is None else int(obj["winner"]),
             end_reason=obj["end_reason"],
-            log_node=log,
+            log=log,
         )
     except (KeyError, TypeError, IllegalMove) as exc:
         raise ValueError(f"state: {exc}") from exc

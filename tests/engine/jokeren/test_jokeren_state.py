@@ -173,3 +173,16 @@ def test_meld_laid_with_unnamed_jokers_is_logged_with_their_cards() -> None:
     logged = after.observation(0)["log"][-1]["action"]
     assert logged["melds"][0]["stands_for"] == [None, "7d", None]
     assert after.actions()[-1][1] == LayMelds(((after.table[0].cards, after.table[0].stands_for),))
+
+
+def test_a_long_round_compares_copies_and_pickles(secret: bytes) -> None:
+    import copy
+    import pickle
+
+    # potje 6 (all out at once) rarely ends in random play: the round runs to the limit
+    end, _ = random_round(PRESETS["klassiek"], secret=secret, round_index=5, rng=random.Random(2))
+    assert end.end_reason == "turn_limit" and len(end.log) > 800
+    assert copy.deepcopy(end) == end
+    assert pickle.loads(pickle.dumps(end)) == end
+    assert hash(copy.deepcopy(end)) == hash(end)
+    assert state_from_json(end.to_json()) == end
