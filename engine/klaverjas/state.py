@@ -9,6 +9,26 @@ a time clockwise from the first player (the seat after the dealer, dealer = ``r 
 
 Teams: seats 0 and 2 (South, North) are team 0, seats 1 and 3 (West, East) team 1.
 The first player (left of the dealer) bids first and leads the first trick.
+
+Observation JSON (``KlaverjasState.observation(seat)``; cards are ids 0..31, suits letters)::
+
+    {"game": "klaverjas", "variant": "rotterdams", "seat": 0, "team": 0,
+     "round_index": 3, "dealer": 3, "first_player": 0, "deal_number": 0,
+     "phase": "bidding" | "bidding2" | "choose_trump" | "play" | "over",
+     "current_player": 0 | null, "move_count": 5,
+     "hand": [ids], "hand_codes": ["7c", ...], "hand_counts": [8, 7, 7, 7],
+     "proposed_trump": "h", "bids": [{"seat": 0, "round": 1, "play": false, "suit": null}],
+     "trump": "h" | null, "playing_seat": 1 | null, "playing_team": 1 | null,
+     "trick": {"leader": 1, "plays": [{"seat": 1, "card": 13}, ...]},
+     "tricks": [{"leader", "cards", "plays", "winner", "points", "roem"}, ...],
+     "points": [team0, team1], "roem": [team0, team1],
+     "legal_actions": [action JSON, ...] (only for the seat to move),
+     "is_terminal": false,
+     "result": null | {"playing_team", "points", "roem", "pit_team", "nat", "scores"},
+     "scores": null | [per seat]}
+
+``points`` are card points won so far (the last-trick bonus once the round is over);
+``bids`` are those of the current deal (``deal_number`` counts redeals).
 """
 
 from __future__ import annotations
@@ -21,7 +41,7 @@ from typing import Any, Final, Literal, cast
 
 from engine.cards import SUIT_NAMES_EN, SUIT_NAMES_NL, SUITS, klaverjas_code, klaverjas_deck
 from engine.dealing import Stream, commitment, deal_hands, round_seed, shuffled_pack
-from engine.errors import NotYourTurn, RoundOver
+from engine.errors import IllegalMove, MalformedAction, NotYourTurn, RoundOver
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard
 from engine.klaverjas.errors import InvalidBid, NotInHand, WrongPhase
 from engine.klaverjas.roem import _roem
@@ -266,7 +286,7 @@ class KlaverjasState:
     def is_legal(self, action: Action) -> bool:
         try:
             self.apply(action)
-        except Exception:
+        except IllegalMove:
             return False
         return True
 
@@ -290,7 +310,7 @@ class KlaverjasState:
             return self._apply_choose(action)
         if isinstance(action, PlayCard):
             return self._apply_play(action)
-        raise WrongPhase("Onbekende zet.", f"Unknown action: {action!r}.")
+        raise MalformedAction("Onbekende zet.", f"Unknown action: {action!r}.")
 
     def _wrong_phase(self, what_nl: str, what_en: str) -> WrongPhase:
         expected = {
@@ -487,9 +507,12 @@ class KlaverjasState:
         table and every trick played (cards are public once played), the number of cards
         per seat, points and roem per team, its legal actions when it is to move, and the
         round's score at the end. Never another hand, never the round seed."""
+        if not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"no seat {seat} at this table")
         result = self.result()
         return {
             "game": "klaverjas",
+            "variant": self.variant.name,
             "seat": seat,
             "team": team_of(seat),
             "round_index": self.round_index,
@@ -500,6 +523,7 @@ class KlaverjasState:
             "current_player": self.current_player,
             "move_count": self.move_count,
             "hand": list(self.hands[seat]),
+            "hand_codes": [klaverjas_code(c) for c in self.hands[seat]],
             "hand_counts": [len(h) for h in self.hands],
             "proposed_trump": SUITS[self.proposed_trump],
             "bids": [b.to_json() for b in self.bids],
@@ -519,6 +543,7 @@ class KlaverjasState:
             "legal_actions": (
                 [a.to_json() for a in self.legal_actions()] if seat == self.current_player else []
             ),
+            "is_terminal": self.is_terminal,
             "result": None if result is None else result.to_json(),
             "scores": None if result is None else self.scores(),
         }
