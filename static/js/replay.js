@@ -41,9 +41,24 @@
     return box;
   }
 
+  function line(label, value) {
+    const p = document.createElement("p");
+    const b = document.createElement("strong");
+    b.textContent = label + ": ";
+    p.append(b, value);
+    return p;
+  }
+
   function renderTable(obs) {
     const view = document.getElementById("table-view");
     view.replaceChildren();
+    if (typeof obs.current_player === "number") {
+      view.append(line(gettext("To move"), names[obs.current_player]));
+    }
+    if ("stock_count" in obs) view.append(line(gettext("Closed stock"), String(obs.stock_count)));
+    if ("open_top" in obs) {
+      view.append(line(gettext("Open pile"), obs.open_top === null ? "–" : cardSpan(obs.open_top)));
+    }
     const melds = obs.table || obs.melds;
     if (Array.isArray(melds)) {
       const list = document.createElement("ul");
@@ -53,17 +68,16 @@
         li.append(owner, cards(m.cards || m));
         list.append(li);
       });
-      if (!melds.length) list.append(Object.assign(document.createElement("li"), { textContent: "–" }));
-      view.append(list);
+      view.append(line(gettext("Melds on the table"), melds.length ? "" : "–"), list);
     }
-    const rest = {};
-    for (const [key, value] of Object.entries(obs)) {
-      if (key !== "hand" && key !== "table" && key !== "melds" && key !== "log") rest[key] = value;
-    }
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = gettext("Everything South could see (JSON)");
     const pre = document.createElement("pre");
     pre.className = "obs";
-    pre.textContent = JSON.stringify(rest, null, 1);
-    view.append(pre);
+    pre.textContent = JSON.stringify(obs, null, 1);
+    details.append(summary, pre);
+    view.append(details);
   }
 
   function render() {

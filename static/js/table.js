@@ -56,27 +56,18 @@ const state = {
 };
 state.obs = state.game.observation;
 
-// --- Reading the observation ---------------------------------------------------------
+// --- Reading the observation (its JSON: engine/jokeren/state.py, module text) ---------
 
 const seat = () => state.game.seat ?? 0;
 const seatName = (s) => (state.game.seat_names || [])[s] ?? `#${s}`;
 const hand = (o = state.obs) => o.hand ?? [];
-const tableMelds = (o = state.obs) => o.table ?? o.melds ?? [];
-const stockCount = (o = state.obs) => o.stock_count ?? o.stock_size ?? 0;
-const handSizes = (o = state.obs) => o.hand_sizes ?? o.hand_counts ?? [];
+const tableMelds = (o = state.obs) => o.table ?? [];
+const stockCount = (o = state.obs) => o.stock_count ?? 0;
+const handSizes = (o = state.obs) => o.hand_counts ?? [];
 const phase = (o = state.obs) => o.phase;
 const currentPlayer = (o = state.obs) => (o.is_terminal ? null : o.current_player);
-function openTop(o = state.obs) {
-  if ("open_top" in o) return o.open_top;
-  const pile = o.open_pile;
-  if (Array.isArray(pile)) return pile.length ? pile[pile.length - 1] : null;
-  return pile ?? null;
-}
-function openCount(o = state.obs) {
-  if ("open_count" in o) return o.open_count;
-  if (Array.isArray(o.open_pile)) return o.open_pile.length;
-  return openTop(o) === null ? 0 : 1;
-}
+const openTop = (o = state.obs) => o.open_top ?? null;
+const openCount = (o = state.obs) => (o.open_pile ?? []).length;
 const playing = () => state.game.status === "playing";
 // `your_turn` is false when the tournament's window has closed, even on South's turn.
 const myTurn = () => playing() && currentPlayer() === seat() && state.game.your_turn !== false;
@@ -156,7 +147,7 @@ function render() {
 }
 
 function roundIndex() {
-  return state.obs.round_index ?? state.obs.round ?? state.game.round ?? 0;
+  return state.obs.round_index ?? state.game.round ?? 0;
 }
 
 function renderSeats() {
@@ -313,11 +304,12 @@ function renderHand() {
       return el;
     }),
   );
+  state.newCards = new Set(); // a drawn card arrives once, not at every later render
 }
 
 /** The interpretations of the current selection as a new meld (joker choices). */
 function selectionOptions() {
-  return meldOptions(orderedSelection(), state.game.variant?.max_run ?? 13);
+  return meldOptions(orderedSelection());
 }
 
 function orderedSelection() {
@@ -471,7 +463,11 @@ function logLines() {
 function renderLog() {
   const list = $("log");
   const lines = logLines();
-  if (lines.length < list.children.length) list.replaceChildren();
+  const round = String(roundIndex());
+  if (list.dataset.round !== round || lines.length < list.children.length) {
+    list.replaceChildren(); // a new round starts a new list of moves
+    list.dataset.round = round;
+  }
   for (const line of lines.slice(list.children.length)) {
     list.append(h("li", { class: line.seat === seat() ? "is-yours" : "", text: line.text }));
   }
@@ -497,7 +493,9 @@ function renderFinal() {
         h("dt", { text: T.your_result }), h("dd", { "data-testid": "final-result", text: number(res.result) }),
         h("dt", { text: T.rank }), h("dd", { "data-testid": "final-rank", text: res.rank ?? "–" }),
       ),
-      url ? h("a", { class: "jk-btn jk-btn-primary", href: url, "data-testid": "leaderboard-link", text: T.leaderboard }) : null,
+      url
+        ? h("a", { class: "jk-btn jk-btn-primary", href: url, "data-testid": "leaderboard-link", text: state.game.tournament ? T.leaderboard : T.back })
+        : null,
     ),
   );
 }
@@ -589,7 +587,7 @@ async function pickMeld(index) {
   }
   let standsFor = null;
   if (cardInfo(card).joker) {
-    const options = layOffJokerOptions(meld, state.game.variant?.max_run ?? 13);
+    const options = layOffJokerOptions(meld);
     if (options.length > 1) {
       standsFor = await chooseJoker(options);
       if (standsFor === undefined) return;
