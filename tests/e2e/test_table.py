@@ -37,9 +37,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # --- helpers ----------------------------------------------------------------------------
 
 
-def make_tournament() -> Tournament:
-    """An open Jokeren 7 tournament of one round."""
-    return factories.make_tournament(name="E2E Jokeren 7", preset="jokeren7", rounds=1)
+def make_tournament(rounds: int = 1) -> Tournament:
+    """An open Jokeren 7 tournament (of one round unless told)."""
+    return factories.make_tournament(name="E2E Jokeren 7", preset="jokeren7", rounds=rounds)
 
 
 def settle(page: Page) -> None:
@@ -352,8 +352,10 @@ def arrange(game: Game, *, south: str, stock_top: str, open_pile: str, table: li
     Game.objects.filter(pk=game.pk).update(state=state)
 
 
-def test_several_melds_joker_choice_lay_off_and_swap(live_server: Any, page: Page) -> None:
-    tournament = make_tournament()
+def test_several_melds_joker_choice_lay_off_swap_and_next_round(
+    live_server: Any, page: Page
+) -> None:
+    tournament = make_tournament(rounds=2)
     user = factories.make_user("speler_noord")
     entry = services.entry_join(tournament_id=tournament.pk, user=user)
     arrange(
@@ -427,14 +429,33 @@ def test_several_melds_joker_choice_lay_off_and_swap(live_server: Any, page: Pag
     expect(page.locator("[data-testid=error]")).to_be_visible()
     assert melds.nth(2).get_attribute("data-codes") == "7h 8h 9h Th"
 
-    # Discarding the joker empties the hand: the round (and the one-round game) is over.
+    # Discarding the joker empties the hand: South is out and scores 0 (seed 000).
     page.click("[data-testid=btn-discard]")
     settle(page)
     assert dialog_open(page)
     assert page.inner_text("[data-testid=round-score-0]") == "0"
+    assert (
+        page.locator("[data-testid=round-scores] tbody tr").nth(0).locator(".jk-card").count() == 0
+    )
     page.click("[data-testid=continue]")
-    expect(page.locator("[data-testid=final]")).to_be_visible()
-    assert page.inner_text("[data-testid=final-total]") == "0"
+
+    # The next round is dealt: seven new cards, the scores so far, a new list of moves.
+    settle(page)
+    assert table(page, "round") == "1"
+    assert table(page, "status") == "playing"
+    assert table(page, "your-turn") == "true"
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(7)
+    expect(page.locator("[data-testid=final]")).to_have_count(0)
+    scores = page.locator("[data-testid=scores] tbody tr")
+    expect(scores).to_have_count(1)
+    assert scores.nth(0).locator("td").nth(0).inner_text() == "0"
+    server = api_get(page, entry.game.pk)
+    assert server["round"] == 1
+    assert server["round_scores"][0][0] == 0
+    log = [
+        e for e in server["observation"]["log"] if e["type"] in ("action", "complete", "reshuffle")
+    ]
+    expect(page.locator("[data-testid=log] li")).to_have_count(len(log))
 
 
 #: Selections from the rule texts (RULES.md §2, seed 000): meld or not.
