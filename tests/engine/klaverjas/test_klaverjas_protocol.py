@@ -9,6 +9,7 @@ import json
 import pytest
 
 import engine.klaverjas as klaverjas
+from engine.cards import klaverjas_code
 from engine.errors import MalformedAction
 from engine.klaverjas import (
     AMSTERDAMS,
@@ -26,7 +27,7 @@ from engine.klaverjas import (
     variant_from_json,
 )
 from engine.match import play_match
-from engine.registry import game_module
+from engine.registry import game_module, game_of_preset, preset
 
 SECRET = b"p" * 32
 
@@ -36,6 +37,8 @@ def test_module_attributes() -> None:
     assert klaverjas.LOWER_IS_BETTER is False
     assert klaverjas.BOT_LEVELS == ("basic", "strong")
     assert game_module("klaverjas") is klaverjas
+    assert game_of_preset("rotterdams") == "klaverjas"
+    assert preset("amsterdams") is AMSTERDAMS
 
 
 def test_presets() -> None:
@@ -153,6 +156,17 @@ def test_observation_hides_other_hands_and_the_seed() -> None:
         else:
             assert obs["legal_actions"] == []
         assert obs["result"] is None and obs["scores"] is None
+
+
+def test_observation_while_bidding() -> None:
+    state = _played(0)
+    obs = state.observation(state.first_player)
+    assert obs["phase"] == "bidding" and obs["trump"] is None and obs["playing_seat"] is None
+    assert obs["proposed_trump"] == "cdhs"[state.proposed_trump]
+    assert obs["legal_actions"] == [{"type": "bid", "play": False}, {"type": "bid", "play": True}]
+    assert obs["hand_codes"] == [klaverjas_code(c) for c in state.hands[state.first_player]]
+    with pytest.raises(ValueError):
+        state.observation(4)
 
 
 def test_observation_at_round_end_has_the_scores() -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from engine.klaverjas import PlayCard, card_points
+from engine.klaverjas import ROTTERDAMS, PlayCard, card_points
 from engine.klaverjas.rules import winning_index
 
 from .conftest import PlayState, k, ks
@@ -61,3 +63,20 @@ def test_winner_leads_next_trick(play_state: PlayState) -> None:
     assert after.current_player == 0 and after.leader == 0  # seat 0 played the ace
     assert after.tricks[-1].winner == 0
     assert after.tricks[-1].points == 0 + 4 + 0 + 11
+
+
+def test_four_jacks_setting_counts_in_play(play_state: PlayState) -> None:
+    for setting in (100, 200):
+        variant = dataclasses.replace(ROTTERDAMS, four_jacks=setting)
+        state = play_state("Js 7s", trick="Jc Jd Jh", leader=1, variant=variant)
+        after = state.apply(PlayCard(k("Js")))
+        # trump hearts: the jack of hearts wins the trick, with the four jacks' roem
+        assert after.tricks[-1].roem == setting
+        assert after.tricks[-1].winner == 3
+
+
+def test_is_legal(play_state: PlayState) -> None:
+    state = play_state("7c Kc Jh As", trick="Ac")
+    assert state.is_legal(PlayCard(k("7c")))
+    assert not state.is_legal(PlayCard(k("As")))
+    assert not state.is_legal(PlayCard(k("8c")))
