@@ -130,6 +130,24 @@ _MAX_COMBOS = 400
 _MAX_NODES = 20000
 
 
+#: The log is kept as full chunks of this many entries and a short tail, so that an
+#: action copies at most one chunk (a flat tuple would copy the whole log each time).
+_LOG_CHUNK = 64
+
+
+def _chunked(log: Log) -> tuple[tuple[Log, ...], Log]:
+    """Full chunks of ``_LOG_CHUNK`` entries and the rest."""
+    cut = len(log) - len(log) % _LOG_CHUNK
+    chunks = tuple(log[i : i + _LOG_CHUNK] for i in range(0, cut, _LOG_CHUNK))
+    return chunks, log[cut:]
+
+
+def _flat(chunks: tuple[Log, ...], tail: Log) -> Log:
+    if not chunks:
+        return tail
+    return tuple(e for chunk in chunks for e in chunk) + tail
+
+
 def _log_node(log: Log) -> LogNode:
     node: LogNode = None
     for entry in log:
@@ -262,7 +280,13 @@ class JokerenObservation:
     winner: int | None
     end_reason: EndReason | None
     is_terminal: bool
-    log: Log = field(repr=False)
+    log_chunks: tuple[Log, ...] = field(repr=False)
+    log_tail: Log = field(repr=False)
+
+    @property
+    def log(self) -> Log:
+        """The public log, oldest entry first."""
+        return _flat(self.log_chunks, self.log_tail)
 
     @property
     def open_top(self) -> int | None:
@@ -297,7 +321,8 @@ class JokerenState:
     removed: tuple[int, ...]
     winner: int | None
     end_reason: EndReason | None
-    log: Log = field(repr=False)
+    log_chunks: tuple[Log, ...] = field(repr=False)
+    log_tail: Log = field(repr=False)
 
     # --- small helpers ---------------------------------------------------------------
 
@@ -312,6 +337,19 @@ class JokerenState:
     @property
     def is_terminal(self) -> bool:
         return self.current_player is None
+
+    @property
+    def log(self) -> Log:
+        """The public log, oldest entry first."""
+        return _flat(self.log_chunks, self.log_tail)
+
+    def _log_add(self, *entries: LogEntry) -> dict[str, Any]:
+        """The log fields with ``entries`` appended (full chunks are shared, not copied)."""
+        tail = self.log_tail + entries
+        if len(tail) < _LOG_CHUNK:
+            return {"log_tail": tail}
+        chunks, tail = _chunked(tail)
+        return {"log_chunks": self.log_chunks + chunks, "log_tail": tail}
 
     @property
     def num_players(self) -> int:
@@ -398,7 +436,7 @@ class JokerenState:
                 "Draw a card from the stock or the open pile first.",
             )
         if t is Discard:
-            return self._discard(player, action.card)  # type: ignore[union-attr]
+            return self._discard(player, action)  # type: ignore[arg-type]
         if t is LayOff:
             return self._lay_off(player, action)  # type: ignore[arg-type]
         if t is LayMelds:
@@ -422,7 +460,7 @@ class JokerenState:
                 stock=self.stock[1:],
                 taken_from_open=None,
                 move_count=self.move_count + 1,
-                log=(*self.log, ("action", seat, _DRAW_STOCK, ())),
+                **self._log_add(("action", seat, _DRAW_STOCK, ())),
             )
         if not self.open_pile:
             raise OpenPileEmpty("De open stapel is leeg.", "The open pile is empty.")
@@ -440,14 +478,15 @@ class JokerenState:
             open_pile=self.open_pile[:-1],
             taken_from_open=card,
             move_count=self.move_count + 1,
-            log=(*self.log, ("action", seat, _DRAW_OPEN, (card,))),
+            **self._log_add(("action", seat, _DRAW_OPEN, (card,))),
         )
 
     def _with_hand(self, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         hands = self.hands
         return (*hands[:seat], hand, *hands[seat + 1 :])
 
-    def _discard(self, seat: int, card: int) -> JokerenState:
+    def _discard(self, seat: int, action: Discard) -> JokerenState:
+        card = action.card
         hand = self.hands[seat]
         if card not in hand:
             raise _not_in_hand(card)
@@ -461,7 +500,7 @@ class JokerenState:
             )
         new_hand = _without(hand, (card,))
         pile = (*self.open_pile, card)
-        log: Log = (*self.log, ("action", seat, Discard(card), ()))
+        log: list[LogEntry] = [("action", seat, action, ())]
         common: dict[str, Any] = {
             "hands": self._with_hand(seat, new_hand),
             "open_pile": pile,
@@ -475,7 +514,7 @@ class JokerenState:
                 phase="over",
                 winner=seat,
                 end_reason="out",
-                log=(*log, ("end", seat, None, (0,))),
+                **self._log_add(*log, ("end", seat, None, (0,))),
                 **common,
             )
         turn = self.turn + 1
@@ -485,7 +524,7 @@ class JokerenState:
                 phase="over",
                 turn=turn,
                 end_reason="turn_limit",
-                log=(*log, ("end", -1, None, (2,))),
+                **self._log_add(*log, ("end", -1, None, (2,))),
                 **common,
             )
         stock = self.stock
@@ -498,12 +537,12 @@ class JokerenState:
                     phase="over",
                     turn=turn,
                     end_reason="stock",
-                    log=(*log, ("end", -1, None, (1,))),
+                    **self._log_add(*log, ("end", -1, None, (1,))),
                     **common,
                 )
             stock = tuple(Stream(self.round_seed, f"reshuffle:{reshuffles}").shuffle(below))
             common["open_pile"] = pile[-1:]
-            log = (*log, ("reshuffle", -1, None, (reshuffles, len(below))))
+            log.append(("reshuffle", -1, None, (reshuffles, len(below))))
             reshuffles += 1
         return self._evolve(
             current_player=(seat + 1) % self.variant.num_players,
@@ -511,7 +550,7 @@ class JokerenState:
             turn=turn,
             stock=stock,
             reshuffles=reshuffles,
-            log=log,
+            **self._log_add(*log),
             **common,
         )
 
@@ -540,8 +579,8 @@ class JokerenState:
             )
 
     def _place(
-        self, seat: int, melds: Sequence[tuple[int, Meld | None, Meld]], log: Log
-    ) -> tuple[tuple[Meld, ...], tuple[int, ...], tuple[int, ...], Log]:
+        self, seat: int, melds: Sequence[tuple[int, Meld | None, Meld]], log: list[LogEntry]
+    ) -> tuple[tuple[Meld, ...], tuple[int, ...], tuple[int, ...]]:
         """The table after putting melds (index -1: new) there; complete melds leave."""
         table = list(self.table)
         pile = self.open_pile
@@ -557,13 +596,13 @@ class JokerenState:
                 gone.append(index)
                 if self.variant.complete_meld == "recycle":
                     pile = meld.cards + pile
-                    log = (*log, ("complete", meld.owner, None, (0, *meld.cards)))
+                    log.append(("complete", meld.owner, None, (0, *meld.cards)))
                 else:
                     removed = removed + meld.cards
-                    log = (*log, ("complete", meld.owner, None, (1, *meld.cards)))
+                    log.append(("complete", meld.owner, None, (1, *meld.cards)))
         if gone:
             table = [m for i, m in enumerate(table) if i not in gone]
-        return tuple(table), pile, removed, log
+        return tuple(table), pile, removed
 
     def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
         self._check_lay_off_allowed(seat)
@@ -577,15 +616,15 @@ class JokerenState:
         new_hand = _without(hand, (card,))
         self._keep_discard(new_hand)
         meld = lay_off(self.table[i], card, action.stands_for)
-        log: Log = (*self.log, ("action", seat, action, ()))
-        table, pile, removed, log = self._place(seat, [(i, self.table[i], meld)], log)
+        log: list[LogEntry] = [("action", seat, action, ())]
+        table, pile, removed = self._place(seat, [(i, self.table[i], meld)], log)
         return self._evolve(
             hands=self._with_hand(seat, new_hand),
             table=table,
             open_pile=pile,
             removed=removed,
             move_count=self.move_count + 1,
-            log=log,
+            **self._log_add(*log),
         )
 
     def _swap(self, seat: int, action: SwapJoker) -> JokerenState:
@@ -601,15 +640,15 @@ class JokerenState:
         new_hand = list(_without(hand, (card,)))
         insort(new_hand, joker)
         self._keep_discard(tuple(new_hand))
-        log: Log = (*self.log, ("action", seat, action, ()))
-        table, pile, removed, log = self._place(seat, [(i, self.table[i], meld)], log)
+        log: list[LogEntry] = [("action", seat, action, ())]
+        table, pile, removed = self._place(seat, [(i, self.table[i], meld)], log)
         return self._evolve(
             hands=self._with_hand(seat, tuple(new_hand)),
             table=table,
             open_pile=pile,
             removed=removed,
             move_count=self.move_count + 1,
-            log=log,
+            **self._log_add(*log),
         )
 
     def _lay_melds(self, seat: int, action: LayMelds) -> JokerenState:
@@ -633,8 +672,8 @@ class JokerenState:
         if coming_out:
             self._check_opening(melds, len(new_hand))
         logged = LayMelds(tuple((m.cards, m.stands_for) for m in melds))
-        log: Log = (*self.log, ("action", seat, logged, ()))
-        table, pile, removed, log = self._place(seat, [(-1, None, m) for m in melds], log)
+        log: list[LogEntry] = [("action", seat, logged, ())]
+        table, pile, removed = self._place(seat, [(-1, None, m) for m in melds], log)
         changes: dict[str, Any] = {}
         if coming_out:
             out = list(self.out)
@@ -647,7 +686,7 @@ class JokerenState:
             open_pile=pile,
             removed=removed,
             move_count=self.move_count + 1,
-            log=log,
+            **self._log_add(*log),
             **changes,
         )
 
@@ -978,7 +1017,8 @@ class JokerenState:
             winner=self.winner,
             end_reason=self.end_reason,
             is_terminal=player is None,
-            log=self.log,
+            log_chunks=self.log_chunks,
+            log_tail=self.log_tail,
         )
         return obs
 
@@ -1117,7 +1157,8 @@ def new_round(variant: Variant, *, secret: bytes, round_index: int) -> JokerenSt
         removed=(),
         winner=None,
         end_reason=None,
-        log=(),
+        log_chunks=(),
+        log_tail=(),
     )
 
 
@@ -1145,7 +1186,7 @@ def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
         if len(hands) != n:
             raise ValueError("state: one hand per seat")
         table = tuple(meld_from_json(m) for m in obj["table"])
-        log: Log = tuple(_entry_from_json(e) for e in obj["log"])
+        log_chunks, log_tail = _chunked(tuple(_entry_from_json(e) for e in obj["log"]))
         state = JokerenState(
             variant=variant,
             round_index=int(obj["round_index"]),
@@ -1166,7 +1207,8 @@ def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
             removed=tuple(int(c) for c in obj["removed"]),
             winner=None if obj["winner"] is None else int(obj["winner"]),
             end_reason=obj["end_reason"],
-            log=log,
+            log_chunks=log_chunks,
+            log_tail=log_tail,
         )
     except (KeyError, TypeError, IllegalMove) as exc:
         raise ValueError(f"state: {exc}") from exc
