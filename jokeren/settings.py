@@ -6,6 +6,9 @@ With ``DATABASE_URL`` and ``REDIS_URL``: PostgreSQL (psycopg 3), Redis as Celery
 result backend and Django cache, and real Celery workers. See deploy/README.md.
 """
 
+import atexit
+import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -86,10 +89,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"transaction_mode": "IMMEDIATE", "timeout": 20}
     )
     # Tests use a file (not the shared in-memory database) so that threads in one test
-    # wait for each other's write lock instead of failing with "table is locked".
-    DATABASES["default"].setdefault("TEST", {}).setdefault(
-        "NAME", str(BASE_DIR / "test_db.sqlite3")
-    )
+    # wait for each other's write lock instead of failing with "table is locked"; one file
+    # per test process (removed at exit), so parallel test runs never share it.
+    _test_db = Path(tempfile.gettempdir()) / f"jokeren-test-{os.getpid()}.sqlite3"
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", str(_test_db))
+
+    def _remove_test_db() -> None:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            _test_db.with_name(_test_db.name + suffix).unlink(missing_ok=True)
+
+    atexit.register(_remove_test_db)
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)

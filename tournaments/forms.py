@@ -3,6 +3,7 @@ the practice form."""
 
 from __future__ import annotations
 
+import typing
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import MAX_ROUNDS, Tournament
 from tournaments.services import available_games
+from tournaments.templatetags.tournament_tags import bot_level, variant_title_of
 
 VARIANT_PREFIX = "v_"
 #: Variant fields that the form does not show: the name and titles are the preset's, and
@@ -25,20 +27,34 @@ VARIANT_LABELS: dict[str, Any] = {
     "num_players": _("Players at a table"),
     "lay_off_before_out": _("Lay off and swap jokers before coming out"),
     "lay_off_same_turn": _("Lay off and swap jokers in the turn you come out"),
-    "complete_meld": _("Complete meld (recycle: under the open pile; remove: out of the game)"),
-    "opening": _("Opening requirement (none, contract or points)"),
+    "complete_meld": _("A complete meld goes"),
+    "opening": _("Opening requirement"),
     "opening_points": _("Points needed to come out"),
     "contracts": _("Contracts per round (JSON)"),
     "first_cycle_no_meld": _("Nobody may lay down in the first cycle"),
-    "scoring": _("Round scoring (points: hand points; cards: number of cards)"),
+    "scoring": _("Round scoring"),
     "turn_limit": _("Turn limit of a round"),
+}
+
+#: Labels of the values of the engines' ``Literal`` settings (else the value itself).
+VALUE_LABELS: dict[tuple[str, str], Any] = {
+    ("opening", "none"): _("none"),
+    ("opening", "contract"): _("the round's contract"),
+    ("opening", "points"): _("a minimum of points"),
+    ("complete_meld", "recycle"): _("under the open pile (back in play after a reshuffle)"),
+    ("complete_meld", "remove"): _("out of the game"),
+    ("scoring", "points"): _("points in hand"),
+    ("scoring", "cards"): _("number of cards in hand"),
 }
 
 
 def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     """Every preset of every available game, grouped by game: values ``game:preset``."""
     return [
-        (name.capitalize(), [(f"{name}:{p}", p) for p in module.PRESETS])
+        (
+            name.capitalize(),
+            [(f"{name}:{p}", variant_title_of(v.to_json(), p)) for p, v in module.PRESETS.items()],
+        )
         for name, module in available_games().items()
     ]
 
@@ -47,8 +63,20 @@ def bot_level_choices() -> list[tuple[str, str]]:
     seen: dict[str, str] = {}
     for module in available_games().values():
         for level in module.BOT_LEVELS:
-            seen.setdefault(level, level)
+            seen.setdefault(level, bot_level(level))
     return list(seen.items())
+
+
+def literal_choices(variant_type: type, key: str) -> tuple[Any, ...] | None:
+    """The allowed values of a variant field typed ``Literal[...]`` (else ``None``)."""
+    try:
+        hints = typing.get_type_hints(variant_type)
+    except Exception:
+        return None
+    hint = hints.get(key)
+    if hint is not None and typing.get_origin(hint) is typing.Literal:
+        return typing.get_args(hint)
+    return None
 
 
 def split_preset(value: str) -> tuple[str, str]:
@@ -61,9 +89,24 @@ def preset_variant(value: str) -> dict[str, Any]:
     return dict(available_games()[game].PRESETS[preset].to_json())
 
 
-def variant_field(key: str, value: Any) -> forms.Field:
-    """A form field for one variant setting, by the type of its JSON value."""
+def variant_type(value: str) -> type | None:
+    game, preset = split_preset(value)
+    module = available_games().get(game)
+    if module is None or preset not in module.PRESETS:
+        return None
+    return type(module.PRESETS[preset])
+
+
+def variant_field(key: str, value: Any, choices: tuple[Any, ...] | None = None) -> forms.Field:
+    """A form field for one variant setting: a choice for a ``Literal`` field, else by the
+    type of its JSON value."""
     label = VARIANT_LABELS.get(key, key.replace("_", " "))
+    if choices and all(isinstance(c, str) for c in choices):
+        return forms.ChoiceField(
+            label=label,
+            initial=value,
+            choices=[(c, VALUE_LABELS.get((key, c), c)) for c in choices],
+        )
     if isinstance(value, bool):
         return forms.BooleanField(label=label, required=False, initial=value)
     if isinstance(value, int):
@@ -138,10 +181,12 @@ class TournamentForm(forms.Form):
                 base = {}
         if "rounds" not in self.initial and "rounds" in base and tournament is None:
             self.initial["rounds"] = base["rounds"]
+        vtype = variant_type(chosen)
         for key, value in base.items():
             if key in HIDDEN_VARIANT_KEYS:
                 continue
-            self.fields[VARIANT_PREFIX + key] = variant_field(key, value)
+            choices = literal_choices(vtype, key) if vtype is not None else None
+            self.fields[VARIANT_PREFIX + key] = variant_field(key, value, choices)
         self.variant_base = base
 
     def variant_fields(self) -> list[forms.BoundField]:

@@ -498,7 +498,7 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
                     "hands": _revealed_hands(run.state, run.variant.num_players),
                 }
             )
-            if g.round_index + 1 >= g.rounds:
+            if _game_over(run):
                 _finish(g)
                 return
             g.round_index += 1
@@ -511,6 +511,20 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
             return
         action = run.module.bot_action(run.state, level=g.bot_level)
         _record(run, action, seat=seat, by_bot=True, text=describe_action)
+
+
+def _game_over(run: _Run) -> bool:
+    """All rounds played, or the game module's own end (``game_over``, e.g. a points
+    limit) where the module has one."""
+    g = run.game
+    if len(g.round_scores) >= g.rounds:
+        return True
+    game_over = getattr(run.module, "game_over", None)
+    if callable(game_over):
+        return bool(
+            game_over(run.variant, rounds_played=len(g.round_scores), totals=list(g.totals))
+        )
+    return False
 
 
 def _revealed_hands(state: Any, num_players: int) -> list[Any]:

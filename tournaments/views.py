@@ -115,12 +115,23 @@ def preset_rules(request: HttpRequest, game: str, preset: str) -> HttpResponse:
 def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     verification = None
+    deals = []
     if tournament.is_closed:
         verification = services.tournament_verify(tournament=tournament)
+        players = services.module_of(tournament.game).variant_from_json(tournament.variant)
+        names = services.seat_names(request.LANGUAGE_CODE, players.num_players)
+        for deal in verification.deals:
+            hands = deal.get("hands") if isinstance(deal.get("hands"), list) else None
+            deals.append(
+                {
+                    "hands": list(zip(names, hands, strict=False)) if hands else None,
+                    "rest": [(k, v) for k, v in deal.items() if k != "hands"],
+                }
+            )
     return render(
         request,
         "tournaments/verify.html",
-        {"tournament": tournament, "verification": verification},
+        {"tournament": tournament, "verification": verification, "deals": deals},
     )
 
 

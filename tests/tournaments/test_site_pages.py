@@ -161,7 +161,7 @@ def test_after_closing_secret_replays_and_verification_are_public(
     page = _text(client.get(reverse("tournament_detail", args=[tournament.pk])))
     secret = bytes(tournament.secret).hex()
     assert secret in page and tournament.commitment in page and "eindstand" in page
-    assert "🤖" in page  # finished by the bot
+    assert "uitgespeeld door de bot" in page
     response = client.get(replay + "?round=1")
     assert response.status_code == 200
     frames = response.context["frames"]
@@ -273,7 +273,11 @@ def test_organizer_form_refuses_invalid_settings(client: Client, organizer: Any)
     now = timezone.localtime()
     bad_window = _form_data(closes_at=(now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M"))
     assert client.post(reverse("tournament_create"), bad_window).status_code == 200
-    bad_variant = _form_data(v_complete_meld="burn")
+    bad_choice = _form_data(v_complete_meld="burn")
+    response = client.post(reverse("tournament_create"), bad_choice)
+    assert response.status_code == 200 and "v_complete_meld" in response.context["form"].errors
+    # Values the form accepts but the engine refuses come back as the form's error.
+    bad_variant = _form_data(v_decks=5)
     response = client.post(reverse("tournament_create"), bad_variant)
     assert response.status_code == 200 and response.context["form"].non_field_errors()
     assert not Tournament.objects.exists()

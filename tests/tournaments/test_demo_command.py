@@ -1,0 +1,41 @@
+"""``manage.py demo``: demo users and an open tournament of every preset, idempotent."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from tournaments import services
+from tournaments.models import Tournament
+from tournaments.permissions import is_organizer
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_creates_users_and_an_open_tournament_per_preset() -> None:
+    out = StringIO()
+    call_command("demo", stdout=out)
+    text = out.getvalue()
+    assert "demo-organizer" in text and "demo-player" in text
+    User = get_user_model()
+    organizer = User.objects.get(username="demo-organizer")
+    player = User.objects.get(username="demo-player")
+    assert is_organizer(organizer) and not is_organizer(player)
+    assert player.check_password("jokeren-demo")
+    expected = {
+        (game, preset)
+        for game, module in services.available_games().items()
+        for preset in module.PRESETS
+    }
+    found = {(t.game, t.preset) for t in Tournament.objects.all()}
+    assert found == expected
+    assert all(t.window_open() for t in Tournament.objects.all())
+    # The Jokeren presets are all there (and Klaverjas's when its engine imports).
+    assert {p for g, p in found if g == "jokeren"} >= {"jokeren7", "jokeren13", "klassiek"}
+
+    call_command("demo", stdout=StringIO())
+    assert Tournament.objects.count() == len(expected)
+    assert User.objects.filter(username__startswith="demo-").count() == 2
