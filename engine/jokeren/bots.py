@@ -63,8 +63,11 @@ _CARD_WEIGHT: Final = 1000
 
 def kind_of(card: int) -> int:
     """The kind of a Jokeren card id (two copies share a kind; every joker is 52)."""
-    k = card % 54
-    return JOKER_KIND if k >= 52 else k
+    return _KIND[card]
+
+
+#: the kind of every card id 0..107
+_KIND: Final = tuple(min(c % 54, JOKER_KIND) for c in range(108))
 
 
 def _rank_of_position(p: int) -> int:
@@ -281,6 +284,16 @@ def _run_partners(near: int, jokers: int) -> bool:
     return near & 0b00011 == 0b00011 or near & 0b01010 == 0b01010 or near & 0b11000 == 0b11000
 
 
+def _neighbours(k: int, by_suit: Sequence[int], by_rank: Sequence[int]) -> int:
+    """How many cards of the masks could share a meld with natural ``k``: the same rank in
+    another suit, or the same suit at most two ranks away."""
+    suit, ri = divmod(k, 13)
+    same = _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15]
+    mask = by_suit[suit]
+    near = (mask >> 2 & 0b11) | (mask >> 10 & 0b1100) if ri == 0 else _near(mask, ri)
+    return same + bin(near).count("1")
+
+
 def _ace_ok(mask: int, jokers: int) -> bool:
     """Whether an ace has run partners: 2 and 3 (low) or Q and K (high)."""
     low = mask >> 2 & 0b11
@@ -301,19 +314,24 @@ def _live_cards(
     live: list[int] = []
     dead = 0
     for k in naturals:
-        suit, ri = divmod(k, 13)
-        others = _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15]
-        if others >= (1 if jokers else 2):
-            ok = True
-        elif ri == 0:
-            ok = _ace_ok(by_suit[suit], jokers)
-        else:
-            ok = _run_partners(_near(by_suit[suit], ri), jokers)
-        if ok:
+        if _is_live(k, by_suit, by_rank, jokers):
             live.append(k)
         else:
             dead += weights[k]
     return tuple(live), dead
+
+
+def _is_live(k: int, by_suit: Sequence[int], by_rank: Sequence[int], jokers: int) -> bool:
+    """Whether natural ``k`` can be in a meld with the cards of the masks (``_masks``, ``k``
+    included) and ``jokers`` jokers."""
+    if jokers >= 2:
+        return True
+    suit, ri = divmod(k, 13)
+    if _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15] >= (1 if jokers else 2):
+        return True
+    if ri == 0:
+        return _ace_ok(by_suit[suit], jokers)
+    return _run_partners(_near(by_suit[suit], ri), jokers)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -350,12 +368,8 @@ def clear_caches() -> None:
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
     """``partition`` of a hand of card ids."""
-    kinds = sorted(kind_of(c) for c in hand)
-    j = 0
-    while kinds and kinds[-1] == JOKER_KIND:
-        kinds.pop()
-        j += 1
-    return partition(tuple(kinds), j, by_cards)
+    naturals, jokers = _kinds(hand)
+    return partition(naturals, jokers, by_cards)
 
 
 def _all_runs(
@@ -644,7 +658,8 @@ def _ids_by_kind(hand: Sequence[int]) -> dict[int, list[int]]:
 
 
 def _kinds(hand: Sequence[int]) -> tuple[tuple[int, ...], int]:
-    kinds = sorted(kind_of(c) for c in hand)
+    """The sorted natural kinds of a hand and its number of jokers."""
+    kinds = sorted(map(_KIND.__getitem__, hand))
     j = 0
     while kinds and kinds[-1] == JOKER_KIND:
         kinds.pop()
@@ -670,7 +685,7 @@ def decide(view: BotView, *, strong: bool, rng: Stream) -> Action:
         if lay is not None:
             return lay
     if view.lay_off_now:
-        action: Action | None = _swap(view, part) or _lay_off(view, part, strong)
+        action: Action | None = _swap(view, part, strong) or _lay_off(view, part, strong)
         if action is not None:
             return action
     return Discard(_discard(view, part, strong, rng))
@@ -687,19 +702,33 @@ def _take_open(view: BotView, strong: bool) -> bool:
     if top is None:
         return False
     tk = kind_of(top)
+    if all(kind_of(c) == tk for c in view.hand):
+        return False  # nothing would be left to discard
     if tk == JOKER_KIND:
         return True
-    if view.lay_off_now and tk in view.table.fit:
+    if view.lay_off_now and (tk in view.table.fit or (strong and tk in view.table.swaps)):
         return True
+    naturals, jokers = _kinds(view.hand)
+    if not strong:
+        by_suit, by_rank = _masks((*naturals, tk))
+        return _is_live(tk, by_suit, by_rank, jokers)
     weights = _weights_of(view)
-    now = hand_partition(view.hand, view.by_cards)
-    after = hand_partition((*view.hand, top), view.by_cards)
+    now = partition(naturals, jokers, view.by_cards)
+    after = partition(tuple(sorted((*naturals, tk))), jokers, view.by_cards)
     if after.cost < now.cost + weights[tk]:
         return True
-    if strong and not view.by_cards:
+    if not view.by_cards:
+        # a cheap card in place of a costly loose one
+        worst = max((weights[k] for k in now.loose if k not in view.table.fit), default=0)
+        if weights[tk] + _CHEAP_SWAP <= worst:
+            return True
         # a cheap card that joins a loose card into a pair or a close run
         return _KIND_POINTS[tk] <= 5 and _outs(view, tk, (*now.loose,), now.melds) >= 4
     return False
+
+
+#: a strong bot takes an open card this many points cheaper than its worst loose card
+_CHEAP_SWAP = 99.0
 
 
 def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
@@ -713,7 +742,19 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
         if not part.melds:
             return None
         melds = part.melds
-        if not part.loose and not part.loose_jokers:
+        if len(part.loose) + part.loose_jokers > 1:
+            # going out may need the split with the fewest cards left, not points
+            fewest = partition(naturals, jokers, True)
+            if view.lay_off_now:
+                out_now = _left_after(naturals, jokers, view) <= 1
+            else:
+                out_now = len(fewest.loose) + fewest.loose_jokers <= 1
+            if out_now:
+                melds = fewest.melds
+                if not fewest.loose and not fewest.loose_jokers:
+                    melds = _keep_one(melds)
+
+        elif not part.loose and not part.loose_jokers:
             melds = _keep_one(melds)
     if not melds:
         return None
@@ -763,14 +804,18 @@ def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
     return HandMeld(True, meld.naturals, jokers, max(span + nat_pos) == 14)
 
 
-def _swap(view: BotView, part: Partition) -> SwapJoker | None:
+def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
     """Swap a table joker for the natural card it stands for when the joker then leaves
-    less penalty in hand."""
+    less penalty in hand. A strong bot also swaps a loose card when the joker can be laid
+    off elsewhere at once: the loose card is gone."""
     ids = _ids_by_kind(view.hand)
     naturals, jokers = _kinds(view.hand)
+    room = JOKER_KIND in view.table.fit
     for k, index in view.table.swaps.items():
         if k not in ids:
             continue
+        if strong and room and k in part.loose:
+            return SwapJoker(ids[k][-1], index)
         rest = list(naturals)
         rest.remove(k)
         after = partition(tuple(rest), jokers + 1, view.by_cards)
@@ -874,7 +919,15 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
         if strong:
             scores = {k: _discard_score(view, part, k) for k in loose}
         else:
-            scores = {k: weights[k] - (1000 if k in view.table.fit else 0) for k in loose}
+            # the highest first; among equals the one with fewest neighbours in hand
+            naturals, _ = _kinds(view.hand)
+            by_suit, by_rank = _masks(naturals)
+            scores = {
+                k: weights[k]
+                - (1000 if k in view.table.fit else 0)
+                - _neighbours(k, by_suit, by_rank) / 10
+                for k in loose
+            }
         top = max(scores.values())
         best = sorted(k for k in loose if scores[k] == top)
         k = best[0] if len(best) == 1 else rng.choice(best)
@@ -996,7 +1049,7 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
     keep = _OUT_VALUE * _outs(view, k, part.loose, part.melds)
     if view.by_cards:
         keep /= 4
-    if k in view.table.fit:
+    if k in view.table.fit or k in view.table.swaps:
         keep += _FITS_TABLE
     suit, ri = divmod(k, 13)
     for t in view.next_taken:
@@ -1039,11 +1092,10 @@ def _seen(obs: JokerenObservation) -> tuple[int, ...]:
 def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
     """Kinds ``seat`` took from the open pile this round (public: the log shows them)."""
     out: set[int] = set()
-    node = obs.log_node
-    while node is not None:
-        node, (kind, who, action, data) = node
-        if kind == "action" and who == seat and data and type(action) is Draw:
-            out.add(kind_of(data[0]))
+    for chunk in (*obs.log_chunks, obs.log_tail):
+        for kind, who, action, data in chunk:
+            if kind == "action" and who == seat and data and type(action) is Draw:
+                out.add(kind_of(data[0]))
     return frozenset(out)
 
 
