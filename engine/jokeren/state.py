@@ -96,6 +96,7 @@ from engine.jokeren.actions import (
     action_from_json,
 )
 from engine.jokeren.melds import (
+    JOKER_ID,
     InvalidMeld,
     Meld,
     Pattern,
@@ -763,11 +764,16 @@ class JokerenState:
                 if with_jokers:
                     for card in hand:
                         rank = CARD_RANK[card]
-                        if rank:
-                            key = (rank, CARD_SUIT[card])
-                            for i, sfs in with_jokers:
-                                if key in sfs:
-                                    out.append(SwapJoker(card, i))
+                        if not rank:
+                            continue
+                        if taken is not None and not _discardable(
+                            (*_without(hand, (card,)), JOKER_ID), taken
+                        ):
+                            continue  # only the taken card (or copies) would be left
+                        key = (rank, CARD_SUIT[card])
+                        for i, sfs in with_jokers:
+                            if key in sfs:
+                                out.append(SwapJoker(card, i))
         if taken is None:
             out.extend(Discard(c) for c in hand)
         else:

@@ -518,3 +518,18 @@ def test_every_listed_action_is_legal_and_unlisted_discards_are_not() -> None:
         s.apply(action)
     with pytest.raises(IllegalMove):
         s.apply(Discard(card(s, "Kc")))
+
+
+def test_swap_may_not_leave_only_the_taken_card_to_discard() -> None:
+    # the joker was taken from the open pile; swapping the 6h would leave two jokers,
+    # and neither may be discarded this turn
+    s = make_state(
+        J7,
+        hands=["** 6h", "3c", "4c", "5c"],
+        table=[("5h ** 7h", 1)],
+        taken_from_open="**",
+    )
+    with pytest.raises(MustKeepDiscard):
+        s.apply(SwapJoker(card(s, "6h"), 0))
+    assert not any(isinstance(a, SwapJoker) for a in s.legal_actions())
+    assert Discard(card(s, "6h")) in s.legal_actions()
