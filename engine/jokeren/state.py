@@ -28,8 +28,12 @@ Rules (RULES.md §2-3, seeds 000 and 001):
   other player their hand (points or number of cards, per variant).
 
 Storage: ``hands`` are sorted tuples of card ids per seat; ``stock`` is top first;
-``open_pile`` is bottom first, its **top card last**; ``table`` holds the melds in the
-order they were laid. ``round_seed`` is hidden (never in an observation).
+``open_pile`` is bottom first, its **top card last** (every card of it is public);
+``table`` holds the melds in the order they were laid (when a complete meld leaves, the
+later melds move up one index); ``removed`` the cards of complete melds out of the game;
+``phase`` is ``draw``, ``play`` or ``over``; ``turn`` counts completed turns (the first
+cycle is turns ``0 .. num_players-1``); the public log is ``log`` (kept internally in
+chunks). ``round_seed`` is hidden (never in an observation).
 
 Observation JSON (``observation(seat)``; ``observe(seat)`` gives the same as a typed
 ``JokerenObservation``)::
@@ -184,8 +188,8 @@ def _entry_from_json(obj: Mapping[str, Any]) -> LogEntry:
     kind = obj["type"]
     if kind == "action":
         card = obj.get("card")
-        return ("action", int(obj["seat"]), action_from_json(obj["action"]),
-                () if card is None else (int(card),))  # fmt: skip
+        data = () if card is None else (int(card),)
+        return ("action", int(obj["seat"]), action_from_json(obj["action"]), data)
     if kind == "complete":
         to = 0 if obj["to"] == "open_pile" else 1
         return ("complete", int(obj["seat"]), None, (to, *(int(c) for c in obj["cards"])))
@@ -1220,6 +1224,10 @@ def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
         raise ValueError(f"state: {exc}") from exc
     if state.phase not in ("draw", "play", "over") or len(state.out) != n:
         raise ValueError("state: bad phase or seats")
+    if state.end_reason not in (None, "out", "stock", "turn_limit"):
+        raise ValueError("state: bad end_reason")
+    if (state.current_player is None) != (state.phase == "over"):
+        raise ValueError("state: the round is over exactly when nobody is to move")
     every = [c for h in hands for c in h]
     every += [*state.stock, *state.open_pile, *state.removed]
     every += [c for m in table for c in m.cards]
