@@ -188,6 +188,11 @@ class TournamentForm(forms.Form):
             choices = literal_choices(vtype, key) if vtype is not None else None
             self.fields[VARIANT_PREFIX + key] = variant_field(key, value, choices)
         self.variant_base = base
+        if tournament is not None and tournament.entries.exists():
+            # Every entrant must play the same game: only name, maximum and window change.
+            for name, field in self.fields.items():
+                if name in ("preset", "rounds", "bot_level") or name.startswith(VARIANT_PREFIX):
+                    field.disabled = True
 
     def variant_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith(VARIANT_PREFIX)]

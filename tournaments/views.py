@@ -253,19 +253,16 @@ def _tournament_form_view(request: HttpRequest, tournament: Tournament | None) -
                 if tournament is None:
                     tournament = services.tournament_create(created_by=request.user, **kwargs)
                 else:
-                    changed = {
-                        k: v
-                        for k, v in kwargs.items()
-                        if k not in ("game", "preset", "variant", "rounds", "bot_level")
-                        or tournament.entries.count() == 0
-                    }
-                    tournament = services.tournament_update(tournament=tournament, **changed)
+                    tournament = services.tournament_update(tournament=tournament, **kwargs)
             except services.ServiceError as exc:
                 form.add_error(None, exc.message())
             else:
                 return redirect(tournament)
     else:
-        form = TournamentForm(tournament=tournament)
+        preset = request.GET.get("preset") or None
+        form = TournamentForm(
+            tournament=tournament, preset=preset, initial={"preset": preset} if preset else None
+        )
     return render(
         request,
         "tournaments/form.html",

@@ -254,3 +254,15 @@ def test_the_standings_api_is_public(client: Client, game: Game, tournament: Tou
     assert data["closed"] is False
     assert [s["player"] for s in data["standings"]] == [game.user.username]
     assert data["standings"][0]["rank"] is None
+
+
+def test_moves_are_rate_limited(player: Client, game: Game, settings: Any) -> None:
+    settings.MOVE_RATE_LIMIT = "2/m"
+    for _ in range(2):
+        game.refresh_from_db()
+        body = {"seq": game.seq, "action": factories.south_action(game)}
+        assert _post(player, game, body).status_code == 200
+    game.refresh_from_db()
+    response = _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "rate_limited"
