@@ -3,6 +3,31 @@
 ``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``LOWER_IS_BETTER``, ``variant_from_json``,
 ``new_round``, ``state_from_json``, ``action_from_json``, ``bot_action``, ``results``,
 ``deal_summary``; plus the variant, state, action and error types and ``trick_roem``.
+
+Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
+legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
+observation, JSON), ``bots``.
+
+Decisions that RULES.md does not settle (platform):
+
+- A redeal (k = 1, 2, ...) shuffles with the label ``deal:k`` and draws its proposed trump
+  with ``trump:k``; the same dealer deals again. After ``max_redeals`` (3) redeals, a deal
+  in which everyone passes twice makes the first player choose trump (so a round always
+  ends).
+- When the first player must choose trump (everyone passed, or "zonder passen"), any of
+  the four suits may be chosen, the proposed one included; the chooser's team plays.
+- In the first bidding round a bid names no suit (or the proposed one); in the second
+  round a bid to play names a suit other than the proposed one.
+- When trump is led you must play a higher trump if you can, also over your partner and
+  also in Amsterdams (the partner exemption is about trumping when you cannot follow);
+  with "overtroeven niet verplicht" any trump may follow a trump lead.
+- "Troeven niet verplicht": without the led suit you may play any other suit; if you do
+  play a trump on a trump, the overtrump and undertrump settings still apply.
+- Undertrumping is as RULES.md defines it: you cannot follow and cannot overtrump. With
+  ``no_undertrump_while_other_suit`` you then play another suit if you have one (also in
+  Amsterdams while the partner wins); with only trumps left you play any of them.
+- ``trick_roem`` takes at most four different cards (one trick).
+- ``scores()`` before the end of a round gives each seat its team's points and roem so far.
 """
 
 from __future__ import annotations

@@ -81,11 +81,13 @@ def choose(obs: KlaverjasObservation, *, level: str, rng: Stream) -> Action:
         return legal[0]
     strong = level == "strong"
     if obs.phase == "bidding":
-        value = hand_value(obs.hand, obs.proposed_trump, strong=strong)
+        leading = obs.first_player % 2 == obs.seat % 2
+        value = hand_value(obs.hand, obs.proposed_trump, strong=strong, leading_team=leading)
         return Bid(value >= _threshold(obs, strong))
     if obs.phase == "bidding2":
         best = max((s for s in range(4) if s != obs.proposed_trump), key=_suit_key(obs, strong))
-        value = hand_value(obs.hand, best, strong=strong)
+        leading = obs.first_player % 2 == obs.seat % 2
+        value = hand_value(obs.hand, best, strong=strong, leading_team=leading)
         return Bid(True, best) if value >= _threshold(obs, strong) else Bid(False)
     if obs.phase == "choose_trump":
         return ChooseTrump(max(range(4), key=_suit_key(obs, strong)))
@@ -100,19 +102,25 @@ _TRUMP_VALUE_BASIC: Final = (1.0, 1.0, 1.5, 1.0, 2.0, 1.0, 1.0, 1.0)
 #: Strong: the expected margin (points) of playing with a trump card of each rank
 #: (7 8 9 T J Q K A), a side ace, a side ten with or without its ace, a void, and the
 #: bonus for four trumps; fitted on bot-played deals (a regression, then rounded).
-_TRUMP_MARGIN: Final = (30.0, 30.0, 62.0, 31.0, 91.0, 25.0, 21.0, 41.0)
-_BASE_MARGIN: Final = -176.0
-_SIDE_ACE: Final = 31.0
-_TEN_WITH_ACE: Final = 9.0
-_TEN_WITHOUT_ACE: Final = 12.0
-_VOID: Final = 7.0
-_FOUR_TRUMPS: Final = 40.0
+_TRUMP_MARGIN: Final = (27.0, 27.0, 52.0, 26.0, 107.0, 23.0, 18.0, 31.0)
+_BASE_MARGIN: Final = -178.0
+_SIDE_ACE: Final = 29.0
+_TEN_WITH_ACE: Final = 13.0
+_TEN_WITHOUT_ACE: Final = 16.0
+_VOID: Final = 16.0
+_SINGLETON: Final = 4.0
+_FOUR_TRUMPS: Final = 36.0
+_FIVE_TRUMPS: Final = 14.0
+_LEADING_TEAM: Final = -10.0
 
 
-def hand_value(hand: Sequence[int], trump: int, *, strong: bool) -> float:
+def hand_value(
+    hand: Sequence[int], trump: int, *, strong: bool, leading_team: bool = False
+) -> float:
     """How good ``hand`` is with ``trump`` (bidding). ``basic``: trump length with the jack
     and nine counted extra. ``strong``: the expected margin of the round if this seat plays
-    (high trumps, length, side aces, tens, voids)."""
+    (high trumps, length, side aces, tens, voids, and whether its team leads the first
+    trick)."""
     if not strong:
         return sum(_TRUMP_VALUE_BASIC[c % 8] for c in hand if c // 8 == trump)
     value = _BASE_MARGIN
@@ -123,6 +131,10 @@ def hand_value(hand: Sequence[int], trump: int, *, strong: bool) -> float:
             trumps += 1
     if trumps >= 4:
         value += _FOUR_TRUMPS
+    if trumps >= 5:
+        value += _FIVE_TRUMPS
+    if leading_team:
+        value += _LEADING_TEAM
     for s in range(4):
         if s == trump:
             continue
@@ -133,6 +145,8 @@ def hand_value(hand: Sequence[int], trump: int, *, strong: bool) -> float:
             value += _TEN_WITH_ACE if RA in ranks else _TEN_WITHOUT_ACE
         if not ranks:
             value += _VOID
+        elif len(ranks) == 1:
+            value += _SINGLETON
     return value
 
 

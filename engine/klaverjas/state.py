@@ -665,7 +665,9 @@ def state_from_json(obj: Mapping[str, Any]) -> KlaverjasState:
     accounted for (``ValueError`` otherwise). Trick winners, points and roem are recomputed."""
     if not isinstance(obj, Mapping) or obj.get("game") != "klaverjas":
         raise ValueError("not a Klaverjas state")
-    variant = variant_from_json(obj.get("variant", {}))
+    if not isinstance(obj.get("variant"), Mapping):
+        raise ValueError("variant: the variant's JSON object")
+    variant = variant_from_json(obj["variant"])
     phase = obj.get("phase")
     if phase not in PHASES:
         raise ValueError(f"phase: one of {', '.join(PHASES)}")
@@ -687,7 +689,10 @@ def state_from_json(obj: Mapping[str, Any]) -> KlaverjasState:
             raise ValueError("bids: objects with seat, round, play, suit")
         bids.append(
             BidRecord(
-                _int(b, "seat", 0, 3), _int(b, "round", 1, 2), b["play"], _suit_from_json(b["suit"])
+                _int(b, "seat", 0, 3),
+                _int(b, "round", 1, 2),
+                b["play"],
+                _suit_from_json(b.get("suit")),
             )
         )
     tricks: list[Trick] = []

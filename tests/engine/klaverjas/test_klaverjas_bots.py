@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+import statistics
 import time
 
 import pytest
@@ -84,10 +86,10 @@ def test_bots_never_read_hidden_cards(level: str) -> None:
     assert checked > 100
 
 
-def _duplicate(n: int, variant: Variant) -> float:
+def _duplicate(n: int, variant: Variant) -> list[int]:
     """Strong in seats 0 and 2 against basic, then the same deals with the seats swapped;
-    the strong team's average margin per deal (both tables)."""
-    margin = 0
+    the strong team's margin per deal (both tables)."""
+    margins = []
     for r in range(n):
         s1, _ = play_round(
             klaverjas, variant, secret=SECRET, round_index=r, levels=["strong", "basic"] * 2
@@ -96,14 +98,19 @@ def _duplicate(n: int, variant: Variant) -> float:
             klaverjas, variant, secret=SECRET, round_index=r, levels=["basic", "strong"] * 2
         )
         a, b = s1.scores(), s2.scores()
-        margin += (a[0] - a[1]) + (b[1] - b[0])
-    return margin / n
+        margins.append((a[0] - a[1]) + (b[1] - b[0]))
+    return margins
 
 
 @pytest.mark.parametrize("variant", [ROTTERDAMS, AMSTERDAMS], ids=lambda v: v.name)
 def test_strong_beats_basic_in_duplicate(variant: Variant) -> None:
-    # a round holds 162 points plus roem: a margin of 10 per deal is a clear difference
-    assert _duplicate(120, variant) > 10
+    # 400 deals, each played twice with the seats swapped: the strong team's average
+    # margin must be large (a round holds 162 points plus roem) and far outside the noise
+    margins = _duplicate(400, variant)
+    mean = statistics.mean(margins)
+    standard_error = statistics.stdev(margins) / math.sqrt(len(margins))
+    assert mean > 20
+    assert mean > 3 * standard_error
 
 
 def test_strong_decisions_are_quick() -> None:
