@@ -302,6 +302,19 @@ def tournament_close(*, tournament_id: int) -> Tournament:
     return t
 
 
+def tournament_close_if_due(*, tournament: Tournament) -> bool:
+    """Queue the close of a tournament whose closing time has passed and that beat has not
+    closed yet (a page view of it notices first). At most once a minute per tournament."""
+    from tournaments import tasks
+
+    if tournament.closed_at is not None or tournament.closes_at > timezone.now():
+        return False
+    if not cache.add(f"closing:{tournament.pk}:{tournament.commitment[:16]}", 1, 60):
+        return False
+    tasks.tournament_close.delay_on_commit(tournament.pk)
+    return True
+
+
 def tournaments_due(*, now: datetime | None = None) -> list[int]:
     """Ids of the tournaments whose closing time has passed and that are not closed yet."""
     now = now or timezone.now()

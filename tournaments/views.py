@@ -29,6 +29,8 @@ def _organizer_required(request: HttpRequest) -> None:
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
+    if services.tournament_close_if_due(tournament=tournament):
+        tournament.refresh_from_db()
     entries = tournament.entries.count()
     my_game = None
     if request.user.is_authenticated:

@@ -376,3 +376,28 @@ def test_verify_recomputes_commitment_and_deals(tournament: Tournament, user: An
     assert len(check.deals) == tournament.rounds
     first = services.game_replay(game=game, round_index=0)[0].observations[0]
     assert sorted(check.deals[0]["hands"][0]) == sorted(first["hand_codes"])
+
+
+def test_close_due_command_and_page_view_close_past_tournaments(
+    client: Any, organizer: Any, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.urls import reverse
+
+    past = timezone.now() - timedelta(minutes=5)
+    due = factories.make_tournament(created_by=organizer)
+    game = services.entry_join(tournament_id=due.pk, user=user).game
+    Tournament.objects.filter(pk=due.pk).update(closes_at=past)
+    call_command("close_due", stdout=StringIO())
+    due.refresh_from_db()
+    game.refresh_from_db()
+    assert due.closed_at is not None and game.bot_finished
+    # A due tournament that nothing closed yet gets closed when its page is viewed.
+    late = factories.make_tournament(created_by=organizer)
+    Tournament.objects.filter(pk=late.pk).update(closes_at=past)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.get(reverse("tournament_detail", args=[late.pk]))
+    late.refresh_from_db()
+    assert late.closed_at is not None
