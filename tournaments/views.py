@@ -186,14 +186,14 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def play(request: HttpRequest, pk: int) -> HttpResponse:
-    """The card table (templates/tournaments/play.html, by the front-end engineer)."""
+    """The card table: ``tournaments/play_<game>.html`` where a game has its own, else ``play.html``."""
     game = get_object_or_404(
         Game.objects.select_related("entry__tournament"), pk=pk, user=request.user
     )
     tournament = game.tournament
     return render(
         request,
-        "tournaments/play.html",
+        [f"tournaments/play_{game.game}.html", "tournaments/play.html"],
         {
             "game": game,
             "initial": game_payload(game),
