@@ -44,7 +44,7 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         viewport={"width": 1280, "height": 900}, locale="nl-NL", accept_downloads=False
     )
     context.add_init_script(f"window.JK_TABLE_DELAY = {TABLE_DELAY_MS};")
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(30_000)  # a shared, busy machine
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
