@@ -1,7 +1,8 @@
 """Klaverjas bots: deterministic, fair (they read only their own observation) and quick.
 
 A bot's choice is a function of ``state.observe(seat)`` and of the stream
-``Stream(round_seed, f"bot:{seat}", start=state.move_count)`` (used only to break ties),
+``Stream(round_seed, f"bot:{seat}", start=state.move_count)`` (the basic bot draws from it
+to break ties; the strong bot breaks ties by card id),
 so two entrants who make the same moves meet the same bot moves.
 
 - ``basic``: bids on trump length with the jack or nine; wins a trick with its cheapest
@@ -28,7 +29,7 @@ from typing import Final
 
 from engine.dealing import Stream
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard
-from engine.klaverjas.roem import _roem
+from engine.klaverjas.roem import roem_points
 from engine.klaverjas.rules import (
     PLAIN_STRENGTH,
     TRUMP_STRENGTH,
@@ -401,7 +402,7 @@ def _follow_strong(obs: KlaverjasObservation, cards: list[int], k: _Knowledge) -
     for c in cards:
         cards_after = (*trick, c)
         p = _ours_chance(k, obs, cards_after)
-        roem = _roem(cards_after, trump, obs.variant.four_jacks)
+        roem = roem_points(cards_after, trump, obs.variant.four_jacks)
         value = base_points + card_points(c, trump) + roem + LATER_CARD_POINTS * later
         gain = (2 * p - 1) * value
         gain -= _future_value(c, k) * (1.0 if c // 8 == trump else SIDE_FUTURE_WEIGHT)

@@ -35,10 +35,11 @@ def trick_roem(cards: Sequence[int], trump: int, *, four_jacks: int = 100) -> in
         raise ValueError("not a Klaverjas card id")
     if not 0 <= trump < 4:
         raise ValueError("trump is a suit index 0..3")
-    return _roem(cards, trump, four_jacks)
+    return roem_points(cards, trump, four_jacks)
 
 
-def _roem(cards: Sequence[int], trump: int, four_jacks: int) -> int:
+def roem_points(cards: Sequence[int], trump: int, four_jacks: int) -> int:
+    """``trick_roem`` without the checks of its input (for the engine and the bots)."""
     total = 0
     if len(cards) == 4 and len({c % 8 for c in cards}) == 1:
         total += four_jacks if cards[0] % 8 == _JACK else ROEM_FOUR_OF_A_KIND

@@ -44,7 +44,7 @@ from engine.dealing import Stream, commitment, deal_hands, round_seed, shuffled_
 from engine.errors import IllegalMove, MalformedAction, NotYourTurn, RoundOver
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard
 from engine.klaverjas.errors import InvalidBid, NotInHand, WrongPhase
-from engine.klaverjas.roem import _roem
+from engine.klaverjas.roem import roem_points
 from engine.klaverjas.rules import (
     legal_cards,
     play_error,
@@ -129,7 +129,7 @@ def make_trick(leader: int, cards: Sequence[int], trump: int, variant: Variant) 
         tuple(cards),
         winner,
         trick_points(cards, trump),
-        _roem(cards, trump, variant.four_jacks),
+        roem_points(cards, trump, variant.four_jacks),
     )
 
 
