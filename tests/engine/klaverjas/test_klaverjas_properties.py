@@ -13,6 +13,7 @@ from engine.klaverjas import (
     KlaverjasState,
     PlayCard,
     Variant,
+    bot_action,
     new_round,
     state_from_json,
 )
@@ -135,3 +136,27 @@ def test_cards_outside_the_legal_list_are_refused(
                 assert type(exc) is not IllegalMove and exc.nl and exc.en
             else:
                 raise AssertionError(f"card {card} was accepted but is not legal")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=variants,
+    round_index=st.integers(0, 40),
+    secret=st.binary(min_size=32, max_size=32),
+    levels=st.lists(st.sampled_from(["basic", "strong"]), min_size=4, max_size=4),
+)
+def test_bots_in_random_variants(
+    variant: Variant, round_index: int, secret: bytes, levels: list[str]
+) -> None:
+    state = new_round(variant, secret=secret, round_index=round_index)
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        action = bot_action(state, level=levels[seat])
+        assert action in state.legal_actions()
+        state = state.apply(action)
+    result = state.result()
+    assert result is not None and len(state.tricks) == 8
+    roem = sum(t.roem for t in state.tricks)
+    pit = variant.pit if result.pit_team is not None else 0
+    assert sum(result.scores) == 162 + roem + pit
