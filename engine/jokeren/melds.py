@@ -148,7 +148,7 @@ class Meld:
         """What a joker laid off onto this meld may stand for (first free choice first)."""
         return tuple(lay_off_options(self, JOKER_ID))
 
-    @property
+    @cached_property
     def has_joker(self) -> bool:
         return any(sf is not None for sf in self.stands_for)
 

@@ -100,7 +100,6 @@ from engine.jokeren.actions import (
     action_from_json,
 )
 from engine.jokeren.melds import (
-    JOKER_ID,
     InvalidMeld,
     Meld,
     Pattern,
@@ -750,9 +749,12 @@ class JokerenState:
             out.extend(self.lay_melds_options())
             if self.table and self.may_lay_off(seat):
                 table = self.table
-                check = taken is not None or len(hand) <= 2
+                # cards that may be discarded this turn: a card may leave the hand if
+                # another such card stays
+                taken_code = None if taken is None else CARD_CODE[taken]
+                free = sum(1 for c in hand if CARD_CODE[c] != taken_code)
                 for card in hand:
-                    if check and not _discardable(_without(hand, (card,)), taken):
+                    if free - (CARD_CODE[card] != taken_code) < 1:
                         continue
                     rank = CARD_RANK[card]
                     if rank:
@@ -766,13 +768,12 @@ class JokerenState:
                                 out.append(LayOff(card, i, sf))
                 with_jokers = [(i, m.stands_for) for i, m in enumerate(table) if m.has_joker]
                 if with_jokers:
+                    joker_free = taken_code != "**"
                     for card in hand:
                         rank = CARD_RANK[card]
                         if not rank:
                             continue
-                        if taken is not None and not _discardable(
-                            (*_without(hand, (card,)), JOKER_ID), taken
-                        ):
+                        if free - (CARD_CODE[card] != taken_code) + joker_free < 1:
                             continue  # only the taken card (or copies) would be left
                         key = (rank, CARD_SUIT[card])
                         for i, sfs in with_jokers:
