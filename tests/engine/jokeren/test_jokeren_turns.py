@@ -533,3 +533,40 @@ def test_swap_may_not_leave_only_the_taken_card_to_discard() -> None:
         s.apply(SwapJoker(card(s, "6h"), 0))
     assert not any(isinstance(a, SwapJoker) for a in s.legal_actions())
     assert Discard(card(s, "6h")) in s.legal_actions()
+
+
+def test_any_number_of_plays_in_any_order_before_the_discard() -> None:
+    s = make_state(
+        J7,
+        hands=["6h 8h 9c 9d 9s Kc Kd 2c", "3c", "4c", "5c"],
+        table=[("5h ** 7h", 1)],
+    )
+    s = s.apply(SwapJoker(card(s, "6h"), 0))
+    s = s.apply(LayOff(card(s, "8h"), 0))
+    s = s.apply(lay(s, "9c 9d 9s"))
+    s = s.apply(lay(s, "Kc Kd **"))
+    assert s.phase == "play" and s.current_player == 0
+    assert codes(s.hands[0]) == ["2c"]
+    end = s.apply(Discard(card(s, "2c")))
+    assert end.winner == 0 and end.scores()[0] == 0
+
+
+def test_cannot_take_from_an_empty_open_pile() -> None:
+    from engine.jokeren import OpenPileEmpty
+
+    s = make_state(J13, hands=["2c 5d", "3c", "4c", "5c"], phase="draw", open_pile="")
+    assert s.legal_actions() == [Draw("stock")]
+    with pytest.raises(OpenPileEmpty):
+        s.apply(Draw("open"))
+
+
+def test_is_legal_and_can_lay_off_helpers() -> None:
+    s = make_state(J13, hands=["8h 2c", "3c", "4c", "5c"], table=[("5h 6h 7h", 1)])
+    eight = card(s, "8h")
+    assert not s.can_lay_off(eight, 0)  # Jokeren 13: not before coming out
+    assert not s.is_legal(LayOff(eight, 0))
+    out = s._evolve(out=(True, False, False, False))
+    assert out.can_lay_off(eight, 0)
+    assert out.is_legal(LayOff(eight, 0))
+    assert not out.can_lay_off(card(s, "2c"), 0)
+    assert not out.can_lay_off(eight, 5)
