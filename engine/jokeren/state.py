@@ -63,7 +63,8 @@ Observation JSON (``observation(seat)``; ``observe(seat)`` gives the same as a t
               {"type": "reshuffle", "k": k, "cards": n},
               {"type": "end", "winner": seat | null, "reason": "out" | "stock" | "turn_limit"}],
       "is_terminal": bool, "winner": seat | null, "end_reason": null | "out" | ...,
-      "scores": [per seat] | null     # only once the round is over
+      "scores": [per seat] | null,    # only once the round is over
+      "final_hands": [[ids] per seat] | null   # once over, every hand is shown (seed 001)
     }
 """
 
@@ -1073,6 +1074,7 @@ class JokerenState:
             "winner": self.winner,
             "end_reason": self.end_reason,
             "scores": self.scores() if self.is_terminal else None,
+            "final_hands": [list(h) for h in self.hands] if self.is_terminal else None,
         }
 
     # --- JSON ------------------------------------------------------------------------------

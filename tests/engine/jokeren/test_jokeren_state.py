@@ -76,7 +76,10 @@ def test_observation_is_plain_json_and_matches_the_typed_view(secret: bytes) -> 
 def test_observation_has_scores_only_at_the_end(secret: bytes) -> None:
     end, _ = random_round(PRESETS["jokeren7"], secret=secret, round_index=0, rng=random.Random(1))
     assert end.observation(0)["scores"] == end.scores()
-    assert new_round(J13, secret=secret, round_index=0).observation(0)["scores"] is None
+    assert end.observation(1)["final_hands"] == [list(h) for h in end.hands]
+    start = new_round(J13, secret=secret, round_index=0)
+    assert start.observation(0)["scores"] is None
+    assert start.observation(0)["final_hands"] is None
 
 
 @pytest.mark.parametrize(
