@@ -141,6 +141,7 @@ def main() -> int:
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "affinity": pinned,
+        "load_average_1m_at_start": round(os.getloadavg()[0], 2),
     }
     print(f"machine: {machine}")
     print("full rounds per second (bots in every seat):")
@@ -161,6 +162,7 @@ def main() -> int:
         "jokeren7_basic_1000": j7 >= 1000,
         "strong_decision_p95_under_10ms": decisions["warm"]["p95_ms"] < 10,
     }
+    machine["load_average_1m_at_end"] = round(os.getloadavg()[0], 2)
     print(f"targets met: {targets}")
     result = {
         "machine": machine,

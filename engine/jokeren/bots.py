@@ -718,17 +718,9 @@ def _take_open(view: BotView, strong: bool) -> bool:
     if after.cost < now.cost + weights[tk]:
         return True
     if not view.by_cards:
-        # a cheap card in place of a costly loose one
-        worst = max((weights[k] for k in now.loose if k not in view.table.fit), default=0)
-        if weights[tk] + _CHEAP_SWAP <= worst:
-            return True
         # a cheap card that joins a loose card into a pair or a close run
         return _KIND_POINTS[tk] <= 5 and _outs(view, tk, (*now.loose,), now.melds) >= 4
     return False
-
-
-#: a strong bot takes an open card this many points cheaper than its worst loose card
-_CHEAP_SWAP = 99.0
 
 
 def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
