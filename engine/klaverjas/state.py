@@ -60,6 +60,15 @@ HAND_SIZE: Final = 8
 TRICKS: Final = 8
 
 
+SEAT_NAMES_NL: Final = ("Zuid", "West", "Noord", "Oost")
+SEAT_NAMES_EN: Final = ("South", "West", "North", "East")
+
+
+def _check_suit(suit: object) -> None:
+    if not isinstance(suit, int) or isinstance(suit, bool) or not 0 <= suit < 4:
+        raise MalformedAction(f"Onbekende kleur: {suit!r}.", f"Unknown suit: {suit!r}.")
+
+
 def team_of(seat: int) -> int:
     """Team 0 = South/North (seats 0, 2), team 1 = West/East (seats 1, 3)."""
     return seat % 2
@@ -301,8 +310,8 @@ class KlaverjasState:
             raise RoundOver("De ronde is voorbij.", "The round is over.")
         if seat is not None and seat != self.current_player:
             raise NotYourTurn(
-                f"Je bent niet aan de beurt (stoel {self.current_player} is aan de beurt).",
-                f"It is not your turn (seat {self.current_player} is to move).",
+                f"Je bent niet aan de beurt: {SEAT_NAMES_NL[self.current_player]} is aan de beurt.",
+                f"It is not your turn: {SEAT_NAMES_EN[self.current_player]} is to move.",
             )
         if isinstance(action, Bid):
             return self._apply_bid(action)
@@ -338,6 +347,8 @@ class KlaverjasState:
     def _apply_bid(self, bid: Bid) -> KlaverjasState:
         seat = self.current_player
         assert seat is not None
+        if bid.suit is not None:
+            _check_suit(bid.suit)
         if self.phase == "bidding":
             if bid.suit is not None and bid.suit != self.proposed_trump:
                 raise InvalidBid(
@@ -389,6 +400,7 @@ class KlaverjasState:
     def _apply_choose(self, choice: ChooseTrump) -> KlaverjasState:
         if self.phase != "choose_trump":
             raise self._wrong_phase("Troef kiezen", "Choosing trump")
+        _check_suit(choice.suit)
         assert self.current_player is not None
         return self._start_play(self.current_player, choice.suit)
 

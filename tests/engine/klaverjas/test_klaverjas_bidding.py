@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from engine.errors import NotYourTurn, RoundOver
+from engine.errors import MalformedAction, NotYourTurn, RoundOver
 from engine.klaverjas import (
     ROTTERDAMS,
     Bid,
@@ -136,3 +136,10 @@ def test_round_over_after_eight_tricks() -> None:
     assert state.legal_actions() == []
     with pytest.raises(RoundOver):
         state.apply(PlayCard(0))
+
+
+def test_suit_out_of_range_is_malformed() -> None:
+    with pytest.raises(MalformedAction):
+        all_pass(start()).apply(ChooseTrump(7))
+    with pytest.raises(MalformedAction):
+        all_pass(start(TWO_ROUNDS)).apply(Bid(True, -1))
