@@ -55,6 +55,8 @@ FUTURE_SECOND: Final = 3.0
 SIDE_FUTURE_WEIGHT: Final = 0.6
 #: Points a card still to come to the trick brings on average.
 LATER_CARD_POINTS: Final = 6.0
+#: The chance that the last opponent does not beat our partner's winning card.
+LAST_OPPONENT_HOLDS: Final = 0.6
 #: A lead that our team wins with at least this chance is a sure winner.
 SURE: Final = 0.9
 
@@ -346,7 +348,7 @@ def _ours_chance(k: _Knowledge, obs: KlaverjasObservation, cards_after: Sequence
         return 0.0
     p = min(1.0, _beat_chance(k, partner, best, led))
     if later[-1] != partner:  # the last opponent may still beat our partner
-        p *= 0.6
+        p *= LAST_OPPONENT_HOLDS
     return p
 
 

@@ -93,9 +93,6 @@ def test_pass_on_a_weak_hand(level: str) -> None:
     assert bot_action(state, level=level) == Bid(False)
 
 
-# West leads 7c, North (partner) wins with the ace, East follows; South plays last.
-
-
 @pytest.mark.parametrize("level", LEVELS)
 def test_give_points_to_a_partner_who_wins(level: str) -> None:
     state = table(
@@ -114,35 +111,27 @@ def test_give_points_to_a_partner_who_wins(level: str) -> None:
     assert bot_action(state, level=level) in (PlayCard(k("Ts")), PlayCard(k("Td")))
 
 
+# West leads 7c, North (partner) wins with the ace, East follows; South holds the jack of
+# trump as its only trump.
+PARTNER_WINS = [
+    "Jh 7d 8s 9d Td Jd Qd Kd",
+    "Tc Jc Qc Kc 7s 9s Ts",
+    "8h 9h Th Qh Kh Ah Js",
+    "7h Ad Qs Ks As 8d 9c",
+]
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_do_not_trump_a_partners_sure_trick(level: str) -> None:
-    state = table(
-        [
-            "Jh 7d 8s 9d Td Jd Qd Kd",
-            "Tc Jc Qc Kc 7s 9s Ts",
-            "8h 9h Th Qh Kh Ah Js",
-            "7h Ad Qs Ks As 8d 9c",
-        ],
-        trick="7c Ac 8c",
-        leader=1,
-        variant=AMSTERDAMS,
-        playing_seat=2,
-    )
     # Amsterdams: the partner wins, so no obligation; keep the jack of trump
+    state = table(PARTNER_WINS, trick="7c Ac 8c", leader=1, variant=AMSTERDAMS, playing_seat=2)
     assert bot_action(state, level=level) != PlayCard(k("Jh"))
-    # Rotterdams: the jack is the only trump and must be played
-    rotterdams = table(
-        [
-            "Jh 7d 8s 9d Td Jd Qd Kd",
-            "Tc Jc Qc Kc 7s 9s Ts",
-            "8h 9h Th Qh Kh Ah Js",
-            "7h Ad Qs Ks As 8d 9c",
-        ],
-        trick="7c Ac 8c",
-        leader=1,
-        playing_seat=2,
-    )
-    assert bot_action(rotterdams, level=level) == PlayCard(k("Jh"))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_rotterdams_bot_trumps_as_obliged(level: str) -> None:
+    state = table(PARTNER_WINS, trick="7c Ac 8c", leader=1, variant=ROTTERDAMS, playing_seat=2)
+    assert bot_action(state, level=level) == PlayCard(k("Jh"))
 
 
 @pytest.mark.parametrize("level", LEVELS)
