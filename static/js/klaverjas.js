@@ -1,0 +1,682 @@
+// The Klaverjas card table: renders the entrant's view of a game and plays moves through
+// the JSON API (/api/games/<id>/ and /api/games/<id>/moves/, see docs/api.md).
+//
+// South (you) plays with North (partner, "maat") against West and East. The page renders
+// from the GET payload embedded in the template ("initial-state"), so a reload resumes
+// exactly. A move is one POST; its `events` (your own move, then every bot move, and
+// "round_over" markers) are shown one after another, each with the observation after it.
+// An illegal move (400) shows the server's reason and changes nothing; a stale one (409)
+// reloads the state from GET.
+//
+// Card ids follow engine/cards.py (klaverjas_code): id = suit * 8 + rank, suits c d h s,
+// ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
+
+import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
+
+const root = document.getElementById("kj-table");
+const T = JSON.parse(document.getElementById("table-strings").textContent);
+const LANG = (root.dataset.lang || document.documentElement.lang || "nl").startsWith("en")
+  ? "en"
+  : "nl";
+// Pause between two shown moves; a page (or a test) may set window.JK_TABLE_DELAY first.
+const DELAY = Number.isFinite(window.JK_TABLE_DELAY) ? window.JK_TABLE_DELAY : 650;
+
+const SUITS = "cdhs";
+const KJ_RANKS = "789TJQKA";
+// Strength per rank index (7 8 9 T J Q K A), higher wins (engine/klaverjas/rules.py).
+const TRUMP_STRENGTH = [0, 1, 6, 4, 7, 2, 3, 5];
+const PLAIN_STRENGTH = [0, 1, 2, 6, 3, 4, 5, 7];
+
+const NAMES = {
+  letters: T.rank_letters.split(","),
+  ranks: T.rank_names.split(","),
+  suits: T.suit_names.split(","),
+  joker: "",
+  format: T.card_name,
+};
+
+const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
+const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const number = (x) =>
+  Number(x).toLocaleString(LANG === "en" ? "en-GB" : "nl-NL", { maximumFractionDigits: 1 });
+
+// --- Cards -----------------------------------------------------------------------------
+
+const codeOf = (id) => KJ_RANKS[id % 8] + SUITS[Math.floor(id / 8)];
+const suitOf = (id) => SUITS[Math.floor(id / 8)];
+const suitName = (s) => NAMES.suits[SUITS.indexOf(s)] ?? s;
+const suitText = (s) => `${SUIT_SYMBOLS[s]} ${suitName(s)}`;
+const nameOf = (id) => cardName(codeOf(id), NAMES);
+const shortOf = (id) => rankLabel(cardInfo(codeOf(id)).rank, NAMES.letters) + SUIT_SYMBOLS[suitOf(id)];
+
+/** The suits in display order: trump first, then alternating black and red. */
+function suitOrder(trump) {
+  const base = ["s", "h", "c", "d"];
+  if (!trump) return base;
+  const red = RED_SUITS.has(trump);
+  const opposite = base.filter((s) => s !== trump && RED_SUITS.has(s) !== red);
+  const same = base.filter((s) => s !== trump && RED_SUITS.has(s) === red);
+  return [trump, opposite[0], ...same, ...opposite.slice(1)];
+}
+
+/** The hand sorted by suit (trump first), within a suit from high to low. */
+function sortHand(ids, trump) {
+  const order = suitOrder(trump);
+  const strength = (id) => (suitOf(id) === trump ? TRUMP_STRENGTH : PLAIN_STRENGTH)[id % 8];
+  return [...ids].sort(
+    (a, b) => order.indexOf(suitOf(a)) - order.indexOf(suitOf(b)) || strength(b) - strength(a),
+  );
+}
+
+// --- State -----------------------------------------------------------------------------
+
+const state = {
+  game: JSON.parse(document.getElementById("initial-state").textContent),
+  obs: null,
+  busy: false,
+  details: loadDetails(),
+};
+state.obs = state.game.observation;
+keepDetail(state.obs);
+
+const seat = () => state.game.seat ?? 0;
+const seatName = (s) => (state.game.seat_names || [])[s] ?? `#${s}`;
+const teamOf = (s) => s % 2;
+const teamName = (t) => (t === teamOf(seat()) ? T.we : T.they);
+const phase = (o = state.obs) => o.phase;
+const currentPlayer = (o = state.obs) => (o.is_terminal ? null : o.current_player);
+const playing = () => state.game.status === "playing";
+// `your_turn` is false when the tournament's window has closed, even on South's turn.
+const myTurn = () => playing() && currentPlayer() === seat() && state.game.your_turn !== false;
+const canAct = () => myTurn() && !state.busy;
+const trumpSuit = (o = state.obs) => o.trump ?? null;
+const legalActions = (o = state.obs) => (currentPlayer(o) === seat() ? o.legal_actions || [] : []);
+const legalCards = () =>
+  new Set(legalActions().filter((a) => a.type === "play").map((a) => a.card));
+const roundIndex = () => state.obs.round_index ?? state.game.round ?? 0;
+
+// The breakdown of finished rounds (card points, roem, nat, pit) is in the observation at
+// the end of a round only; the payload keeps just the scores. It is kept per game in the
+// browser so the score sheet can show it after the next round starts (and after reloads).
+function detailsKey() {
+  return `kj-rounds-${root.dataset.gameId || state.game?.id || ""}`;
+}
+
+function loadDetails() {
+  try {
+    return JSON.parse(window.localStorage.getItem(`kj-rounds-${root.dataset.gameId}`) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function keepDetail(o) {
+  if (!o || !o.is_terminal || !o.result) return;
+  state.details[o.round_index] = o.result;
+  try {
+    window.localStorage.setItem(detailsKey(), JSON.stringify(state.details));
+  } catch {
+    // Storage may be unavailable (private mode): the sheet then shows the scores only.
+  }
+}
+
+// --- DOM helpers -------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) el.append(child);
+  }
+  return el;
+}
+
+/** A card face; `tag` "button" for the hand, "span" elsewhere. */
+function cardFace(id, { tag = "span", attrs = {}, small = false, trump = null } = {}) {
+  const code = codeOf(id);
+  const info = cardInfo(code);
+  const name = nameOf(id);
+  const classes = ["kj-card", RED_SUITS.has(info.suit) ? "kj-red" : "kj-black"];
+  if (small) classes.push("kj-card-small");
+  if (trump && info.suit === trump) classes.push("is-trump");
+  const a11y = tag === "span" ? { role: "img", "aria-label": name } : { "aria-label": name };
+  const el = h(tag, { class: classes.join(" "), title: name, "data-code": code, ...a11y, ...attrs });
+  const rank = rankLabel(info.rank, NAMES.letters);
+  const suit = SUIT_SYMBOLS[info.suit];
+  el.append(
+    h("span", { class: "kj-corner", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
+    h("span", { class: "kj-pip", "aria-hidden": "true", text: suit }),
+    h("span", { class: "kj-corner kj-corner-br", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
+  );
+  return el;
+}
+
+const cardBack = () => h("span", { class: "kj-back", "aria-hidden": "true" });
+
+function button(testid, text, onclick, extra = {}) {
+  return h("button", { type: "button", class: "kj-btn", "data-testid": testid, onclick, ...extra }, text);
+}
+
+// --- Rendering ------------------------------------------------------------------------
+
+function render() {
+  const o = state.obs;
+  root.dataset.busy = String(state.busy);
+  root.dataset.phase = phase(o) ?? "";
+  root.dataset.yourTurn = String(myTurn());
+  root.dataset.seq = String(state.game.seq);
+  root.dataset.status = state.game.status;
+  root.dataset.round = String(roundIndex());
+  root.dataset.trump = trumpSuit(o) ?? "";
+  root.dataset.tricks = String((o.tricks || []).length);
+  renderBadges();
+  renderSeats();
+  renderTrick();
+  renderStatus();
+  renderBidding();
+  renderHand();
+  renderInfo();
+  renderNow();
+  renderBoom();
+  renderLog();
+}
+
+/** The seat's latest bid of the current deal, in words (only while bidding). */
+function bidText(s) {
+  const o = state.obs;
+  if (!["bidding", "bidding2", "choose_trump"].includes(phase(o))) {
+    return o.playing_seat === s ? T.plays : "";
+  }
+  const bids = (o.bids || []).filter((b) => b.seat === s);
+  const last = bids[bids.length - 1];
+  if (!last) return "";
+  if (!last.play) return T.passed;
+  return last.suit ? `${T.plays} ${SUIT_SYMBOLS[last.suit]}` : T.plays;
+}
+
+function seatLabel(s) {
+  const o = state.obs;
+  const turn = playing() && currentPlayer() === s;
+  const bid = bidText(s);
+  return h(
+    "div",
+    { class: `kj-seat-label${turn ? " is-turn" : ""}` },
+    h("span", { class: "kj-seat-name", text: seatName(s) }),
+    s === (seat() + 2) % 4 ? h("span", { class: "kj-partner", "data-testid": "partner-label", text: T.partner }) : null,
+    o.dealer === s ? h("span", { class: "kj-dealer", title: T.dealer, text: "D" }) : null,
+    bid ? h("span", { class: `kj-bid${o.playing_seat === s ? " is-playing" : ""}`, "data-testid": `bid-${s}`, text: bid }) : null,
+  );
+}
+
+function renderSeats() {
+  const counts = state.obs.hand_counts || [];
+  for (const s of [1, 2, 3]) {
+    const box = $(`seat-${s}`);
+    const n = counts[s] ?? 0;
+    box.classList.toggle("is-turn", playing() && currentPlayer() === s);
+    box.replaceChildren(
+      seatLabel(s),
+      h("div", { class: "kj-backs", title: n === 1 ? T.one_card : fmt(T.n_cards, { n }) }, Array.from({ length: n }, cardBack)),
+    );
+  }
+  const south = $("seat-0");
+  south.replaceChildren(...seatLabel(seat()).childNodes);
+  south.classList.toggle("is-turn", myTurn());
+}
+
+function renderBadges() {
+  const o = state.obs;
+  const items = [];
+  const trump = trumpSuit(o);
+  const bidding = phase(o) === "bidding";
+  const shown = trump ?? (bidding ? o.proposed_trump : null);
+  items.push(
+    h(
+      "div",
+      { class: `kj-trump${shown && RED_SUITS.has(shown) ? " kj-red" : ""}${trump ? "" : " is-proposed"}`, "data-testid": "trump", "data-suit": trump ?? "" },
+      h("span", { class: "kj-badge-title", text: trump ? T.trump : T.proposed_trump }),
+      shown
+        ? h("span", { class: "kj-trump-suit" }, h("span", { class: "kj-trump-symbol", text: SUIT_SYMBOLS[shown] }), h("span", { text: suitName(shown) }))
+        : h("span", { class: "kj-trump-none", text: T.no_trump_yet }),
+    ),
+  );
+  if (o.playing_team !== null && o.playing_team !== undefined) {
+    const ours = o.playing_team === teamOf(seat());
+    items.push(
+      h(
+        "div",
+        { class: `kj-playing${ours ? " is-ours" : ""}`, "data-testid": "playing-team", "data-team": o.playing_team },
+        h("span", { class: "kj-badge-title", text: T.playing_team }),
+        h("strong", { text: ours ? T.we_play : T.they_play }),
+        h("span", { class: "kj-playing-seat", text: seatName(o.playing_seat) }),
+      ),
+    );
+  }
+  $("badges").replaceChildren(...items);
+}
+
+/** The trick to show: the one being played, else the last finished one (until a lead). */
+function shownTrick() {
+  const o = state.obs;
+  const plays = o.trick?.plays ?? [];
+  if (plays.length || phase(o) !== "play" && phase(o) !== "over") return { plays, done: null };
+  const tricks = o.tricks || [];
+  const last = tricks[tricks.length - 1];
+  return last ? { plays: last.plays, done: last } : { plays: [], done: null };
+}
+
+function renderTrick() {
+  const { plays, done } = shownTrick();
+  const box = $("trick");
+  const trump = trumpSuit();
+  const positions = ["south", "west", "north", "east"];
+  const slots = positions.map((pos, s) => {
+    const play = plays.find((p) => p.seat === s);
+    const won = done && done.winner === s;
+    return h(
+      "div",
+      { class: `kj-slot kj-slot-${pos}${won ? " is-winner" : ""}`, "data-testid": `trick-slot-${s}` },
+      play ? cardFace(play.card, { trump, attrs: { "data-testid": `trick-card-${s}`, "data-seat": s } }) : h("span", { class: "kj-slot-empty" }),
+    );
+  });
+  const notes = [];
+  if (done) {
+    notes.push(h("p", { class: "kj-trick-winner", "data-testid": "trick-winner", text: fmt(T.trick_to, { name: seatName(done.winner) }) }));
+    if (done.roem > 0) {
+      notes.push(h("p", { class: "kj-roem-call", "data-testid": "roem-call", text: fmt(T.roem_called, { points: done.roem }) }));
+    }
+  }
+  box.classList.toggle("is-done", Boolean(done));
+  box.replaceChildren(...slots, h("div", { class: "kj-trick-notes" }, notes));
+}
+
+function renderStatus() {
+  const el = $("status");
+  const o = state.obs;
+  let text;
+  if (!playing()) text = T.game_over;
+  else if (myTurn()) {
+    if (phase(o) === "bidding") text = fmt(T.turn_bid, { suit: suitText(o.proposed_trump) });
+    else if (phase(o) === "bidding2") text = T.turn_bid2;
+    else if (phase(o) === "choose_trump") text = T.turn_choose;
+    else text = T.turn_play;
+  } else if (currentPlayer() !== null && currentPlayer() !== undefined) {
+    text = fmt(T.bot_turn, { name: seatName(currentPlayer()) });
+  } else text = T.waiting;
+  el.textContent = text;
+  el.classList.toggle("is-yours", myTurn());
+}
+
+function bidLabel(action) {
+  if (action.type === "choose_trump") return suitText(action.suit);
+  if (!action.play) return T.bid_pass;
+  if (action.suit) return fmt(T.bid_play_suit, { suit: suitText(action.suit) });
+  return T.bid_play;
+}
+
+function bidTestid(action) {
+  if (action.type === "choose_trump") return `choose-${action.suit}`;
+  if (!action.play) return "bid-pass";
+  return action.suit ? `bid-play-${action.suit}` : "bid-play";
+}
+
+function renderBidding() {
+  const box = $("bidding");
+  const actions = canAct() ? legalActions().filter((a) => a.type !== "play") : [];
+  box.hidden = actions.length === 0;
+  box.replaceChildren(
+    ...actions.map((a) => {
+      const suit = a.suit ?? null;
+      const kind = !a.play && a.type === "bid" ? "kj-btn-ghost" : "kj-btn-primary";
+      const el = button(bidTestid(a), bidLabel(a), () => send(a), { class: `kj-btn ${kind}` });
+      if (suit && RED_SUITS.has(suit)) el.classList.add("kj-red-text");
+      return el;
+    }),
+  );
+}
+
+function renderHand() {
+  const box = $("hand");
+  const o = state.obs;
+  box.hidden = !playing() && Boolean(state.game.result);
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
+  const trump = trumpSuit(o) ?? (phase(o) === "bidding" ? o.proposed_trump : null);
+  const playable = canAct() && phase(o) === "play";
+  const legal = playable ? legalCards() : new Set();
+  box.replaceChildren(
+    ...sortHand(o.hand || [], trump).map((c) => {
+      const isLegal = legal.has(c);
+      const el = cardFace(c, {
+        tag: "button",
+        trump: trumpSuit(o),
+        attrs: {
+          type: "button",
+          "data-testid": "hand-card",
+          "data-card": c,
+          "data-legal": playable ? String(isLegal) : null,
+          disabled: !playable,
+          onclick: () => send({ type: "play", card: c }),
+        },
+      });
+      el.classList.toggle("is-illegal", playable && !isLegal);
+      el.classList.toggle("is-legal", playable && isLegal);
+      return el;
+    }),
+  );
+  box.classList.toggle("is-playable", playable);
+}
+
+function renderInfo() {
+  const g = state.game;
+  const parts = [
+    h("p", { class: "kj-round", "data-testid": "round-label", text: fmt(T.round_of, { round: roundIndex() + 1, rounds: g.rounds }) }),
+  ];
+  if (g.tournament?.name) parts.push(h("p", { class: "kj-tournament", text: g.tournament.name }));
+  const variant = g.variant || {};
+  const title = variant[`title_${LANG}`] ?? variant.title_nl ?? g.variant_name ?? "";
+  if (title) parts.push(h("p", { class: "kj-variant", text: title.charAt(0).toUpperCase() + title.slice(1) }));
+  if (g.bot_finished) parts.push(h("p", { class: "kj-note", text: T.bot_finished }));
+  $("round-info").replaceChildren(...parts);
+}
+
+function renderNow() {
+  const o = state.obs;
+  const won = [0, 0];
+  for (const t of o.tricks || []) won[teamOf(t.winner)] += 1;
+  const points = o.points || [0, 0];
+  const roem = o.roem || [0, 0];
+  const row = (title, cells, testid) =>
+    h("tr", {}, h("th", { scope: "row", text: title }), cells.map((c, t) => h("td", { "data-testid": `${testid}-${t}`, text: String(c) })));
+  $("now").replaceChildren(
+    h(
+      "table",
+      { class: "kj-now-table" },
+      h("thead", {}, h("tr", {}, h("th", { text: "" }), h("th", { scope: "col", text: T.we }), h("th", { scope: "col", text: T.they }))),
+      h(
+        "tbody",
+        {},
+        row(T.tricks_won, won, "tricks-won"),
+        row(T.card_points, points, "points"),
+        row(T.roem, roem, "roem"),
+      ),
+    ),
+  );
+}
+
+/** One cell of the score sheet: the score, its roem, and nat or pit marked. */
+function boomCell(score, detail, team, testid) {
+  const marks = [];
+  if (detail) {
+    if (detail.roem?.[team]) marks.push(h("span", { class: "kj-mark kj-mark-roem", text: `${T.roem} ${detail.roem[team]}` }));
+    if (detail.nat && detail.playing_team === team) marks.push(h("span", { class: "kj-mark kj-mark-nat", "data-testid": "mark-nat", text: T.nat }));
+    if (detail.pit_team === team) marks.push(h("span", { class: "kj-mark kj-mark-pit", "data-testid": "mark-pit", text: T.pit }));
+  }
+  const playingHere = detail && detail.playing_team === team;
+  return h("td", { class: playingHere ? "is-playing" : "", "data-testid": testid }, h("span", { class: "kj-score", text: String(score) }), marks);
+}
+
+function renderBoom() {
+  const rows = state.game.round_scores || [];
+  const totals = state.game.totals || [0, 0];
+  const us = teamOf(seat());
+  const them = 1 - us;
+  $("boom").replaceChildren(
+    h(
+      "table",
+      { class: "kj-boom-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: T.round }), h("th", { scope: "col", text: T.we }), h("th", { scope: "col", text: T.they }))),
+      h(
+        "tbody",
+        {},
+        rows.map((r, i) => {
+          const detail = state.details[i] ?? null;
+          return h(
+            "tr",
+            { "data-testid": "boom-row" },
+            h("th", { scope: "row", text: String(i + 1) }),
+            boomCell(r[us], detail, us, `boom-${i}-we`),
+            boomCell(r[them], detail, them, `boom-${i}-they`),
+          );
+        }),
+      ),
+      h(
+        "tfoot",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row", text: T.total }),
+          h("td", { "data-testid": "total-we", text: String(totals[us] ?? 0) }),
+          h("td", { "data-testid": "total-they", text: String(totals[them] ?? 0) }),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The current round's moves in words, from the observation (bids and tricks). */
+function logLines() {
+  const o = state.obs;
+  const lines = [];
+  if (o.deal_number > 0) lines.push({ seat: null, text: T.log_redeal });
+  for (const b of o.bids || []) {
+    const name = seatName(b.seat);
+    let text = fmt(T.log_pass, { name });
+    if (b.play) text = b.suit ? fmt(T.log_play_suit, { name, suit: suitText(b.suit) }) : fmt(T.log_play_bid, { name });
+    lines.push({ seat: b.seat, text });
+  }
+  const bidPlayed = (o.bids || []).some((b) => b.play);
+  if (o.trump && o.playing_seat !== null && o.playing_seat !== undefined && !bidPlayed) {
+    lines.push({ seat: o.playing_seat, text: fmt(T.log_choose, { name: seatName(o.playing_seat), suit: suitText(o.trump) }) });
+  }
+  for (const t of o.tricks || []) {
+    for (const p of t.plays) lines.push({ seat: p.seat, text: fmt(T.log_card, { name: seatName(p.seat), card: shortOf(p.card) }) });
+    const vars = { name: seatName(t.winner), points: t.points, roem: t.roem };
+    lines.push({ seat: null, cls: "kj-log-trick", text: fmt(t.roem ? T.log_trick_roem : T.log_trick, vars) });
+  }
+  for (const p of o.trick?.plays || []) {
+    lines.push({ seat: p.seat, text: fmt(T.log_card, { name: seatName(p.seat), card: shortOf(p.card) }) });
+  }
+  return lines;
+}
+
+function renderLog() {
+  const list = $("log");
+  const lines = logLines();
+  const key = `${roundIndex()}:${state.obs.deal_number ?? 0}`;
+  if (list.dataset.key !== key || lines.length < list.children.length) {
+    list.replaceChildren(); // a new round (or a new deal) starts a new list of moves
+    list.dataset.key = key;
+  }
+  for (const line of lines.slice(list.children.length)) {
+    const cls = [line.seat === seat() ? "is-yours" : "", line.cls ?? ""].join(" ").trim();
+    list.append(h("li", { class: cls || null, text: line.text }));
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderFinal() {
+  const south = root.querySelector(".kj-south");
+  south.querySelector("[data-testid=final]")?.remove();
+  const res = state.game.result;
+  if (playing() || !res) return;
+  const totals = state.game.totals || [0, 0];
+  const us = teamOf(seat());
+  const url = root.dataset.leaderboardUrl || "";
+  south.append(
+    h(
+      "div",
+      { class: "kj-final", "data-testid": "final" },
+      h("h2", { text: T.game_over }),
+      h(
+        "dl",
+        {},
+        h("dt", { text: T.we }), h("dd", { "data-testid": "final-we", text: number(totals[us]) }),
+        h("dt", { text: T.they }), h("dd", { "data-testid": "final-they", text: number(totals[1 - us]) }),
+        h("dt", { text: T.result }), h("dd", { "data-testid": "final-result", text: number(res.result) }),
+        h("dt", { text: T.rank }), h("dd", { "data-testid": "final-rank", text: res.rank ?? "–" }),
+      ),
+      url
+        ? h("a", { class: "kj-btn kj-btn-primary", href: url, "data-testid": "leaderboard-link", text: state.game.tournament ? T.leaderboard : T.back })
+        : null,
+    ),
+  );
+}
+
+/** Show a finished round's score; resolves when the player continues. */
+function showRoundOver(event, isLast) {
+  const dialog = $("dialog");
+  const detail = state.details[event.round] ?? null;
+  const scores = event.scores || [];
+  const us = teamOf(seat());
+  const teams = [us, 1 - us];
+  const notes = [];
+  if (detail?.nat) notes.push(fmt(T.nat_text, { team: teamName(detail.playing_team) }));
+  if (detail && detail.pit_team !== null && detail.pit_team !== undefined) {
+    notes.push(fmt(T.pit_text, { team: teamName(detail.pit_team), bonus: state.game.variant?.pit ?? 100 }));
+  }
+  const row = (title, values, testid) =>
+    h("tr", {}, h("th", { scope: "row", text: title }), values.map((v, i) => h("td", { "data-testid": testid ? `${testid}-${i}` : null, text: String(v) })));
+  return new Promise((resolve) => {
+    dialog.replaceChildren(
+      h("h2", { "data-testid": "round-over-title", text: fmt(T.round_over, { round: (event.round ?? 0) + 1 }) }),
+      detail
+        ? h("p", { class: "kj-outcome", text: `${T.playing_team}: ${teamName(detail.playing_team)}` })
+        : null,
+      h(
+        "table",
+        { class: "kj-round-table", "data-testid": "round-scores" },
+        h("thead", {}, h("tr", {}, h("th", { text: "" }), teams.map((t) => h("th", { scope: "col", text: teamName(t) })))),
+        h(
+          "tbody",
+          {},
+          detail ? row(T.card_points, teams.map((t) => detail.points[t]), null) : null,
+          detail ? row(T.roem, teams.map((t) => detail.roem[t]), null) : null,
+          h(
+            "tr",
+            { class: "kj-round-score" },
+            h("th", { scope: "row", text: T.score }),
+            teams.map((t, i) => h("td", { "data-testid": `round-score-${i}`, text: String(scores[t] ?? 0) })),
+          ),
+        ),
+      ),
+      notes.map((n) => h("p", { class: "kj-outcome kj-outcome-mark", "data-testid": "round-note", text: n })),
+      h(
+        "div",
+        { class: "kj-dialog-buttons" },
+        button("continue", isLast ? T.see_result : T.next_round, () => dialog.close(), { class: "kj-btn kj-btn-primary", autofocus: true }),
+      ),
+    );
+    dialog.onclose = () => resolve();
+    dialog.showModal();
+  });
+}
+
+// --- Talking to the API -------------------------------------------------------------
+
+function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  if (meta?.content) return meta.content;
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+function showError(message) {
+  const el = $("error");
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+function applyObservation(obs) {
+  state.obs = obs;
+  keepDetail(obs);
+}
+
+async function send(action) {
+  if (state.busy) return;
+  showError("");
+  state.busy = true;
+  render();
+  let response;
+  let data = null;
+  try {
+    response = await fetch(root.dataset.movesUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ seq: state.game.seq, action }),
+    });
+    data = await response.json().catch(() => null);
+  } catch {
+    state.busy = false;
+    showError(T.network);
+    render();
+    return;
+  }
+  if (response.ok && data) {
+    await playEvents(data);
+  } else if (response.status === 409) {
+    await reload();
+    showError(T.stale);
+  } else {
+    // Nothing changed: the table is as it was.
+    showError(data?.error?.message ?? fmt(T.server_error, { status: response.status }));
+  }
+  state.busy = false;
+  render();
+  renderFinal();
+}
+
+/** Show each event of a POST response in turn, then settle on the response's state. */
+async function playEvents(data) {
+  const events = data.events || [];
+  const lastRoundOver = events.reduce((last, e, i) => (e.type === "round_over" ? i : last), -1);
+  for (const [i, event] of events.entries()) {
+    if (event.type === "round_over") {
+      const scores = event.scores || [];
+      state.game = {
+        ...state.game,
+        round_scores: [...(state.game.round_scores || []), scores],
+        totals: (state.game.totals || scores.map(() => 0)).map((t, s) => t + (scores[s] ?? 0)),
+      };
+      render();
+      await showRoundOver(event, data.status === "finished" && i === lastRoundOver);
+      continue;
+    }
+    if (i > 0) await sleep(DELAY);
+    const before = (state.obs.tricks || []).length;
+    if (event.observation) applyObservation(event.observation);
+    render();
+    // A finished trick stays in view a little longer (its winner and roem).
+    if ((state.obs.tricks || []).length > before && (state.obs.tricks || []).length > 0) await sleep(DELAY);
+  }
+  const { events: _events, ...payload } = data;
+  state.game = payload;
+  applyObservation(payload.observation);
+}
+
+async function reload() {
+  try {
+    const response = await fetch(root.dataset.apiUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(String(response.status));
+    state.game = await response.json();
+    applyObservation(state.game.observation);
+  } catch {
+    showError(T.network);
+  }
+}
+
+// --- Start --------------------------------------------------------------------------
+
+render();
+renderFinal();

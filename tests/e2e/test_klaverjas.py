@@ -1,0 +1,316 @@
+"""The Klaverjas table in a real browser: sign up, join a Klaverjas tournament, bid and
+play a whole round by clicking, see the round's score, the result and the leaderboard;
+an illegal card shows the rule it breaks and changes nothing; a reload resumes; a stale
+move reloads (RULES.md §6, docs/api.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import factories
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine.cards import klaverjas_code
+from engine.klaverjas import MustFollowSuit, bot_action, new_round, state_from_json
+from engine.klaverjas.rules import legal_cards, play_error
+from engine.klaverjas.variants import ROTTERDAMS
+from tournaments import services
+from tournaments.models import Game, Tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TABLE = "[data-testid=table]"
+#: The table is idle (no request, no moves being shown) or shows the round-over dialog.
+SETTLED = """() => {
+  const t = document.querySelector('[data-testid=table]');
+  const d = document.querySelector('[data-testid=dialog]');
+  return (t && t.dataset.busy === 'false') || (d && d.open);
+}"""
+PASSWORD = factories.PASSWORD
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def secret_where_the_bots_pass() -> bytes:
+    """A tournament secret whose round 0 lets West, North and East pass the proposed
+    trump (basic bots), so that South bids: round 0 is dealt by South (seat 0)."""
+    for i in range(1, 500):
+        secret = hashlib.sha256(f"klaverjas-e2e-{i}".encode()).digest()
+        state = new_round(ROTTERDAMS, secret=secret, round_index=0)
+        for _ in range(3):
+            action = bot_action(state, level="basic")
+            if action.to_json() != {"type": "bid", "play": False}:
+                break
+            state = state.apply(action)
+        else:
+            return secret
+    raise AssertionError("no deal found where the three bots pass")
+
+
+def make_tournament(*, rounds: int = 1, secret: bytes | None = None) -> Tournament:
+    """An open Klaverjas (Rotterdams) tournament, with a chosen secret if given."""
+    t = factories.make_tournament(
+        name="E2E Klaverjassen", game="klaverjas", preset="rotterdams", rounds=rounds
+    )
+    if secret is not None:
+        Tournament.objects.filter(pk=t.pk).update(
+            secret=secret, commitment=hashlib.sha256(secret).hexdigest()
+        )
+        t.refresh_from_db()
+    return t
+
+
+def settle(page: Page) -> None:
+    page.wait_for_function(SETTLED)
+
+
+def table(page: Page, name: str) -> str:
+    return page.get_attribute(TABLE, f"data-{name}") or ""
+
+
+def dialog_open(page: Page) -> bool:
+    return bool(page.eval_on_selector("[data-testid=dialog]", "d => d.open"))
+
+
+def hand(page: Page) -> list[dict[str, str]]:
+    """The hand on screen in display order: card id, code and legality per card."""
+    rows: list[dict[str, str]] = page.eval_on_selector_all(
+        "[data-testid=hand-card]",
+        "els => els.map(e => ({card: e.dataset.card, code: e.dataset.code,"
+        " legal: e.dataset.legal ?? ''}))",
+    )
+    return rows
+
+
+def snapshot(page: Page) -> dict[str, Any]:
+    """Everything the player sees of the state, to compare before and after."""
+    return {
+        "hand": [c["code"] for c in hand(page)],
+        "trick": page.eval_on_selector_all(
+            "[data-testid=trick] [data-seat]",
+            "els => els.map(e => [e.dataset.seat, e.dataset.code])",
+        ),
+        "phase": table(page, "phase"),
+        "seq": table(page, "seq"),
+        "trump": table(page, "trump"),
+        "tricks": table(page, "tricks"),
+        "won": [page.inner_text(f"[data-testid=tricks-won-{t}]") for t in (0, 1)],
+    }
+
+
+def sign_up(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("form.stacked button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def log_in(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def api_get(page: Page, game_id: int) -> dict[str, Any]:
+    response = page.request.get(urljoin(page.url, f"/api/games/{game_id}/"))
+    assert response.ok
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def api_post(page: Page, game_id: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    response = page.request.post(
+        urljoin(page.url, f"/api/games/{game_id}/moves/"),
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRFToken": token},
+    )
+    return response.status, response.json()
+
+
+def trump_first_and_high_to_low(codes: list[str], trump: str) -> bool:
+    """The hand's order: suits together, trump first, each suit from high to low."""
+    trump_order, plain_order = "J9ATKQ87", "ATKQJ98"
+    suits = [c[1] for c in codes]
+    together = all(suits.index(s) == i or suits[i - 1] == s for i, s in enumerate(suits))
+    trump_leads = trump not in suits or suits[0] == trump
+    ranked = True
+    for a, b in zip(codes, codes[1:], strict=False):
+        if a[1] == b[1]:
+            order = trump_order if a[1] == trump else plain_order
+            ranked = ranked and order.index(a[0]) < order.index(b[0])
+    return together and trump_leads and ranked
+
+
+# --- tests ------------------------------------------------------------------------------
+
+
+def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
+    live_server: Any, page: Page
+) -> None:
+    tournament = make_tournament(secret=secret_where_the_bots_pass())
+    sign_up(page, live_server.url, "klaverjasser")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    page.click(f"form[action='/tournaments/{tournament.pk}/join/'] button[type=submit]")
+    page.wait_for_url("**/games/*/")
+    settle(page)
+
+    # The table: eight cards, North is the partner, the three bots passed, South bids.
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(8)
+    expect(page.locator("[data-testid=seat-2] [data-testid=partner-label]")).to_have_count(1)
+    expect(page.locator("[data-testid=seat-1] [data-testid=partner-label]")).to_have_count(0)
+    assert table(page, "phase") == "bidding"
+    assert table(page, "your-turn") == "true"
+    for s in (1, 2, 3):
+        expect(page.locator(f"[data-testid=bid-{s}]")).to_be_visible()
+    expect(page.locator("[data-testid=bid-pass]")).to_be_visible()
+    proposed = page.get_attribute("[data-testid=trump]", "data-suit")
+    assert proposed == ""  # only proposed so far
+    page.click("[data-testid=bid-play]")  # "Spelen": our team plays the proposed trump
+    settle(page)
+    trump = table(page, "trump")
+    assert trump in ("c", "d", "h", "s")
+    assert page.get_attribute("[data-testid=trump]", "data-suit") == trump
+    assert page.get_attribute("[data-testid=playing-team]", "data-team") == "0"
+    assert trump_first_and_high_to_low([c["code"] for c in hand(page)], trump)
+
+    round_scores: list[str] | None = None
+    shot = False
+    for _ in range(40):
+        settle(page)
+        if dialog_open(page):
+            expect(page.locator("[data-testid=round-scores]")).to_be_visible()
+            round_scores = [page.inner_text(f"[data-testid=round-score-{i}]") for i in (0, 1)]
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "klaverjas-round-over.png"))
+            page.click("[data-testid=continue]")
+            continue
+        if table(page, "status") == "finished":
+            break
+        assert table(page, "your-turn") == "true"
+        assert table(page, "phase") == "play"
+        cards = hand(page)
+        legal = [c for c in cards if c["legal"] == "true"]
+        assert legal, "South to move but no card is playable"
+        # The legal cards on screen are the engine's for the server's state.
+        server = api_get(page, int(page.url.rstrip("/").split("/")[-1]))
+        assert sorted(int(c["card"]) for c in legal) == sorted(
+            a["card"] for a in server["observation"]["legal_actions"]
+        )
+        if not shot and int(table(page, "tricks")) >= 2 and len(cards) > len(legal):
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "klaverjas.png"))
+            shot = True
+        before = int(table(page, "tricks"))
+        page.click(f"[data-testid=hand-card][data-card='{legal[-1]['card']}']")
+        settle(page)
+        if not dialog_open(page):
+            assert int(table(page, "tricks")) == before + 1 or table(page, "status") == "finished"
+    else:
+        pytest.fail("the round did not end")
+
+    # Eight tricks were played; the round's score, the sheet and the result agree.
+    assert table(page, "tricks") == "8"
+    assert round_scores is not None
+    game = Game.objects.get(user__username="klaverjasser")
+    assert game.status == Game.Status.FINISHED
+    we, they = game.totals[0], game.totals[1]
+    assert round_scores == [str(we), str(they)]
+    won = [int(page.inner_text(f"[data-testid=tricks-won-{t}]")) for t in (0, 1)]
+    assert sum(won) == 8
+    expect(page.locator("[data-testid=boom-row]")).to_have_count(1)
+    assert page.inner_text("[data-testid=total-we]") == str(we)
+    assert page.inner_text("[data-testid=total-they]") == str(they)
+    final = page.locator("[data-testid=final]")
+    expect(final).to_be_visible()
+    assert page.inner_text("[data-testid=final-result]") == f"{we - they:,}".replace(",", ".")
+    assert page.inner_text("[data-testid=final-rank]") == "1"  # the only entrant
+    # The moves list holds all 32 cards and the 8 tricks (and the bids).
+    assert page.locator("[data-testid=log] li").count() >= 40
+
+    page.click("[data-testid=leaderboard-link]")
+    page.wait_for_url(f"{live_server.url}/tournaments/{tournament.pk}/")
+    expect(page.locator("#leaderboard tr.me")).to_contain_text("klaverjasser")
+
+
+def _to_an_illegal_position(game: Game, user: Any) -> Game:
+    """Play South like the basic bot until South must follow the led suit and also holds
+    a card of another suit (which may not be played)."""
+    for _ in range(200):
+        game.refresh_from_db()
+        state = state_from_json(game.state)
+        if state.phase == "play" and state.current_player == 0 and state.trick:
+            led = {c // 8 for c in state.hands[0]} & {state.trick[0] // 8}
+            if led and len({c // 8 for c in state.hands[0]}) > 1:
+                return game
+        services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
+        )
+    raise AssertionError("no position with an illegal card was reached")
+
+
+def test_illegal_card_reload_and_stale_move(live_server: Any, page: Page) -> None:
+    tournament = make_tournament(rounds=3)
+    user = factories.make_user("klaverjas_west")
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = _to_an_illegal_position(game, user)
+    state = state_from_json(game.state)
+    assert state.trump is not None
+    illegal = min(c for c in state.hands[0] if c // 8 != state.trick[0] // 8)
+    assert illegal not in legal_cards(state.hands[0], state.trick, state.trump, state.variant)
+    reason = play_error(state.hands[0], state.trick, state.trump, state.variant, illegal)
+    assert isinstance(reason, MustFollowSuit)
+
+    log_in(page, live_server.url, "klaverjas_west")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    # The cards that may not be played are dimmed; the trick on the table is shown.
+    card = page.locator(f"[data-testid=hand-card][data-card='{illegal}']")
+    assert card.get_attribute("data-legal") == "false"
+    assert "is-illegal" in (card.get_attribute("class") or "")
+    expect(page.locator("[data-testid=trick] [data-seat]")).to_have_count(len(state.trick))
+    before = snapshot(page)
+
+    card.click()
+    settle(page)
+    error = page.locator("[data-testid=error]")
+    expect(error).to_be_visible()
+    # The rule it breaks, in the page's language (Dutch by default).
+    assert error.inner_text() == reason.nl
+    assert "bekennen" in reason.nl and klaverjas_code(illegal) in reason.nl
+    assert snapshot(page) == before
+    assert api_get(page, game.pk)["seq"] == game.seq
+
+    # A reload resumes exactly where the game was.
+    page.reload()
+    settle(page)
+    assert snapshot(page) == before
+    expect(page.locator("[data-testid=error]")).to_be_hidden()
+
+    # A move made elsewhere (another tab) makes this page stale: its next move gets 409,
+    # the page reloads the state from the server and says so.
+    legal = [int(c["card"]) for c in hand(page) if c["legal"] == "true"]
+    status, _body = api_post(
+        page, game.pk, {"seq": game.seq, "action": {"type": "play", "card": legal[0]}}
+    )
+    assert status == 200
+    page.click(f"[data-testid=hand-card][data-card='{legal[-1]}']")
+    settle(page)
+    expect(page.locator("[data-testid=error]")).to_be_visible()
+    server = api_get(page, game.pk)
+    assert server["seq"] > game.seq
+    assert table(page, "seq") == str(server["seq"])
+    assert sorted(int(c["card"]) for c in hand(page)) == sorted(server["observation"]["hand"])
+    assert legal[0] not in server["observation"]["hand"]
