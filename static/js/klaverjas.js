@@ -570,7 +570,7 @@ function showRoundOver(event, isLast) {
           ),
         ),
       ),
-      notes.map((n) => h("p", { class: "kj-outcome kj-outcome-mark", "data-testid": "round-note", text: n })),
+      ...notes.map((n) => h("p", { class: "kj-outcome kj-outcome-mark", "data-testid": "round-note", text: n })),
       h(
         "div",
         { class: "kj-dialog-buttons" },

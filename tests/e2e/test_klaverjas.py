@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -147,7 +148,7 @@ def trump_first_and_high_to_low(codes: list[str], trump: str) -> bool:
     together = all(suits.index(s) == i or suits[i - 1] == s for i, s in enumerate(suits))
     trump_leads = trump not in suits or suits[0] == trump
     ranked = True
-    for a, b in zip(codes, codes[1:], strict=False):
+    for a, b in pairwise(codes):
         if a[1] == b[1]:
             order = trump_order if a[1] == trump else plain_order
             ranked = ranked and order.index(a[0]) < order.index(b[0])
