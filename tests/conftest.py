@@ -29,15 +29,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
-def _clean_cache() -> Iterator[None]:
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture(autouse=True)
 def _celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
     """Tasks run inline in every test except those that start a real worker."""
     from jokeren.celery import app
@@ -70,5 +61,9 @@ def tournament(db: Any, organizer: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
+def _test_settings(settings: Any) -> None:
+    """Fast password hashing; no move rate limit (its own test turns it on). The cache is
+    not cleared between tests: a shared Redis would lose the Celery queue with it, and the
+    site's cache keys name the tournament's commitment, so tests never see another's."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.MOVE_RATE_LIMIT = ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -438,11 +438,12 @@ def _observe(run: _Run) -> dict[str, Any]:
     return dict(run.state.observation(PLAYER_SEAT))
 
 
-def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, text: Describe) -> None:
-    """Apply ``action`` (already checked) to the run, log it and add its event."""
+def _record(run: _Run, action: Any, *, seat: int, by_bot: bool) -> None:
+    """Apply ``action`` through the engine (an ``IllegalMove`` leaves the run unchanged),
+    then log it and add its event."""
     g = run.game
     after = run.state.apply(action)
-    nl, en = text(action, seat, run.variant.num_players)
+    nl, en = describe_action(action, seat, run.variant.num_players)
     run.moves.append(
         Move(
             game=g,
@@ -464,9 +465,6 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, text: Describe) 
             "observation": _observe(run),
         }
     )
-
-
-Describe = Callable[[Any, int, int], tuple[str, str]]
 
 
 def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]:
@@ -523,7 +521,7 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
         if seat not in bot_seats:
             return
         action = run.module.bot_action(run.state, level=g.bot_level)
-        _record(run, action, seat=seat, by_bot=True, text=describe_action)
+        _record(run, action, seat=seat, by_bot=True)
 
 
 def _game_over(run: _Run) -> bool:
@@ -615,7 +613,7 @@ def game_play_move(
                 raise err from exc
             run = _Run(game=g, module=module, variant=variant, secret=g.secret_bytes, state=state)
             try:
-                _record(run, act, seat=PLAYER_SEAT, by_bot=False, text=describe_action)
+                _record(run, act, seat=PLAYER_SEAT, by_bot=False)
             except IllegalMove as exc:
                 raise IllegalMoveError.from_engine(exc) from exc
             _advance(run, bot_seats=_bot_seats(variant))

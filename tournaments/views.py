@@ -186,7 +186,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def play(request: HttpRequest, pk: int) -> HttpResponse:
-    """The card table: ``tournaments/play_<game>.html`` where a game has its own, else ``play.html``."""
+    """The card table: ``tournaments/play_<game>.html`` where a game has its own table,
+    else ``tournaments/play.html`` (both by the front-end engineers)."""
     game = get_object_or_404(
         Game.objects.select_related("entry__tournament"), pk=pk, user=request.user
     )
