@@ -76,6 +76,7 @@ const state = {
   obs: null,
   busy: false,
   details: loadDetails(),
+  seenPlays: new Set(), // trick cards already shown (a card lands once, not at every render)
 };
 state.obs = state.game.observation;
 keepDetail(state.obs);
@@ -109,6 +110,12 @@ function loadDetails() {
   } catch {
     return {};
   }
+}
+
+/** The breakdown of finished round `r`: from the payload if the server sends it
+ * (`round_results`), else as kept in this browser. */
+function detailOf(r) {
+  return state.game.round_results?.[r] ?? state.details[r] ?? null;
 }
 
 function keepDetail(o) {
@@ -277,13 +284,23 @@ function renderTrick() {
   const box = $("trick");
   const trump = trumpSuit();
   const positions = ["south", "west", "north", "east"];
+  const o = state.obs;
+  const trickNo = (o.tricks || []).length - (done ? 1 : 0);
+  const newSeats = new Set();
+  const keyOf = (s) => `${roundIndex()}:${o.deal_number ?? 0}:${trickNo}:${s}`;
   const slots = positions.map((pos, s) => {
     const play = plays.find((p) => p.seat === s);
     const won = done && done.winner === s;
+    if (play && !state.seenPlays.has(keyOf(s))) {
+      newSeats.add(s);
+      state.seenPlays.add(keyOf(s));
+    }
     return h(
       "div",
       { class: `kj-slot kj-slot-${pos}${won ? " is-winner" : ""}`, "data-testid": `trick-slot-${s}` },
-      play ? cardFace(play.card, { trump, attrs: { "data-testid": `trick-card-${s}`, "data-seat": s } }) : h("span", { class: "kj-slot-empty" }),
+      play
+        ? cardFace(play.card, { trump, attrs: { "data-testid": `trick-card-${s}`, "data-seat": s } })
+        : h("span", { class: "kj-slot-empty" }),
     );
   });
   const notes = [];
@@ -293,6 +310,10 @@ function renderTrick() {
       notes.push(h("p", { class: "kj-roem-call", "data-testid": "roem-call", text: fmt(T.roem_called, { points: done.roem }) }));
     }
   }
+  slots.forEach((slot, s) => {
+    const card = slot.querySelector(".kj-card");
+    if (card && newSeats.has(s)) card.classList.add("is-new");
+  });
   box.classList.toggle("is-done", Boolean(done));
   box.replaceChildren(...slots, h("div", { class: "kj-trick-notes" }, notes));
 }
@@ -439,7 +460,7 @@ function renderBoom() {
         "tbody",
         {},
         rows.map((r, i) => {
-          const detail = state.details[i] ?? null;
+          const detail = detailOf(i);
           return h(
             "tr",
             { "data-testid": "boom-row" },
@@ -536,7 +557,7 @@ function renderFinal() {
 /** Show a finished round's score; resolves when the player continues. */
 function showRoundOver(event, isLast) {
   const dialog = $("dialog");
-  const detail = state.details[event.round] ?? null;
+  const detail = event.result ?? detailOf(event.round);
   const scores = event.scores || [];
   const us = teamOf(seat());
   const teams = [us, 1 - us];

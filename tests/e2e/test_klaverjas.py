@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,8 @@ import factories
 import pytest
 from playwright.sync_api import Page, expect
 
-from engine.cards import klaverjas_code
-from engine.klaverjas import MustFollowSuit, bot_action, new_round, state_from_json
+from engine.cards import klaverjas_code, klaverjas_id
+from engine.klaverjas import Bid, MustFollowSuit, Variant, bot_action, new_round, state_from_json
 from engine.klaverjas.rules import legal_cards, play_error
 from engine.klaverjas.variants import ROTTERDAMS
 from tournaments import services
@@ -56,10 +57,35 @@ def secret_where_the_bots_pass() -> bytes:
     raise AssertionError("no deal found where the three bots pass")
 
 
-def make_tournament(*, rounds: int = 1, secret: bytes | None = None) -> Tournament:
-    """An open Klaverjas (Rotterdams) tournament, with a chosen secret if given."""
+def secret_where_everybody_passes_the_proposed_trump(variant: Variant) -> bytes:
+    """A secret whose round 0 (dealt by South) goes: the three bots pass, South passes,
+    and in the second bidding round (``two_rounds``) the three bots pass again."""
+    for i in range(1, 2000):
+        secret = hashlib.sha256(f"klaverjas-e2e-two-{i}".encode()).digest()
+        state = new_round(variant, secret=secret, round_index=0)
+        ok = True
+        for seat in (1, 2, 3, 0, 1, 2, 3):
+            assert state.current_player == seat
+            action = Bid(False) if seat == 0 else bot_action(state, level="basic")
+            if action != Bid(False):
+                ok = False
+                break
+            state = state.apply(action)
+        if ok and state.phase == "bidding2" and state.current_player == 0:
+            return secret
+    raise AssertionError("no deal found where everybody passes")
+
+
+def make_tournament(
+    *, rounds: int = 1, secret: bytes | None = None, variant: Variant = ROTTERDAMS
+) -> Tournament:
+    """An open Klaverjas tournament (Rotterdams unless told), with a chosen secret if given."""
     t = factories.make_tournament(
-        name="E2E Klaverjassen", game="klaverjas", preset="rotterdams", rounds=rounds
+        name="E2E Klaverjassen",
+        game="klaverjas",
+        preset="rotterdams",
+        rounds=rounds,
+        variant={**variant.to_json(), "name": "rotterdams"},
     )
     if secret is not None:
         Tournament.objects.filter(pk=t.pk).update(
@@ -315,3 +341,150 @@ def test_illegal_card_reload_and_stale_move(live_server: Any, page: Page) -> Non
     assert table(page, "seq") == str(server["seq"])
     assert sorted(int(c["card"]) for c in hand(page)) == sorted(server["observation"]["hand"])
     assert legal[0] not in server["observation"]["hand"]
+
+
+def play_legal_cards_until_the_round_ends(page: Page) -> list[str]:
+    """Click the last playable card until the round-over dialog opens; its scores."""
+    for _ in range(20):
+        settle(page)
+        if dialog_open(page):
+            return [page.inner_text(f"[data-testid=round-score-{i}]") for i in (0, 1)]
+        legal = [c for c in hand(page) if c["legal"] == "true"]
+        assert legal
+        page.click(f"[data-testid=hand-card][data-card='{legal[-1]['card']}']")
+    raise AssertionError("the round did not end")
+
+
+def test_second_bidding_round_and_the_score_sheet_over_two_rounds(
+    live_server: Any, page: Page
+) -> None:
+    variant = replace(ROTTERDAMS, bidding="two_rounds")
+    secret = secret_where_everybody_passes_the_proposed_trump(variant)
+    tournament = make_tournament(rounds=2, secret=secret, variant=variant)
+    user = factories.make_user("klaverjas_oost")
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    proposed = game.state["proposed_trump"]
+    log_in(page, live_server.url, "klaverjas_oost")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+
+    # First round of bidding: pass the proposed suit like the three bots.
+    assert table(page, "phase") == "bidding"
+    page.click("[data-testid=bid-pass]")
+    settle(page)
+    # Second round: everybody passed, so South may play with any other suit, or pass.
+    assert table(page, "phase") == "bidding2"
+    others = [s for s in "cdhs" if s != proposed]
+    for s in others:
+        expect(page.locator(f"[data-testid=bid-play-{s}]")).to_be_visible()
+    expect(page.locator(f"[data-testid=bid-play-{proposed}]")).to_have_count(0)
+    expect(page.locator("[data-testid=bid-pass]")).to_be_visible()
+    expect(page.locator("[data-testid=bid-play]")).to_have_count(0)
+    page.click(f"[data-testid=bid-play-{others[0]}]")
+    settle(page)
+    assert table(page, "trump") == others[0]
+    assert page.get_attribute("[data-testid=trump]", "data-suit") == others[0]
+    assert page.get_attribute("[data-testid=playing-team]", "data-team") == "0"
+
+    first = play_legal_cards_until_the_round_ends(page)
+    notes = page.locator("[data-testid=round-note]").all_inner_texts()
+    page.click("[data-testid=continue]")
+    settle(page)
+
+    # Round 2 is dealt; the score sheet holds round 1 with its nat or pit marks.
+    assert table(page, "round") == "1"
+    assert table(page, "status") == "playing"
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(8)
+    expect(page.locator("[data-testid=boom-row]")).to_have_count(1)
+    game.refresh_from_db()
+    we, they = game.round_scores[0][0], game.round_scores[0][1]
+    assert first == [str(we), str(they)]
+    assert page.inner_text("[data-testid=total-we]") == str(we)
+    assert page.inner_text("[data-testid=total-they]") == str(they)
+    end = services.game_replay(game=game, round_index=0)[-1].observations[0]["result"]
+    nat_marks = page.locator("[data-testid=boom-0-we] [data-testid=mark-nat]").count()
+    assert nat_marks == (1 if end["nat"] and end["playing_team"] == 0 else 0)
+    pit_marks = page.locator("[data-testid=mark-pit]").count()
+    assert pit_marks == (1 if end["pit_team"] is not None else 0)
+    assert len(notes) == int(end["nat"]) + int(end["pit_team"] is not None)
+
+    # Play on into round 2 until South has a card to play; the sheet survives a reload.
+    for _ in range(10):
+        settle(page)
+        if table(page, "your-turn") == "true" and table(page, "phase") == "play":
+            break
+        buttons = page.locator("[data-testid=bidding] button")
+        buttons.nth(buttons.count() - 1).click()
+    page.reload()
+    settle(page)
+    expect(page.locator("[data-testid=boom-row]")).to_have_count(1)
+    assert page.locator("[data-testid=mark-pit]").count() == pit_marks
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "klaverjas-round-2.png"))
+
+
+def arrange_trick(game: Game, *, trump: str, trick: str, south: str) -> None:
+    """Put round 0 at South's turn in the first trick: West, North and East passed, South
+    plays with ``trump``; West led, the ``trick`` cards lie on the table; South holds
+    ``south``; every other card goes to the bots (seven each)."""
+    trick_ids = [klaverjas_id(c) for c in trick.split()]
+    south_ids = [klaverjas_id(c) for c in south.split()]
+    rest = [c for c in range(32) if c not in trick_ids + south_ids]
+    assert len(south_ids) == 8 and len(rest) == 21
+    state = dict(game.state)
+    state.update(
+        dealer=0,
+        deal_number=0,
+        hands=[sorted(south_ids), rest[0:7], rest[7:14], rest[14:21]],
+        phase="play",
+        current_player=0,
+        bids=[
+            {"seat": 1, "round": 1, "play": False, "suit": None},
+            {"seat": 2, "round": 1, "play": False, "suit": None},
+            {"seat": 3, "round": 1, "play": False, "suit": None},
+            {"seat": 0, "round": 1, "play": True, "suit": None},
+        ],
+        proposed_trump=trump,
+        trump=trump,
+        playing_seat=0,
+        leader=1,
+        trick=trick_ids,
+        tricks=[],
+        move_count=4 + len(trick_ids),
+    )
+    state_from_json(state)  # a state the engine accepts
+    Game.objects.filter(pk=game.pk).update(state=state)
+
+
+def test_roem_in_a_trick_is_called_out(live_server: Any, page: Page) -> None:
+    tournament = make_tournament(rounds=2)
+    user = factories.make_user("klaverjas_noord")
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    # Trump hearts: West led the king, North the queen, East the seven; South's jack wins
+    # the trick with jack-queen-king in sequence (20) and king and queen of trump,
+    # "stuk" (20): roem 40 (RULES.md §6), and 20 + 3 + 4 + 0 = 27 card points.
+    arrange_trick(game, trump="h", trick="Kh Qh 7h", south="Jh 9h Ac Tc 8d As Ks 7s")
+    log_in(page, live_server.url, "klaverjas_noord")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    assert page.locator("[data-testid=trick] [data-seat]").count() == 3
+    # Trump was led and the king is the highest trump in the trick: South must play a
+    # higher trump (order J 9 A 10 K Q 8 7): the jack or the nine, nothing else.
+    legal = sorted(c["code"] for c in hand(page) if c["legal"] == "true")
+    assert legal == ["9h", "Jh"]
+    page.click(f"[data-testid=hand-card][data-card='{klaverjas_id('Jh')}']")
+    settle(page)
+    call = page.locator("[data-testid=roem-call]")
+    expect(call).to_be_visible()
+    assert "40" in call.inner_text()
+    expect(page.locator("[data-testid=trick-winner]")).to_be_visible()
+    assert page.inner_text("[data-testid=tricks-won-0]") == "1"
+    assert page.inner_text("[data-testid=roem-0]") == "40"
+    assert page.inner_text("[data-testid=points-0]") == "27"
+    # South won the trick, so South leads the next one: every card may be played.
+    assert table(page, "your-turn") == "true"
+    assert all(c["legal"] == "true" for c in hand(page))
+    assert len(hand(page)) == 7
+    page.wait_for_timeout(600)  # let the cards land
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "klaverjas-roem.png"))
