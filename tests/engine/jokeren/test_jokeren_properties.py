@@ -10,6 +10,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.cards import CARD_RANK
 from engine.errors import IllegalMove
 from engine.jokeren import PRESETS, JokerenState, new_round, state_from_json
 
@@ -118,3 +119,39 @@ def test_illegal_actions_raise_illegal_move_and_change_nothing(
         else:
             raise AssertionError(f"{action} was applied though not legal")
     assert state.state_hash() == before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=presets, secret=secrets, seed=st.integers(), moves=st.integers(0, 300))
+def test_every_legal_lay_off_swap_and_discard_is_listed(
+    preset: str, secret: bytes, seed: int, moves: int
+) -> None:
+    from engine.jokeren import Discard, LayOff, SwapJoker
+
+    rng = random.Random(seed)
+    state = new_round(PRESETS[preset], secret=secret, round_index=seed % 8)
+    for _ in range(moves):
+        if state.is_terminal:
+            return
+        state = state.apply(rng.choice(state.legal_actions()))
+    if state.is_terminal or state.phase != "play":
+        return
+    listed = set(state.legal_actions())
+    seat = state.current_player
+    assert seat is not None
+    candidates: list[object] = []
+    for card in state.hands[seat]:
+        candidates.append(Discard(card))
+        for i in range(len(state.table)):
+            candidates.append(SwapJoker(card, i))
+            candidates.append(LayOff(card, i))
+            candidates += [LayOff(card, i, (r, s)) for r in range(1, 14) for s in range(4)]
+    for action in candidates:
+        expected = action in listed
+        if isinstance(action, LayOff) and action.stands_for is None and not CARD_RANK[action.card]:
+            # a joker laid off without naming its card takes the first listed choice
+            expected = any(
+                isinstance(a, LayOff) and (a.card, a.meld_index) == (action.card, action.meld_index)
+                for a in listed
+            )
+        assert state.is_legal(action) == expected, action  # type: ignore[arg-type]
