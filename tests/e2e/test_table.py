@@ -302,6 +302,20 @@ def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> Non
     assert snapshot(page) == before
     expect(page.locator("[data-testid=error]")).to_be_hidden()
 
+    # In English the table speaks English, and so does the server's reason.
+    page.click("button[name=language][value=en]")
+    page.wait_for_load_state()
+    settle(page)
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.inner_text("[data-testid=status]").startswith("Your turn")
+    click_cards(page, bad)
+    expect(page.locator("[data-testid=btn-lay]")).to_have_text("Lay down")
+    page.click("[data-testid=btn-lay]")
+    settle(page)
+    expect(page.locator("[data-testid=error]")).to_have_text(body["error"]["en"])
+    assert body["error"]["en"] != body["error"]["nl"]
+    click_cards(page, bad)  # deselect
+
     # A move made elsewhere (another tab) makes this page stale: its next move gets 409,
     # the page reloads the state from the server and says so.
     discard = next(cid for cid, code in hand(page) if code != "**")
