@@ -128,11 +128,14 @@ _CARD_WEIGHTS: Final = _weights(True)
 _Candidate = tuple[bool, tuple[int, ...], tuple[tuple[int, int], ...], bool]
 
 
-def _candidates(k: int, present: frozenset[int], jokers: int) -> Iterator[_Candidate]:
-    """Every meld that holds natural ``k`` (the lowest natural left), other naturals from
+def _candidates(k: int, present: frozenset[int], jokers: int) -> list[_Candidate]:
+    """The melds that hold natural ``k`` (the lowest natural left), other naturals from
     ``present`` (all higher than ``k``), and at most ``jokers`` jokers. Jokers are used
     only where the meld needs them (a gap, or to reach three cards); spare jokers are
-    added afterwards."""
+    added afterwards. ``k`` alone with two jokers is offered only when ``k`` has no
+    other meld (two jokers are better spent next to other cards)."""
+    out: list[_Candidate] = []
+    lone: list[_Candidate] = []
     suit, ri = divmod(k, 13)
     rank = ri + 1
     # groups: k with higher suits of the same rank
@@ -147,9 +150,11 @@ def _candidates(k: int, present: frozenset[int], jokers: int) -> Iterator[_Candi
         if need:
             used = {suit} | {c // 13 for c in chosen}
             free = [s for s in range(4) if s not in used]
-            yield False, chosen, tuple((rank, s) for s in free[:need]), False
+            (out if chosen else lone).append(
+                (False, chosen, tuple((rank, s) for s in free[:need]), False)
+            )
         else:
-            yield False, chosen, (), False
+            out.append((False, chosen, (), False))
     # runs with k as their lowest natural
     base = suit * 13
     top = 13 if rank == 1 else 14
@@ -166,7 +171,7 @@ def _candidates(k: int, present: frozenset[int], jokers: int) -> Iterator[_Candi
                 break
         length = b - rank + 1
         if length >= 3 and (natural or length == 3):
-            yield True, tuple(nat), tuple(jk), b == 14
+            (out if nat else lone).append((True, tuple(nat), tuple(jk), b == 14))
     if rank == 1:
         # ace high: ... Q K A
         nat = []
@@ -182,9 +187,10 @@ def _candidates(k: int, present: frozenset[int], jokers: int) -> Iterator[_Candi
                     break
             length = 14 - a + 1
             if length >= 3 and (natural or length == 3):
-                yield True, tuple(reversed(nat)), tuple(jk), True
+                (out if nat else lone).append((True, tuple(reversed(nat)), tuple(jk), True))
     elif rank == 13 and jokers >= 2:
-        yield True, (), ((12, suit), (1, suit)), True
+        lone.append((True, (), ((12, suit), (1, suit)), True))
+    return out or lone
 
 
 _Memo = dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[_Candidate, ...]]]
@@ -719,7 +725,7 @@ def _take_open(view: BotView, strong: bool) -> bool:
         return True
     if not view.by_cards:
         # a cheap card that joins a loose card into a pair or a close run
-        return _KIND_POINTS[tk] <= 5 and _outs(view, tk, (*now.loose,), now.melds) >= 4
+        return _KIND_POINTS[tk] <= _NEAR_TAKE and _outs(view, tk, (*now.loose,), now.melds) >= 4
     return False
 
 
@@ -938,6 +944,8 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
     return ids[allowed[0] if allowed else JOKER_KIND][-1]
 
 
+#: a strong bot takes an open card of at most this many points that builds a near meld
+_NEAR_TAKE: Final = 5
 #: what an unseen card that would complete a near meld is worth, in points
 _OUT_VALUE: Final = 1.6
 #: a card that fits a meld on the table (to lay off later) is kept like a meld card
@@ -996,7 +1004,10 @@ def _go_out_chance(
     total = sum(unseen)
     if not total:
         return 0.0
-    base = _left_after(naturals, jokers, view) <= 0
+    left = _left_after(naturals, jokers, view)
+    if left > 3:
+        return 0.0  # one more card cannot take four loose cards out
+    base = left <= 0
     by_suit, by_rank = _masks(naturals)
     good = 0
     for x in range(53):
