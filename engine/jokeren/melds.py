@@ -31,7 +31,8 @@ from engine.cards import (
     CARD_POINTS,
     CARD_RANK,
     CARD_SUIT,
-    SUITS,
+    SUIT_NAMES_EN,
+    SUIT_NAMES_NL,
     CardCodeError,
     card_id_of,
     code_of,
@@ -45,9 +46,6 @@ MeldKind = Literal["group", "run"]
 JOKER_ID = 52
 #: What a card on the table stands for: ``(rank, suit)``, or ``None`` for a natural card.
 StandsFor = tuple[int, int] | None
-
-_SUIT_NL = ("klaver", "ruiten", "harten", "schoppen")
-_SUIT_EN = ("clubs", "diamonds", "hearts", "spades")
 
 
 class InvalidMeld(IllegalMove):
@@ -81,24 +79,22 @@ class Meld:
     owner: int = -1
 
     @cached_property
-    def suit(self) -> int:
-        """The suit of a run (``-1`` for a group)."""
-        if self.kind != "run":
-            return -1
+    def _natural(self) -> int:
+        """A natural card of the meld (every meld holds one)."""
         for c, sf in zip(self.cards, self.stands_for, strict=True):
             if sf is None:
-                return CARD_SUIT[c]
+                return c
         raise AssertionError("a meld holds a natural card")
 
-    @cached_property
+    @property
+    def suit(self) -> int:
+        """The suit of a run (``-1`` for a group)."""
+        return CARD_SUIT[self._natural] if self.kind == "run" else -1
+
+    @property
     def rank(self) -> int:
         """The rank of a group (``0`` for a run)."""
-        if self.kind != "group":
-            return 0
-        for c, sf in zip(self.cards, self.stands_for, strict=True):
-            if sf is None:
-                return CARD_RANK[c]
-        raise AssertionError("a meld holds a natural card")
+        return CARD_RANK[self._natural] if self.kind == "group" else 0
 
     @cached_property
     def low(self) -> int:
@@ -333,8 +329,8 @@ def _make_run(cards: Sequence[int], sf: tuple[StandsFor, ...], suit: int, owner:
         else:
             if x[1] != suit:
                 raise _invalid(
-                    f"Een joker in deze rij staat voor een {_SUIT_NL[suit]}-kaart.",
-                    f"A joker in this run stands for a card of {_SUIT_EN[suit]}.",
+                    f"Een joker in deze rij staat voor een {SUIT_NAMES_NL[suit]}-kaart.",
+                    f"A joker in this run stands for a card of {SUIT_NAMES_EN[suit]}.",
                 )
             fixed.append((x[0], c))
     has_ace = any(r == 1 for r, _ in fixed)
@@ -749,7 +745,3 @@ def melds_in(cards: Sequence[int], max_size: int = MAX_RUN) -> list[Meld]:
     cards each, as melds with the lowest ids of each card and ``owner=-1``."""
     by_key, jokers = hand_index(cards)
     return [materialize(p, by_key, jokers) for p in meld_patterns(by_key, len(jokers), max_size)]
-
-
-def suit_letter(suit: int) -> str:
-    return SUITS[suit]

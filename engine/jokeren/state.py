@@ -609,22 +609,25 @@ class JokerenState:
             table = [m for i, m in enumerate(table) if i not in gone]
         return tuple(table), pile, removed
 
-    def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
+    def _table_play(self, seat: int, action: LayOff | SwapJoker) -> tuple[tuple[int, ...], int]:
+        """Check what laying off and swapping share; the hand and the meld index."""
         self._check_lay_off_allowed(seat)
-        card = action.card
         hand = self.hands[seat]
-        if card not in hand:
-            raise _not_in_hand(card)
+        if action.card not in hand:
+            raise _not_in_hand(action.card)
         i = action.meld_index
         if not 0 <= i < len(self.table):
             raise _no_meld(i)
-        new_hand = _without(hand, (card,))
-        self._keep_discard(new_hand)
-        meld = lay_off(self.table[i], card, action.stands_for)
+        return hand, i
+
+    def _after_table_play(
+        self, seat: int, action: LayOff | SwapJoker, i: int, meld: Meld, hand: tuple[int, ...]
+    ) -> JokerenState:
+        self._keep_discard(hand)
         log: list[LogEntry] = [("action", seat, action, ())]
         table, pile, removed = self._place(seat, [(i, self.table[i], meld)], log)
         return self._evolve(
-            hands=self._with_hand(seat, new_hand),
+            hands=self._with_hand(seat, hand),
             table=table,
             open_pile=pile,
             removed=removed,
@@ -632,29 +635,18 @@ class JokerenState:
             **self._log_add(*log),
         )
 
+    def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
+        hand, i = self._table_play(seat, action)
+        new_hand = _without(hand, (action.card,))
+        meld = lay_off(self.table[i], action.card, action.stands_for)
+        return self._after_table_play(seat, action, i, meld, new_hand)
+
     def _swap(self, seat: int, action: SwapJoker) -> JokerenState:
-        self._check_lay_off_allowed(seat)
-        card = action.card
-        hand = self.hands[seat]
-        if card not in hand:
-            raise _not_in_hand(card)
-        i = action.meld_index
-        if not 0 <= i < len(self.table):
-            raise _no_meld(i)
-        meld, joker = swap_joker(self.table[i], card)
-        new_hand = list(_without(hand, (card,)))
+        hand, i = self._table_play(seat, action)
+        meld, joker = swap_joker(self.table[i], action.card)
+        new_hand = list(_without(hand, (action.card,)))
         insort(new_hand, joker)
-        self._keep_discard(tuple(new_hand))
-        log: list[LogEntry] = [("action", seat, action, ())]
-        table, pile, removed = self._place(seat, [(i, self.table[i], meld)], log)
-        return self._evolve(
-            hands=self._with_hand(seat, tuple(new_hand)),
-            table=table,
-            open_pile=pile,
-            removed=removed,
-            move_count=self.move_count + 1,
-            **self._log_add(*log),
-        )
+        return self._after_table_play(seat, action, i, meld, tuple(new_hand))
 
     def _lay_melds(self, seat: int, action: LayMelds) -> JokerenState:
         if self.first_cycle:

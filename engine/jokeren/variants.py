@@ -8,7 +8,7 @@ through JSON with ``Variant.to_json()`` / ``variant_from_json(obj)``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from engine.cards import CARDS_PER_DECK
@@ -359,52 +359,36 @@ JOKEREN13 = Variant(
     scoring="points",
 )
 
-KLASSIEK = Variant(
+#: The classic variants of seed 001 play like Jokeren 13 with an opening requirement.
+KLASSIEK = replace(
+    JOKEREN13,
     name="klassiek",
     title_nl="Klassiek (potjes)",
     title_en="Classic (contracts)",
-    decks=2,
-    hand_size=13,
     rounds=6,
-    lay_off_before_out=False,
-    lay_off_same_turn=False,
-    complete_meld="remove",
     opening="contract",
     contracts=KLASSIEK_CONTRACTS,
     first_cycle_no_meld=True,
     scoring="cards",
 )
 
-VEERTIGEN = Variant(
+VEERTIGEN = replace(
+    JOKEREN13,
     name="veertigen",
     title_nl="Veertigen",
     title_en="Forty",
-    decks=2,
-    hand_size=13,
-    rounds=8,
-    lay_off_before_out=False,
-    lay_off_same_turn=False,
-    complete_meld="remove",
     opening="points",
     opening_points=40,
     first_cycle_no_meld=True,
-    scoring="points",
 )
 
-VIJF_RONDES = Variant(
+VIJF_RONDES = replace(
+    KLASSIEK,
     name="vijf-rondes",
     title_nl="Vijf rondes",
     title_en="Five rounds",
-    decks=2,
-    hand_size=13,
     rounds=5,
-    lay_off_before_out=False,
-    lay_off_same_turn=False,
-    complete_meld="remove",
-    opening="contract",
     contracts=VIJF_RONDES_CONTRACTS,
-    first_cycle_no_meld=True,
-    scoring="cards",
 )
 
 #: The presets an organizer chooses from, by name.

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import CARD_CODE, CARD_RANK, card_id_of, code_of, parse_code
-from engine.jokeren import JokerenState, Meld, Variant, check_meld, new_round
+from engine.jokeren import JokerenState, LayMelds, Meld, Variant, check_meld, new_round
 from engine.jokeren.melds import stands_for_from_json
 
 
@@ -123,3 +123,25 @@ def random_round(
         state = state.apply(rng.choice(state.legal_actions()))
         seen.append(state)
     return state, seen
+
+
+def card(state: JokerenState, code: str, seat: int | None = None) -> int:
+    """The id of the first card with this code in a seat's hand (default: the mover)."""
+    s = state.current_player if seat is None else seat
+    assert s is not None
+    return next(c for c in state.hands[s] if CARD_CODE[c] == code)
+
+
+def lay(state: JokerenState, *melds: str) -> LayMelds:
+    """A ``LayMelds`` of the mover's cards, one meld per string of codes; jokers are
+    left for the engine to name (the first free choice)."""
+    hand = list(state.hands[state.current_player or 0])
+    out = []
+    for text in melds:
+        cards = []
+        for code in text.split():
+            c = next(x for x in hand if CARD_CODE[x] == code)
+            hand.remove(c)
+            cards.append(c)
+        out.append((tuple(cards), (None,) * len(cards)))
+    return LayMelds(tuple(out))

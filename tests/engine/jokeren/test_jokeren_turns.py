@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from jokeren_helpers import make_state
+from jokeren_helpers import card, lay, make_state
 
 from engine.cards import CARD_CODE
 from engine.dealing import Stream
@@ -21,7 +21,6 @@ from engine.jokeren import (
     DoesNotFit,
     Draw,
     InvalidMeld,
-    JokerenState,
     LayMelds,
     LayOff,
     MustDrawFirst,
@@ -33,27 +32,6 @@ from engine.jokeren import (
 
 J7 = PRESETS["jokeren7"]
 J13 = PRESETS["jokeren13"]
-
-
-def card(state: JokerenState, code: str, seat: int | None = None) -> int:
-    """The id of the first card with this code in a seat's hand (default: the mover)."""
-    s = state.current_player if seat is None else seat
-    assert s is not None
-    return next(c for c in state.hands[s] if CARD_CODE[c] == code)
-
-
-def lay(state: JokerenState, *codes: str) -> LayMelds:
-    """A LayMelds of the mover's cards, one meld per string; jokers take the first choice."""
-    melds = []
-    for text in codes:
-        hand = list(state.hands[state.current_player or 0])
-        cards = []
-        for code in text.split():
-            c = next(x for x in hand if CARD_CODE[x] == code)
-            hand.remove(c)
-            cards.append(c)
-        melds.append((tuple(cards), (None,) * len(cards)))
-    return LayMelds(tuple(melds))
 
 
 def codes(cards: tuple[int, ...] | list[int]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from jokeren_helpers import make_state
+from jokeren_helpers import lay, make_state
 
 from engine.cards import CARD_CODE
 from engine.jokeren import (
@@ -26,19 +26,6 @@ J13 = PRESETS["jokeren13"]
 KLASSIEK = PRESETS["klassiek"]
 VEERTIGEN = PRESETS["veertigen"]
 VIJF = PRESETS["vijf-rondes"]
-
-
-def lay(state: JokerenState, *melds: str) -> LayMelds:
-    hand = list(state.hands[state.current_player or 0])
-    out = []
-    for text in melds:
-        cards = []
-        for code in text.split():
-            c = next(x for x in hand if CARD_CODE[x] == code)
-            hand.remove(c)
-            cards.append(c)
-        out.append((tuple(cards), (None,) * len(cards)))
-    return LayMelds(tuple(out))
 
 
 OTHERS = ["3c", "4c", "5c"]
