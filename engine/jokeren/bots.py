@@ -8,25 +8,36 @@ the same choices get the same game, move for move (RULES.md §4).
 
 Both levels play like a sensible person:
 
-- go out when they can (lay all cards but one, discard the last);
+- go out when they can (lay all cards but one, discard the last), also when that needs
+  the split of the hand that leaves the fewest cards rather than the fewest points;
 - take the open card when it completes or extends a meld in hand, or when it can be
-  laid off at once; take an open joker;
-- lay down the melds they hold (the opening requirement of the variant: contract or
-  points, must be met in one ``LayMelds``), lay off what fits, swap a table joker
+  laid off this turn; take an open joker;
+- lay down the melds they hold (the opening requirement of the variant: a contract or
+  the opening points, met in one ``LayMelds``), lay off what fits, swap a table joker
   when the joker then makes a meld in hand;
-- never discard a joker while holding another card, never discard a card that fits a
-  meld they could lay it off on;
-- discard a loose card, the highest first.
+- never discard a joker while holding another card, nor a card that fits a meld on the
+  table while another card may go;
+- discard a loose card, the highest first (``basic``: among equals the one with the
+  fewest neighbours in hand).
 
-``strong`` adds: it keeps cards near a meld (pairs, runs with a gap) as long as cards
-that complete them are still unseen, it avoids feeding the next player (no card of a
-rank the next player took from the open pile, nor a neighbour of it in that suit), it
-dumps high cards when an opponent is close to going out, and it takes an open card
-that builds a near meld of low value.
+``strong`` adds:
 
-Hand analysis is exact: the melds of a hand are chosen to leave the fewest penalty
-points (or the fewest cards when the variant scores cards), by a memoised search over
-the candidate melds of the lowest card left (cached per hand).
+- a one-card lookahead: for each card it might discard, the chance of going out next
+  turn after one more card from the unseen ones (the table's lay-off places included);
+- it keeps cards near a meld (pairs, runs with a gap) while cards that complete them are
+  still unseen, and cards that fit the table or can replace a table joker;
+- it swaps a loose card for a table joker and lays that joker off elsewhere (one card
+  less), and takes an open card that can be swapped for a table joker;
+- the jokers it lays name the card least likely to be in another hand, so they are
+  rarely swapped away;
+- it avoids feeding the next player (no card of a rank the next player took from the
+  open pile, nor a neighbour of it in that suit), dumps high cards when an opponent is
+  close to going out, and takes a cheap open card that builds a near meld.
+
+Hand analysis is exact up to one shortcut: the melds of a hand are chosen to leave the
+fewest penalty points (or the fewest cards when the variant scores cards), by a
+memoised search over the candidate melds of the lowest card left (cached per hand); a
+card alone with two jokers is tried only when it has no other meld.
 """
 
 from __future__ import annotations
