@@ -55,8 +55,6 @@ FUTURE_SECOND: Final = 3.0
 SIDE_FUTURE_WEIGHT: Final = 0.6
 #: Points a card still to come to the trick brings on average.
 LATER_CARD_POINTS: Final = 6.0
-#: The chance that the last opponent does not beat our partner's winning card.
-LAST_OPPONENT_HOLDS: Final = 0.6
 #: A lead that our team wins with at least this chance is a sure winner.
 SURE: Final = 0.9
 
@@ -328,7 +326,7 @@ def _top_trump(card: int, k: _Knowledge) -> bool:
 
 def _ours_chance(k: _Knowledge, obs: KlaverjasObservation, cards_after: Sequence[int]) -> float:
     """The chance that our team wins the trick once ``cards_after`` lie on it (our card
-    last): a later opponent beats our winning card, or our partner (if still to play)
+    last): no later opponent beats our winning card, or our partner (if still to play)
     beats theirs."""
     trump = k.trump
     led = cards_after[0] // 8
@@ -337,19 +335,17 @@ def _ours_chance(k: _Knowledge, obs: KlaverjasObservation, cards_after: Sequence
     best = cards_after[win]
     later = [(obs.seat + i) % 4 for i in range(1, 4 - pos)]
     ours = (win - pos) % 2 == 0
+    partner = (obs.seat + 2) % 4
     if ours:
         p = 1.0
         for o in later:
             if o % 2 != obs.seat % 2:
                 p *= 1.0 - min(1.0, _beat_chance(k, o, best, led))
         return p
-    partner = (obs.seat + 2) % 4
+    # the partner still plays only when we are second (and it plays last)
     if partner not in later:
         return 0.0
-    p = min(1.0, _beat_chance(k, partner, best, led))
-    if later[-1] != partner:  # the last opponent may still beat our partner
-        p *= LAST_OPPONENT_HOLDS
-    return p
+    return min(1.0, _beat_chance(k, partner, best, led))
 
 
 def _lead_strong(obs: KlaverjasObservation, cards: list[int], k: _Knowledge) -> int:

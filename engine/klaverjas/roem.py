@@ -9,14 +9,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-ROEM_THREE = 20
-ROEM_FOUR = 50
-ROEM_FOUR_OF_A_KIND = 100
-ROEM_STUK = 20
-_JACK = 4  # rank index of J in 7 8 9 T J Q K A
-_QUEEN = 5
-_KING = 6
+ROEM_THREE: Final = 20
+ROEM_FOUR: Final = 50
+ROEM_FOUR_OF_A_KIND: Final = 100
+ROEM_STUK: Final = 20
+_JACK: Final = 4  # rank index of J in 7 8 9 T J Q K A
+_QUEEN: Final = 5
+_KING: Final = 6
 
 
 def trick_roem(cards: Sequence[int], trump: int, *, four_jacks: int = 100) -> int:

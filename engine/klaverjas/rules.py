@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import SUIT_NAMES_EN, SUIT_NAMES_NL, SUITS, klaverjas_code
+from engine.cards import SUIT_NAMES_EN, SUIT_NAMES_NL, klaverjas_code
 from engine.errors import IllegalMove
 from engine.klaverjas.errors import MayNotUndertrump, MustFollowSuit, MustOvertrump, MustTrump
 from engine.klaverjas.variants import Variant
@@ -160,7 +160,3 @@ def play_error(
         f"Ondertroeven mag niet zolang je een andere kleur hebt; {code} mag niet.",
         f"You may not undertrump while you hold another suit; {code} is not allowed.",
     )
-
-
-def suit_letter(suit: int) -> str:
-    return SUITS[suit]
