@@ -674,13 +674,20 @@ def _result_key(value: float) -> float:
     return round(value, 9)
 
 
+def opponents_of(total: int, result: float) -> float:
+    """What the player's total is measured against: ``total - result``. With the game
+    module's ``results`` that is the opponents' average (Jokeren) or the other team's
+    points (Klaverjassen), without knowing which game it is."""
+    return round(total - result, 9)
+
+
 def game_result(game: Game) -> tuple[int, float, float]:
-    """(own total, opponents' average, duplicate result) of seat 0 from the totals."""
+    """(own total, opponents' average, duplicate result) of seat 0, from the game module's
+    ``results(totals)``."""
     module = module_of(game.game)
     totals = [int(t) for t in game.totals]
-    others = totals[1:]
-    average = sum(others) / len(others) if others else 0.0
-    return totals[0], average, float(module.results(totals)[0])
+    result = float(module.results(totals)[0])
+    return totals[0], opponents_of(totals[0], result), result
 
 
 def rank_values(values: Sequence[float | None], *, lower_is_better: bool) -> list[int | None]:
@@ -797,10 +804,8 @@ def deal_results(*, tournament: Tournament) -> list[list[DealRow]]:
         for g in games:
             if r < len(g.round_scores):
                 scores = [int(s) for s in g.round_scores[r]]
-                others = scores[1:]
-                rows.append(
-                    (g, scores[0], sum(others) / len(others), float(module.results(scores)[0]))
-                )
+                result = float(module.results(scores)[0])
+                rows.append((g, scores[0], opponents_of(scores[0], result), result))
         ranks = rank_values([row[3] for row in rows], lower_is_better=module.LOWER_IS_BETTER)
         deal = [
             DealRow(g.user.get_username(), g.pk, score, avg, res, rank)

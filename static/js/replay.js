@@ -93,7 +93,8 @@
         box.className = "replay-seat" + (frame.seat === seat ? " active" : "");
         const title = document.createElement("strong");
         title.textContent = names[seat];
-        box.append(title, document.createElement("br"), cards(obs.hand));
+        // The engines give the hand's codes ("7h") beside its ids; use them when there.
+        box.append(title, document.createElement("br"), cards(obs.hand_codes || obs.hand));
         return box;
       }),
     );
