@@ -42,7 +42,7 @@ card alone with two jokers is tried only when it has no other meld.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final
@@ -139,6 +139,29 @@ _CARD_WEIGHTS: Final = _weights(True)
 _Candidate = tuple[bool, tuple[int, ...], tuple[tuple[int, int], ...], bool]
 
 
+def _run_windows(
+    suit: int, low: int, first: int, present: Container[int], jokers: int
+) -> Iterator[tuple[list[int], list[tuple[int, int]], int, bool]]:
+    """Grow a run of ``suit`` from position ``low`` upwards, position by position from
+    ``first``: after each step the naturals taken (from ``present``), the jokers'
+    stands-for filling the gaps, the top position and whether it is natural. Stops
+    when more than ``jokers`` jokers would be needed. The lists are reused: copy them."""
+    base = suit * 13
+    top = 13 if low == 1 else 14
+    nat: list[int] = []
+    jk: list[tuple[int, int]] = []
+    for b in range(first, top + 1):
+        kb = base + (b - 1) % 13
+        natural = kb in present
+        if natural:
+            nat.append(kb)
+        else:
+            jk.append((_rank_of_position(b), suit))
+            if len(jk) > jokers:
+                return
+        yield nat, jk, b, natural
+
+
 def _candidates(k: int, present: frozenset[int], jokers: int) -> list[_Candidate]:
     """The melds that hold natural ``k`` (the lowest natural left), other naturals from
     ``present`` (all higher than ``k``), and at most ``jokers`` jokers. Jokers are used
@@ -167,24 +190,13 @@ def _candidates(k: int, present: frozenset[int], jokers: int) -> list[_Candidate
         else:
             out.append((False, chosen, (), False))
     # runs with k as their lowest natural
-    base = suit * 13
-    top = 13 if rank == 1 else 14
-    nat: list[int] = []
-    jk: list[tuple[int, int]] = []
-    for b in range(rank + 1, top + 1):
-        kb = base + (b - 1) % 13
-        natural = kb in present
-        if natural:
-            nat.append(kb)
-        else:
-            jk.append((_rank_of_position(b), suit))
-            if len(jk) > jokers:
-                break
+    for nat, jk, b, natural in _run_windows(suit, rank, rank + 1, present, jokers):
         length = b - rank + 1
         if length >= 3 and (natural or length == 3):
             (out if nat else lone).append((True, tuple(nat), tuple(jk), b == 14))
     if rank == 1:
         # ace high: ... Q K A
+        base = suit * 13
         nat = []
         jk = []
         for a in range(13, 1, -1):
@@ -395,21 +407,10 @@ def _all_runs(
     """Every run of at least ``min_len`` cards the hand can make: (naturals, jokers'
     stands-for, ace high). Runs end on a natural card unless they are exactly
     ``min_len`` long, so a longer run is never split needlessly."""
+    present = {k for k in range(52) if counts[k] > 0}
     for suit in range(4):
-        base = suit * 13
         for a in range(1, 14):
-            nat: list[int] = []
-            jk: list[tuple[int, int]] = []
-            top = 13 if a == 1 else 14
-            for b in range(a, top + 1):
-                kb = base + (b - 1) % 13
-                natural = counts[kb] > 0
-                if natural:
-                    nat.append(kb)
-                else:
-                    jk.append((_rank_of_position(b), suit))
-                    if len(jk) > jokers:
-                        break
+            for nat, jk, b, natural in _run_windows(suit, a, a, present, jokers):
                 length = b - a + 1
                 if length >= min_len and nat and (natural or length == min_len):
                     yield tuple(nat), tuple(jk), b == 14
