@@ -169,7 +169,7 @@ def api_post(page: Page, game_id: int, body: dict[str, Any]) -> tuple[int, dict[
 
 def trump_first_and_high_to_low(codes: list[str], trump: str) -> bool:
     """The hand's order: suits together, trump first, each suit from high to low."""
-    trump_order, plain_order = "J9ATKQ87", "ATKQJ98"
+    trump_order, plain_order = "J9ATKQ87", "ATKQJ987"
     suits = [c[1] for c in codes]
     together = all(suits.index(s) == i or suits[i - 1] == s for i, s in enumerate(suits))
     trump_leads = trump not in suits or suits[0] == trump
@@ -488,3 +488,38 @@ def test_roem_in_a_trick_is_called_out(live_server: Any, page: Page) -> None:
     page.wait_for_timeout(600)  # let the cards land
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "klaverjas-roem.png"))
+
+
+def test_choosing_trump_without_bidding_after_three_rounds(live_server: Any, page: Page) -> None:
+    # "Zonder passen": no bidding, the player after the dealer chooses trump and plays.
+    # Round 4 is dealt by East, so South chooses.
+    variant = replace(ROTTERDAMS, bidding="no_passing")
+    tournament = make_tournament(rounds=4, variant=variant)
+    user = factories.make_user("klaverjas_zuid")
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    while game.round_index < 3:
+        services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
+        )
+        game.refresh_from_db()
+    log_in(page, live_server.url, "klaverjas_zuid")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    assert table(page, "phase") == "choose_trump"
+    assert table(page, "your-turn") == "true"
+    for s in "cdhs":
+        expect(page.locator(f"[data-testid=choose-{s}]")).to_be_visible()
+    expect(page.locator("[data-testid=bid-pass]")).to_have_count(0)
+    # The score sheet holds the three rounds played, and the totals.
+    expect(page.locator("[data-testid=boom-row]")).to_have_count(3)
+    assert page.inner_text("[data-testid=total-we]") == str(game.totals[0])
+    assert page.inner_text("[data-testid=total-they]") == str(game.totals[1])
+
+    page.click("[data-testid=choose-s]")
+    settle(page)
+    assert table(page, "trump") == "s"
+    assert page.get_attribute("[data-testid=playing-team]", "data-team") == "0"
+    # South leads the first trick: every card may be played, spades (trump) come first.
+    cards = hand(page)
+    assert len(cards) == 8 and all(c["legal"] == "true" for c in cards)
+    assert trump_first_and_high_to_low([c["code"] for c in cards], "s")
