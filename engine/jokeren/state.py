@@ -129,6 +129,20 @@ LogNode = tuple[Any, LogEntry] | None
 
 _DRAW_STOCK = Draw("stock")
 _DRAW_OPEN = Draw("open")
+#: One ``Discard`` per card id, shared (actions are immutable).
+_DISCARDS = tuple(Discard(c) for c in range(len(CARD_CODE)))
+_LAY_OFFS: dict[tuple[int, int, tuple[int, int] | None], LayOff] = {}
+
+
+def _lay_off_action(card: int, meld_index: int, stands_for: tuple[int, int] | None) -> LayOff:
+    """A shared ``LayOff`` (building frozen dataclasses is the slow part of listing)."""
+    key = (card, meld_index, stands_for)
+    action = _LAY_OFFS.get(key)
+    if action is None:
+        action = _LAY_OFFS[key] = LayOff(card, meld_index, stands_for)
+    return action
+
+
 #: Caps on the enumerated opening combinations (``legal_actions`` stays finite and fast;
 #: ``is_legal``/``apply`` accept every legal combination).
 _MAX_COMBOS = 400
@@ -754,11 +768,11 @@ class JokerenState:
                         key = (rank, CARD_SUIT[card])
                         for i, meld in enumerate(table):
                             if key in meld.accepts:
-                                out.append(LayOff(card, i))
+                                out.append(_lay_off_action(card, i, None))
                     else:
                         for i, meld in enumerate(table):
                             for sf in meld.joker_options:
-                                out.append(LayOff(card, i, sf))
+                                out.append(_lay_off_action(card, i, sf))
                 with_jokers = [(i, m.stands_for) for i, m in enumerate(table) if m.has_joker]
                 if with_jokers:
                     joker_free = taken_code != "**"
@@ -773,10 +787,10 @@ class JokerenState:
                             if key in sfs:
                                 out.append(SwapJoker(card, i))
         if taken is None:
-            out.extend(Discard(c) for c in hand)
+            out.extend([_DISCARDS[c] for c in hand])
         else:
             code = CARD_CODE[taken]
-            out.extend(Discard(c) for c in hand if CARD_CODE[c] != code)
+            out.extend([_DISCARDS[c] for c in hand if CARD_CODE[c] != code])
         return out
 
     def lay_melds_options(self) -> list[LayMelds]:
