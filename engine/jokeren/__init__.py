@@ -1,8 +1,23 @@
 """Jokeren: the rules engine (RULES.md §2-3) following ``engine.protocol``.
 
-``new_round(variant, *, secret, round_index)`` deals a round; ``state.legal_actions()``,
-``state.apply(action)``, ``state.scores()``, ``state.observation(seat)``; presets in
-``PRESETS``; bots in ``engine.jokeren.bots``.
+Use::
+
+    from engine.jokeren import PRESETS, new_round
+    state = new_round(PRESETS["jokeren13"], secret=secret, round_index=0)
+    while not state.is_terminal:
+        state = state.apply(state.legal_actions()[0])      # or bot_action(state, level=...)
+    state.scores()
+
+- ``variants``: ``Variant`` (frozen), ``Contract``, ``PRESETS``, ``variant_from_json``;
+- ``melds``: ``Meld``, ``check_meld``, ``meld_verdict``, ``is_meld``, ``melds_in``,
+  ``can_lay_off``, ``lay_off``, ``swap_joker``;
+- ``actions``: ``Draw``, ``LayMelds``, ``LayOff``, ``SwapJoker``, ``Discard``,
+  ``action_from_json`` and one ``IllegalMove`` subclass per broken rule;
+- ``state``: ``JokerenState`` (``legal_actions``, ``apply``, ``is_legal``, ``scores``,
+  ``observation``, ``observe``, ``to_json``, ``state_hash``), ``new_round``,
+  ``state_from_json``, ``deal_summary``;
+- ``scoring``: ``results`` (own total minus the opponents' average), ``rank``;
+- ``bots``: ``BOT_LEVELS``, ``bot_action``.
 """
 
 from __future__ import annotations
