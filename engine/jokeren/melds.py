@@ -281,6 +281,14 @@ def check_meld(
     )
 
 
+def analyse(cards: Sequence[int], stands_for: Sequence[StandsFor] | None = None) -> Meld | None:
+    """The meld these cards form (as ``check_meld``), or ``None`` when they form none."""
+    try:
+        return check_meld(cards, stands_for)
+    except InvalidMeld:
+        return None
+
+
 def _make_group(cards: Sequence[int], sf: tuple[StandsFor, ...], rank: int, owner: int) -> Meld:
     if len(cards) > MAX_GROUP:
         raise _invalid("Een set heeft hoogstens 4 kaarten.", "A group holds at most 4 cards.")

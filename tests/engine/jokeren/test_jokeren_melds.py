@@ -8,6 +8,7 @@ from jokeren_helpers import ids
 from engine.cards import CARD_CODE, parse_code
 from engine.jokeren import InvalidMeld, check_meld, is_meld, meld_verdict, melds_in
 from engine.jokeren.melds import (
+    analyse,
     DoesNotFit,
     can_lay_off,
     can_swap,
@@ -282,3 +283,9 @@ def test_melds_in_hand_finds_groups_and_runs_with_jokers() -> None:
     # every meld found is a valid meld
     for m in melds_in(hand):
         check_meld(m.cards, m.stands_for)
+
+
+def test_analyse_gives_the_meld_or_none() -> None:
+    meld = analyse(ids("9d 7d 8d"))
+    assert meld is not None and meld.kind == "run" and meld.codes() == ["7d", "8d", "9d"]
+    assert analyse(ids("9d 7d 8h")) is None
