@@ -38,8 +38,21 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 def make_tournament(rounds: int = 1) -> Tournament:
-    """An open Jokeren 7 tournament (of one round unless told)."""
-    return factories.make_tournament(name="E2E Jokeren 7", preset="jokeren7", rounds=rounds)
+    """An open Jokeren 7 tournament (of one round unless told) whose first deal gives
+    South a turn: with a random secret a bot may go out before South ever plays, and
+    the bots are deterministic, so the deal is checked before anyone joins."""
+    module = services.module_of("jokeren")
+    for _ in range(50):
+        t = factories.make_tournament(name="E2E Jokeren 7", preset="jokeren7", rounds=rounds)
+        state = module.new_round(
+            module.variant_from_json(t.variant), secret=t.secret_bytes, round_index=0
+        )
+        while not state.is_terminal and state.current_player != services.PLAYER_SEAT:
+            state = state.apply(module.bot_action(state, level=t.bot_level))
+        if not state.is_terminal:
+            return t
+        t.delete()
+    raise AssertionError("no deal in 50 gave South a turn")
 
 
 def settle(page: Page) -> None:
