@@ -8,8 +8,8 @@ from jokeren_helpers import ids
 from engine.cards import CARD_CODE, parse_code
 from engine.jokeren import InvalidMeld, check_meld, is_meld, meld_verdict, melds_in
 from engine.jokeren.melds import (
-    analyse,
     DoesNotFit,
+    analyse,
     can_lay_off,
     can_swap,
     lay_off,
