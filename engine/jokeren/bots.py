@@ -250,6 +250,38 @@ def _solve(
     return best
 
 
+def _solve_naturals(
+    rem: tuple[int, ...],
+    weights: tuple[int, ...],
+    cands: dict[int, list[_Candidate]],
+    memo: _Memo,
+) -> tuple[int, int, tuple[_Candidate, ...]]:
+    """``_solve`` for a hand without jokers, with the melds of each kind made once from
+    the whole hand and checked here against what is left."""
+    if not rem:
+        return 0, 0, ()
+    key = (rem, 0)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    k = rem[0]
+    rest = rem[1:]
+    cost, _, melds = _solve_naturals(rest, weights, cands, memo)
+    best = (cost + weights[k], 0, melds)
+    for cand in cands[k]:
+        nat = cand[1]
+        if not all(c in rest for c in nat):
+            continue
+        left = list(rest)
+        for c in nat:
+            left.remove(c)
+        c2, _, m2 = _solve_naturals(tuple(left), weights, cands, memo)
+        if c2 < best[0]:
+            best = (c2, 0, ((cand[0], (k, *nat), (), cand[3]), *m2))
+    memo[key] = best
+    return best
+
+
 def run_positions(meld: HandMeld) -> list[int]:
     """The run positions (1..14) its cards take, naturals first, then jokers."""
     out = [14 if k % 13 == 0 and meld.ace_high else k % 13 + 1 for k in meld.naturals]
@@ -369,7 +401,15 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
     leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     live, dead_cost = _live_cards(naturals, jokers, weights)
-    cost, used, raw = _solve(live, jokers, weights, {})
+    if jokers:
+        cost, used, raw = _solve(live, jokers, weights, {})
+    else:
+        # without jokers every meld of a sub-hand is a meld of the whole hand
+        cands: dict[int, list[_Candidate]] = {}
+        for i, k in enumerate(live):
+            if k not in cands:
+                cands[k] = _candidates(k, frozenset(live[i + 1 :]), 0)
+        cost, used, raw = _solve_naturals(live, weights, cands, {})
     cost += dead_cost
     melds = [HandMeld(run, nat, jk, high) for run, nat, jk, high in raw]
     spare = jokers - used
