@@ -327,7 +327,12 @@ function renderStatus() {
     if (phase(o) === "bidding") text = fmt(T.turn_bid, { suit: suitText(o.proposed_trump) });
     else if (phase(o) === "bidding2") text = T.turn_bid2;
     else if (phase(o) === "choose_trump") text = T.turn_choose;
-    else text = T.turn_play;
+    else {
+      text = T.turn_play;
+      if ((state.obs.hand || []).length > legalCards().size) text += ` ${T.illegal_hint}`;
+    }
+  } else if (currentPlayer() === seat()) {
+    text = T.closed; // South to move, but the tournament's window has closed
   } else if (currentPlayer() !== null && currentPlayer() !== undefined) {
     text = fmt(T.bot_turn, { name: seatName(currentPlayer()) });
   } else text = T.waiting;
