@@ -66,6 +66,9 @@ Observation JSON (``observation(seat)``; ``observe(seat)`` gives the same as a t
       "scores": [per seat] | null,    # only once the round is over
       "final_hands": [[ids] per seat] | null   # once over, every hand is shown (seed 001)
     }
+
+The log never shows a card drawn from the stock; a ``lay_melds`` is logged with every
+joker's card filled in (as laid on the table).
 """
 
 from __future__ import annotations
