@@ -64,6 +64,41 @@ def bench_rounds(seconds: float) -> dict[str, dict[str, dict[str, float]]]:
     return out
 
 
+def bench_engine_alone(seconds: float) -> dict[str, dict[str, float]]:
+    """Rounds per second of the rules engine alone: the actions of basic-bot rounds are
+    recorded, then replayed (deal + apply) without any bot deciding."""
+    from engine.match import play_round
+
+    jokeren = game_module("jokeren")
+    out: dict[str, dict[str, float]] = {}
+    for preset in ("jokeren7", "jokeren13"):
+        variant = jokeren.PRESETS[preset]
+        games = [
+            play_round(jokeren, variant, secret=BENCH_SECRET, round_index=r, levels=["basic"] * 4)[
+                1
+            ]
+            for r in range(50)
+        ]
+        n = 0
+        actions = 0
+        start = time.perf_counter()
+        elapsed = 0.0
+        while n == 0 or elapsed < seconds:
+            r = n % len(games)
+            state = jokeren.new_round(variant, secret=BENCH_SECRET, round_index=r)
+            for action in games[r]:
+                state = state.apply(action)
+            actions += len(games[r])
+            n += 1
+            elapsed = time.perf_counter() - start
+        out[preset] = {
+            "rounds_per_second": round(n / elapsed, 1),
+            "microseconds_per_action": round(elapsed / actions * 1e6, 1),
+        }
+        print(f"  engine alone {preset:10s} {n / elapsed:9.1f} rounds/s")
+    return out
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -174,6 +209,8 @@ def main() -> int:
     print(f"machine: {machine}")
     print("full rounds per second (bots in every seat):")
     rounds = bench_rounds(args.seconds)
+    print("the rules engine alone (replaying basic-bot rounds):")
+    engine_alone = bench_engine_alone(args.seconds)
     print("strong decision time, Jokeren 13:")
     decisions = bench_strong_decisions(args.decision_rounds)
     print(f"  {decisions}")
@@ -197,6 +234,7 @@ def main() -> int:
     result = {
         "machine": machine,
         "rounds": rounds,
+        "engine_alone": engine_alone,
         "strong_decision": decisions,
         "gin_rummy": gin,
         "targets": targets,
