@@ -73,10 +73,9 @@ def bench_engine_alone(seconds: float) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for preset in ("jokeren7", "jokeren13"):
         variant = jokeren.PRESETS[preset]
+        levels = ["basic"] * variant.num_players
         games = [
-            play_round(jokeren, variant, secret=BENCH_SECRET, round_index=r, levels=["basic"] * 4)[
-                1
-            ]
+            play_round(jokeren, variant, secret=BENCH_SECRET, round_index=r, levels=levels)[1]
             for r in range(50)
         ]
         n = 0
