@@ -93,6 +93,31 @@ def test_bots_only_make_legal_moves(preset: str) -> None:
     assert out >= 0.9 * rounds
 
 
+@pytest.mark.parametrize(
+    ("preset", "changes"),
+    [
+        ("jokeren13", {"num_players": 3}),
+        ("klassiek", {"num_players": 3}),
+        ("jokeren7", {"first_cycle_no_meld": True, "decks": 2}),
+        ("jokeren13", {"lay_off_same_turn": True, "complete_meld": "recycle"}),
+        ("veertigen", {"opening_points": 60, "scoring": "cards"}),
+        ("jokeren7", {"hand_size": 10, "turn_limit": 40}),
+    ],
+)
+def test_bots_only_make_legal_moves_in_changed_variants(
+    preset: str, changes: dict[str, object]
+) -> None:
+    """Every field of a variant is configurable (RULES.md §3): the bots follow it."""
+    variant = dataclasses.replace(PRESETS[preset], **changes)  # type: ignore[arg-type]
+    n = variant.num_players
+    for r in range(4):
+        for levels in (("basic",) * n, ("strong",) * n):
+            state, _ = play_round(
+                jokeren, variant, secret=b"custom" + bytes([r]), round_index=r, levels=levels
+            )
+            assert state.is_terminal
+
+
 # --- determinism and what a bot may see ------------------------------------------------
 
 
