@@ -115,7 +115,13 @@ function loadDetails() {
 /** The breakdown of finished round `r`: from the payload if the server sends it
  * (`round_results`), else as kept in this browser. */
 function detailOf(r) {
-  return state.game.round_results?.[r] ?? state.details[r] ?? null;
+  const sent = state.game.round_results?.[r];
+  if (sent) return sent;
+  const kept = state.details[r];
+  const row = (state.game.round_scores || [])[r];
+  // Only a breakdown that matches the round's recorded scores (never a stale one).
+  if (!kept || !row || kept.scores?.[0] !== row[0] || kept.scores?.[1] !== row[1]) return null;
+  return kept;
 }
 
 function keepDetail(o) {
@@ -248,7 +254,7 @@ function renderBadges() {
     h(
       "div",
       { class: `kj-trump${shown && RED_SUITS.has(shown) ? " kj-red" : ""}${trump ? "" : " is-proposed"}`, "data-testid": "trump", "data-suit": trump ?? "" },
-      h("span", { class: "kj-badge-title", text: trump ? T.trump : T.proposed_trump }),
+      h("span", { class: "kj-badge-title", text: trump || !bidding ? T.trump : T.proposed_trump }),
       shown
         ? h("span", { class: "kj-trump-suit" }, h("span", { class: "kj-trump-symbol", text: SUIT_SYMBOLS[shown] }), h("span", { text: suitName(shown) }))
         : h("span", { class: "kj-trump-none", text: T.no_trump_yet }),

@@ -214,12 +214,14 @@ def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
     assert trump_first_and_high_to_low([c["code"] for c in hand(page)], trump)
 
     round_scores: list[str] | None = None
+    round_notes: list[str] = []
     shot = False
     for _ in range(40):
         settle(page)
         if dialog_open(page):
             expect(page.locator("[data-testid=round-scores]")).to_be_visible()
             round_scores = [page.inner_text(f"[data-testid=round-score-{i}]") for i in (0, 1)]
+            round_notes = page.locator("[data-testid=round-note]").all_inner_texts()
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "klaverjas-round-over.png"))
             page.click("[data-testid=continue]")
@@ -260,6 +262,9 @@ def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
     expect(page.locator("[data-testid=boom-row]")).to_have_count(1)
     assert page.inner_text("[data-testid=total-we]") == str(we)
     assert page.inner_text("[data-testid=total-they]") == str(they)
+    end = assert_sheet_marks(page, game, 0)
+    if end["nat"]:  # the round-over panel said so too
+        assert round_notes
     final = page.locator("[data-testid=final]")
     expect(final).to_be_visible()
     assert page.inner_text("[data-testid=final-result]") == f"{we - they:,}".replace(",", ".")
@@ -343,6 +348,20 @@ def test_illegal_card_reload_and_stale_move(live_server: Any, page: Page) -> Non
     assert legal[0] not in server["observation"]["hand"]
 
 
+def assert_sheet_marks(page: Page, game: Game, r: int) -> dict[str, Any]:
+    """The score sheet's row of round ``r`` marks nat (the playing team's cell) and pit
+    (the team that won every trick) as the round ended; returns the round's result."""
+    end: dict[str, Any] = services.game_replay(game=game, round_index=r)[-1].observations[0][
+        "result"
+    ]
+    for team, cell in ((0, f"boom-{r}-we"), (1, f"boom-{r}-they")):
+        nat = page.locator(f"[data-testid={cell}] [data-testid=mark-nat]").count()
+        pit = page.locator(f"[data-testid={cell}] [data-testid=mark-pit]").count()
+        assert nat == int(end["nat"] and end["playing_team"] == team), cell
+        assert pit == int(end["pit_team"] == team), cell
+    return end
+
+
 def play_legal_cards_until_the_round_ends(page: Page) -> list[str]:
     """Click the last playable card until the round-over dialog opens; its scores."""
     for _ in range(20):
@@ -401,11 +420,8 @@ def test_second_bidding_round_and_the_score_sheet_over_two_rounds(
     assert first == [str(we), str(they)]
     assert page.inner_text("[data-testid=total-we]") == str(we)
     assert page.inner_text("[data-testid=total-they]") == str(they)
-    end = services.game_replay(game=game, round_index=0)[-1].observations[0]["result"]
-    nat_marks = page.locator("[data-testid=boom-0-we] [data-testid=mark-nat]").count()
-    assert nat_marks == (1 if end["nat"] and end["playing_team"] == 0 else 0)
+    end = assert_sheet_marks(page, game, 0)
     pit_marks = page.locator("[data-testid=mark-pit]").count()
-    assert pit_marks == (1 if end["pit_team"] is not None else 0)
     assert len(notes) == int(end["nat"]) + int(end["pit_team"] is not None)
 
     # Play on into round 2 until South has a card to play; the sheet survives a reload.
