@@ -1,7 +1,9 @@
 """Admin: read-mostly views of tournaments, entries, games and the move log."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
+from tournaments import services
 from tournaments.models import Entry, Game, Move, Tournament
 
 
@@ -19,6 +21,12 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     readonly_fields = ("commitment", "closed_at", "created_by", "created_at", "updated_at")
     inlines = [EntryInline]
+    actions = ["close_now"]
+
+    @admin.action(description=_("Close now (the bot finishes open games)"))
+    def close_now(self, request, queryset):  # type: ignore[no-untyped-def]
+        for tournament in queryset.filter(closed_at__isnull=True):
+            services.tournament_close_early(tournament=tournament)
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         # New tournaments get their secret from services.tournament_create (the site form).

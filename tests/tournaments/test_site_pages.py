@@ -379,3 +379,19 @@ def test_practice_game_outside_any_tournament(client: Client, user: Any) -> None
     factories.play_to_end(game, user)
     assert client.get(reverse("game_replay", args=[game.pk])).status_code == 200
     assert client.get(reverse("api_game", args=[game.pk])).json()["result"]["rank"] is None
+
+
+def test_admin_lists_and_closes_tournaments(
+    client: Client, tournament: Tournament, django_capture_on_commit_callbacks: Any
+) -> None:
+    admin_user = get_user_model().objects.create_superuser("beheer", "b@example.org", "pw-123")
+    client.force_login(admin_user)
+    for url in ("tournament", "game", "move"):
+        assert client.get(reverse(f"admin:tournaments_{url}_changelist")).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("admin:tournaments_tournament_changelist"),
+            {"action": "close_now", "_selected_action": [tournament.pk]},
+        )
+    tournament.refresh_from_db()
+    assert tournament.closed_at is not None
