@@ -4,12 +4,9 @@ and changes nothing; a reload resumes at the same state; a stale move reloads.""
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from itertools import groupby
-from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
 
 import factories
 import pytest
@@ -17,22 +14,21 @@ from playwright.sync_api import Page, expect
 
 from engine.cards import card_id_of, hand_value, parse_code
 from engine.jokeren.melds import check_meld, stands_for_from_json
+from tests.e2e.helpers import (
+    api_get,
+    api_post,
+    dialog_open,
+    join,
+    log_in,
+    screenshot,
+    settle,
+    sign_up,
+    table,
+)
 from tournaments import services
 from tournaments.models import Game, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-TABLE = "[data-testid=table]"
-#: The table is idle (no request, no moves being shown) or shows the round-over dialog.
-SETTLED = """() => {
-  const t = document.querySelector('[data-testid=table]');
-  const d = document.querySelector('[data-testid=dialog]');
-  return (t && t.dataset.busy === 'false') || (d && d.open);
-}"""
-PASSWORD = factories.PASSWORD
-#: Screenshots of the table (git-ignored); docs/screenshots/table.png is picked from here.
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
 
 # --- helpers ----------------------------------------------------------------------------
 
@@ -53,18 +49,6 @@ def make_tournament(rounds: int = 1) -> Tournament:
             return t
         t.delete()
     raise AssertionError("no deal in 50 gave South a turn")
-
-
-def settle(page: Page) -> None:
-    page.wait_for_function(SETTLED)
-
-
-def table(page: Page, name: str) -> str:
-    return page.get_attribute(TABLE, f"data-{name}") or ""
-
-
-def dialog_open(page: Page) -> bool:
-    return bool(page.eval_on_selector("[data-testid=dialog]", "d => d.open"))
 
 
 def hand(page: Page) -> list[tuple[int, str]]:
@@ -92,23 +76,6 @@ def snapshot(page: Page) -> dict[str, Any]:
         "seq": table(page, "seq"),
         "sizes": [page.inner_text(f"[data-testid=hand-size-{s}]") for s in (1, 2, 3)],
     }
-
-
-def api_get(page: Page, game_id: int) -> dict[str, Any]:
-    response = page.request.get(urljoin(page.url, f"/api/games/{game_id}/"))
-    assert response.ok
-    data: dict[str, Any] = response.json()
-    return data
-
-
-def api_post(page: Page, game_id: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
-    response = page.request.post(
-        urljoin(page.url, f"/api/games/{game_id}/moves/"),
-        data=json.dumps(body),
-        headers={"Content-Type": "application/json", "X-CSRFToken": token},
-    )
-    return response.status, response.json()
 
 
 def find_meld(cards: list[tuple[int, str]], skip: set[frozenset[int]]) -> list[int] | None:
@@ -180,17 +147,8 @@ def play_turn(page: Page, skip: set[frozenset[int]], taken: list[int]) -> None:
 def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, page: Page) -> None:
     tournament = make_tournament()
 
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.fill("input[name=username]", "speler_zuid")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("form.stacked button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
-
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-    page.click(f"form[action='/tournaments/{tournament.pk}/join/'] button[type=submit]")
-    page.wait_for_url("**/games/*/")
-    settle(page)
+    sign_up(page, live_server.url, "speler_zuid")
+    join(page, live_server.url, tournament.pk)
     expect(page.locator("[data-testid=hand-card]")).to_have_count(7)
     assert table(page, "your-turn") == "true"
     assert table(page, "phase") == "draw"
@@ -206,8 +164,7 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
         if dialog_open(page):
             expect(page.locator("[data-testid=round-scores]")).to_be_visible()
             round_score = page.inner_text("[data-testid=round-score-0]")
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "round-over.png"))
+            screenshot(page, "round-over.png")
             page.click("[data-testid=continue]")
             continue
         if table(page, "status") == "finished":
@@ -222,8 +179,7 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
             first = hand(page)[0][0]
             click_cards(page, [first])
             expect(page.locator("[data-testid=btn-lay-off]")).to_be_visible()
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "table.png"))
+            screenshot(page, "table.png")
             click_cards(page, [first])
             shot = True
         play_turn(page, skip, taken)
@@ -249,16 +205,8 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
 def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> None:
     tournament = make_tournament(rounds=2)  # the game goes on even if a bot goes out
     factories.make_user("speler_west")
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "speler_west")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-    page.click(f"form[action='/tournaments/{tournament.pk}/join/'] button[type=submit]")
-    page.wait_for_url("**/games/*/")
-    game_id = int(page.url.rstrip("/").split("/")[-1])
-    settle(page)
+    log_in(page, live_server.url, "speler_west")
+    game_id = join(page, live_server.url, tournament.pk)
 
     page.click("[data-testid=stock]")
     settle(page)
@@ -394,10 +342,7 @@ def test_several_melds_joker_choice_lay_off_swap_and_next_round(
         open_pile="2d",
         table=[("Qc Qd **", [None, None, "Qh"], 1), ("2s 3s 4s", [None, None, None], 2)],
     )
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "speler_noord")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
+    log_in(page, live_server.url, "speler_noord")
     page.goto(f"{live_server.url}/games/{entry.game.pk}/")
     settle(page)
     melds = page.locator("[data-testid=meld]")

@@ -1,0 +1,65 @@
+// Helpers every card table page shares: building DOM, the page's strings and language,
+// and the two calls of the play API (GET the game, POST a move). No game rules here.
+
+/** An element with attributes ("class", "text", "on<event>", the rest as attributes) and children. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) el.append(child);
+  }
+  return el;
+}
+
+/** A string with {name} placeholders filled in: fmt("Ronde {round}", {round: 2}). */
+export const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The JSON of a <script type="application/json"> element (json_script, the strings). */
+export const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
+
+/** "en" when the page is English, else "nl" (Dutch is the default). */
+export function pageLanguage(root) {
+  return (root.dataset.lang || document.documentElement.lang || "nl").startsWith("en") ? "en" : "nl";
+}
+
+/** A number as the page's language writes it, at most one decimal: 23,3 or 23.3. */
+export const formatNumber = (x, lang) =>
+  Number(x).toLocaleString(lang === "en" ? "en-GB" : "nl-NL", { maximumFractionDigits: 1 });
+
+/** Django's CSRF token: from the page's meta tag, else from the cookie. */
+export function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  if (meta?.content) return meta.content;
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+/**
+ * POST a move: `{seq, action}` to the game's moves URL. Resolves to `{status, data}`
+ * (data is the JSON body or null); rejects only when the server cannot be reached.
+ */
+export async function postMove(url, seq, action) {
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify({ seq, action }),
+  });
+  const data = await response.json().catch(() => null);
+  return { status: response.status, data };
+}
+
+/** GET the game (the same shape the page was rendered from); rejects unless 200. */
+export async function fetchGame(url) {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return response.json();
+}
