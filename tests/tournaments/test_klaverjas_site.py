@@ -132,12 +132,15 @@ def test_result_is_own_team_minus_the_other_team(organizer: Any) -> None:
     t = klaverjas_tournament(rounds=2, created_by=organizer)
     user, game = join(t, "anna")
     game, _ = factories.play_to_end(game, user)
-    total, _average, result = services.game_result(game)
+    total, opponents, result = services.game_result(game)
     we, they = game.totals[0], game.totals[1]
     assert total == we
     assert result == we - they
+    # What the own total is measured against: the other team's points (not an average of
+    # the three other seats, which would count the partner).
+    assert opponents == they
     row = next(s for s in services.standings(tournament=t) if s.game_id == game.pk)
-    assert (row.result, row.total, row.rank) == (we - they, we, 1)
+    assert (row.result, row.total, row.opponents_average, row.rank) == (we - they, we, they, 1)
 
 
 def test_ranking_is_higher_is_better_and_equal_results_share_a_rank(organizer: Any) -> None:
@@ -180,10 +183,10 @@ def test_per_deal_results_rank_the_field_higher_is_better(organizer: Any) -> Non
     set_totals(games["bram"], [team_scores(62, 100), team_scores(81, 81)])
     set_totals(games["cees"], [team_scores(100, 62)])  # round 2 not played yet
     deals = services.deal_results(tournament=t)
-    assert [(d.username, d.score, d.result, d.rank) for d in deals[0]] == [
-        ("anna", 100, 38.0, 1),
-        ("cees", 100, 38.0, 1),
-        ("bram", 62, -38.0, 3),
+    assert [(d.username, d.score, d.opponents_average, d.result, d.rank) for d in deals[0]] == [
+        ("anna", 100, 62, 38.0, 1),
+        ("cees", 100, 62, 38.0, 1),
+        ("bram", 62, 100, -38.0, 3),
     ]
     assert [(d.username, d.result, d.rank) for d in deals[1]] == [
         ("bram", 0.0, 1),
@@ -293,7 +296,10 @@ def test_api_bidding_and_the_events_of_a_move(organizer: Any) -> None:
     obs = payload["observation"]
     assert payload["game"] == "klaverjas" and payload["seat"] == 0
     assert len(obs["hand"]) == 8 and "hands" not in json.dumps(payload)
-    assert obs["hand_counts"] == [8, 8, 8, 8]
+    # If a bot played ("gaat"), West led and the bots up to South have played a card.
+    assert obs["hand_counts"][0] == 8
+    assert sum(obs["hand_counts"]) + len(obs["trick"]["plays"]) == 32
+    assert [p["seat"] for p in obs["trick"]["plays"]] == [1, 2, 3][: len(obs["trick"]["plays"])]
     # Round 0 is dealt by South: West, North and East bid first (seed 003).
     assert obs["dealer"] == 0 and obs["first_player"] == 1
     assert [b["seat"] for b in obs["bids"]] == [1, 2, 3][: len(obs["bids"])]
