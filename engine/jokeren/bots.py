@@ -163,6 +163,15 @@ def _run_windows(
 
 
 def _candidates(k: int, present: frozenset[int], jokers: int) -> list[_Candidate]:
+    """``_candidate_sets``: the melds of ``k``, or those with two jokers when it has no
+    other."""
+    out, lone = _candidate_sets(k, present, jokers)
+    return out or lone
+
+
+def _candidate_sets(
+    k: int, present: frozenset[int], jokers: int
+) -> tuple[list[_Candidate], list[_Candidate]]:
     """The melds that hold natural ``k`` (the lowest natural left), other naturals from
     ``present`` (all higher than ``k``), and at most ``jokers`` jokers. Jokers are used
     only where the meld needs them (a gap, or to reach three cards); spare jokers are
@@ -213,7 +222,7 @@ def _candidates(k: int, present: frozenset[int], jokers: int) -> list[_Candidate
                 (out if nat else lone).append((True, tuple(reversed(nat)), tuple(jk), True))
     elif rank == 13 and jokers >= 2:
         lone.append((True, (), ((12, suit), (1, suit)), True))
-    return out or lone
+    return out, lone
 
 
 _Memo = dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[_Candidate, ...]]]
@@ -246,6 +255,54 @@ def _solve(
         u2 += len(jk)
         if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
             best = (c2, u2, ((_run, (k, *nat), jk, high), *m2))
+    memo[key] = best
+    return best
+
+
+def _solve_jokers(
+    rem: tuple[int, ...],
+    jokers: int,
+    weights: tuple[int, ...],
+    both: dict[int, tuple[list[_Candidate], list[_Candidate]]],
+    memo: _Memo,
+) -> tuple[int, int, tuple[_Candidate, ...]]:
+    """``_solve`` with the melds of each kind made once from the whole hand: here a run
+    whose natural card is gone takes a joker in its place (when jokers are left), a
+    group without one of its cards is skipped (the smaller group is a meld of its own)."""
+    if not rem:
+        return 0, 0, ()
+    key = (rem, jokers)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    k = rem[0]
+    rest = rem[1:]
+    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo)
+    best = (cost + weights[k], used, melds)
+    out, lone = both[k]
+    found = False
+    for group in (out, lone):
+        if group is lone and found:
+            break
+        for run, nat, jk, high in group:
+            if len(jk) > jokers:
+                continue
+            missing = [c for c in nat if c not in rest]
+            if missing:
+                if not run:
+                    continue
+                nat = tuple(c for c in nat if c in rest)
+                jk = (*jk, *((c % 13 + 1, c // 13) for c in missing))
+                if len(jk) > jokers:
+                    continue
+            found = True
+            left = list(rest)
+            for c in nat:
+                left.remove(c)
+            c2, u2, m2 = _solve_jokers(tuple(left), jokers - len(jk), weights, both, memo)
+            u2 += len(jk)
+            if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
+                best = (c2, u2, ((run, (k, *nat), jk, high), *m2))
     memo[key] = best
     return best
 
@@ -402,7 +459,11 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     live, dead_cost = _live_cards(naturals, jokers, weights)
     if jokers:
-        cost, used, raw = _solve(live, jokers, weights, {})
+        both: dict[int, tuple[list[_Candidate], list[_Candidate]]] = {}
+        for i, k in enumerate(live):
+            if k not in both:
+                both[k] = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
+        cost, used, raw = _solve_jokers(live, jokers, weights, both, {})
     else:
         # without jokers every meld of a sub-hand is a meld of the whole hand
         cands: dict[int, list[_Candidate]] = {}
