@@ -228,37 +228,6 @@ def _candidate_sets(
 _Memo = dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[_Candidate, ...]]]
 
 
-def _solve(
-    rem: tuple[int, ...], jokers: int, weights: tuple[int, ...], memo: _Memo
-) -> tuple[int, int, tuple[_Candidate, ...]]:
-    """(cost of the loose naturals, jokers used, melds) for the naturals ``rem`` (sorted)."""
-    if not rem:
-        return 0, 0, ()
-    key = (rem, jokers)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
-    k = rem[0]
-    rest = rem[1:]
-    cost, used, melds = _solve(rest, jokers, weights, memo)
-    best = (cost + weights[k], used, melds)
-    for cand in _candidates(k, frozenset(rest), jokers):
-        _run, nat, jk, high = cand
-        if nat:
-            left = list(rest)
-            for c in nat:
-                left.remove(c)
-            rest2 = tuple(left)
-        else:
-            rest2 = rest
-        c2, u2, m2 = _solve(rest2, jokers - len(jk), weights, memo)
-        u2 += len(jk)
-        if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
-            best = (c2, u2, ((_run, (k, *nat), jk, high), *m2))
-    memo[key] = best
-    return best
-
-
 def _solve_jokers(
     rem: tuple[int, ...],
     jokers: int,
