@@ -303,7 +303,11 @@ function renderTrick() {
     }
     return h(
       "div",
-      { class: `kj-slot kj-slot-${pos}${won ? " is-winner" : ""}`, "data-testid": `trick-slot-${s}` },
+      {
+        class: `kj-slot kj-slot-${pos}${won ? " is-winner" : ""}`,
+        "data-testid": `trick-slot-${s}`,
+        title: play ? `${seatName(s)}: ${nameOf(play.card)}` : seatName(s),
+      },
       play
         ? cardFace(play.card, { trump, attrs: { "data-testid": `trick-card-${s}`, "data-seat": s } })
         : h("span", { class: "kj-slot-empty" }),
