@@ -16,7 +16,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import SUITS, CardCodeError, klaverjas_id
+from engine.cards import (
+    KLAVERJAS_RANKS,
+    SUIT_NAMES_EN,
+    SUIT_NAMES_NL,
+    SUITS,
+    CardCodeError,
+    klaverjas_code,
+    klaverjas_id,
+)
 from engine.errors import MalformedAction
 
 
@@ -94,3 +102,31 @@ def action_from_json(obj: Mapping[str, Any]) -> Action:
             return PlayCard(card)
         raise _malformed(f"Onbekende kaart: {card!r}.", f"Unknown card: {card!r}.")
     raise _malformed(f"Onbekende soort zet: {kind!r}.", f"Unknown kind of action: {kind!r}.")
+
+
+def describe(action: Action) -> tuple[str, str]:
+    """A short Dutch and English description of an action, for logs and the API."""
+    if isinstance(action, Bid):
+        if not action.play:
+            return "past", "passes"
+        if action.suit is None:
+            return "gaat", "plays"
+        return (
+            f"gaat in {SUIT_NAMES_NL[action.suit]}",
+            f"plays with {SUIT_NAMES_EN[action.suit]} as trump",
+        )
+    if isinstance(action, ChooseTrump):
+        return (
+            f"kiest {SUIT_NAMES_NL[action.suit]} als troef",
+            f"chooses {SUIT_NAMES_EN[action.suit]} as trump",
+        )
+    rank = KLAVERJAS_RANKS.index(klaverjas_code(action.card)[0])
+    suit = action.card // 8
+    return (
+        f"speelt {SUIT_NAMES_NL[suit]} {_RANK_NL[rank]}",
+        f"plays the {_RANK_EN[rank]} of {SUIT_NAMES_EN[suit]}",
+    )
+
+
+_RANK_NL = ("7", "8", "9", "10", "boer", "vrouw", "heer", "aas")
+_RANK_EN = ("7", "8", "9", "10", "jack", "queen", "king", "ace")
