@@ -1010,7 +1010,8 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
             }
         top = max(scores.values())
         best = sorted(k for k in loose if scores[k] == top)
-        k = best[0] if len(best) == 1 else rng.choice(best)
+        # ties: basic keeps it simple (the highest kind), strong draws from its stream
+        k = best[-1] if len(best) == 1 or not strong else rng.choice(best)
         return ids[k][-1]
     naturals, jokers = _kinds(view.hand)
     options = [k for k in allowed if k != JOKER_KIND]
