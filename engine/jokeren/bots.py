@@ -677,7 +677,15 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     swaps: dict[int, int] = {}
     unlock: dict[int, int] = {}
     for i, m in enumerate(table):
-        for k, after in _meld_fits(m):
+        hit_m = _FITS_CACHE.get(id(m))
+        if hit_m is not None and hit_m[0] is m:
+            fits = hit_m[1]
+        else:
+            fits = _meld_fits(m)
+            if len(_FITS_CACHE) >= 1024:
+                _FITS_CACHE.clear()
+            _FITS_CACHE[id(m)] = (m, fits)
+        for k, after in fits:
             fit.setdefault(k, i)
             if after >= 0:
                 unlock.setdefault(k, after)
@@ -691,6 +699,8 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     return view
 
 
+#: the lay-off places of each meld, by the identity of the meld (kept, as above)
+_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]]]] = {}
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
 #: reused while cached)
 _TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
@@ -822,7 +832,10 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
         if not part.melds:
             return None
         melds = part.melds
-        if len(part.loose) + part.loose_jokers > 1:
+        left = len(part.loose) + part.loose_jokers
+        if view.lay_off_now:
+            left -= sum(1 for k in part.loose if k in view.table.fit)
+        if 1 < left <= 3:
             # going out may need the split with the fewest cards left, not points
             fewest = partition(naturals, jokers, True)
             if view.lay_off_now:
@@ -833,7 +846,6 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
                 melds = fewest.melds
                 if not fewest.loose and not fewest.loose_jokers:
                     melds = _keep_one(melds)
-
         elif not part.loose and not part.loose_jokers:
             melds = _keep_one(melds)
     if not melds:
