@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.cards import CARD_POINTS
 from engine.dealing import Stream
@@ -709,9 +709,9 @@ _TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
 # --- what a bot sees -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class BotView:
-    """The facts a bot decides on, all from its seat's observation."""
+class BotView(NamedTuple):
+    """The facts a bot decides on, all from its seat's observation (a named tuple: it
+    is made for every decision, and cheaply)."""
 
     seat: int
     #: whether the turn starts (draw) or the card is drawn (lay down, lay off, discard)
