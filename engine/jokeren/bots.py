@@ -422,24 +422,33 @@ def _is_live(k: int, by_suit: Sequence[int], by_rank: Sequence[int], jokers: int
 
 
 @lru_cache(maxsize=1 << 16)
-def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
-    """The split of a hand (sorted natural kinds and a number of jokers) into melds that
-    leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first."""
+def _solve_live(
+    live: tuple[int, ...], jokers: int, by_cards: bool
+) -> tuple[int, int, tuple[_Candidate, ...]]:
+    """The best melds of the cards that can meld (cached on them alone: a hand that
+    changes only by loose cards reuses it)."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    live, dead_cost = _live_cards(naturals, jokers, weights)
     if jokers:
         both: dict[int, tuple[list[_Candidate], list[_Candidate]]] = {}
         for i, k in enumerate(live):
             if k not in both:
                 both[k] = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
-        cost, used, raw = _solve_jokers(live, jokers, weights, both, {})
-    else:
-        # without jokers every meld of a sub-hand is a meld of the whole hand
-        cands: dict[int, list[_Candidate]] = {}
-        for i, k in enumerate(live):
-            if k not in cands:
-                cands[k] = _candidates(k, frozenset(live[i + 1 :]), 0)
-        cost, used, raw = _solve_naturals(live, weights, cands, {})
+        return _solve_jokers(live, jokers, weights, both, {})
+    # without jokers every meld of a sub-hand is a meld of the whole hand
+    cands: dict[int, list[_Candidate]] = {}
+    for i, k in enumerate(live):
+        if k not in cands:
+            cands[k] = _candidates(k, frozenset(live[i + 1 :]), 0)
+    return _solve_naturals(live, weights, cands, {})
+
+
+@lru_cache(maxsize=1 << 16)
+def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
+    """The split of a hand (sorted natural kinds and a number of jokers) into melds that
+    leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first."""
+    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    live, dead_cost = _live_cards(naturals, jokers, weights)
+    cost, used, raw = _solve_live(live, jokers, by_cards)
     cost += dead_cost
     melds = [HandMeld(run, nat, jk, high) for run, nat, jk, high in raw]
     spare = jokers - used
@@ -462,6 +471,7 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
 def clear_caches() -> None:
     """Empty the hand-analysis caches (for benchmarks of the worst case)."""
     partition.cache_clear()
+    _solve_live.cache_clear()
     _opening_melds.cache_clear()
 
 
