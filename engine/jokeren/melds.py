@@ -214,6 +214,10 @@ def check_meld(
     joker whose card the engine may choose: the first free choice, see the module text).
     """
     n = len(cards)
+    if stands_for is None or not any(stands_for):
+        fast = _natural_meld(cards, owner)
+        if fast is not None:
+            return fast
     if n < 3:
         raise _invalid("Een setje heeft minstens 3 kaarten.", "A meld needs at least 3 cards.")
     if len(set(cards)) != n:
@@ -279,6 +283,39 @@ def check_meld(
         "Geen set (dezelfde waarde, verschillende kleuren) en geen rij (één kleur, op volgorde).",
         "Neither a group (same rank, different suits) nor a run (one suit, in sequence).",
     )
+
+
+def _natural_meld(cards: Sequence[int], owner: int) -> Meld | None:
+    """The common case quickly: natural cards only (no joker) that form a valid meld;
+    ``None`` for anything else (``check_meld`` then finds the reason)."""
+    n = len(cards)
+    if n < 3 or n > MAX_RUN:
+        return None
+    try:
+        ranks = [CARD_RANK[c] for c in cards]
+        suits = [CARD_SUIT[c] for c in cards]
+    except (IndexError, TypeError):
+        return None
+    if 0 in ranks:
+        return None
+    if len(set(ranks)) == 1:
+        if n > MAX_GROUP or len(set(suits)) != n:
+            return None
+        order = sorted(range(n), key=suits.__getitem__)
+        return Meld("group", tuple(cards[i] for i in order), (None,) * n, owner)
+    if len(set(suits)) != 1 or len(set(ranks)) != n:
+        return None
+    low = min(ranks)
+    if max(ranks) - low + 1 == n:
+        order = sorted(range(n), key=ranks.__getitem__)
+    elif low == 1:  # the ace may be high: Q K A
+        places = [14 if r == 1 else r for r in ranks]
+        if 14 - min(places) + 1 != n:
+            return None
+        order = sorted(range(n), key=places.__getitem__)
+    else:
+        return None
+    return Meld("run", tuple(cards[i] for i in order), (None,) * n, owner)
 
 
 def analyse(cards: Sequence[int], stands_for: Sequence[StandsFor] | None = None) -> Meld | None:

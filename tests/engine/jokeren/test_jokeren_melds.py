@@ -289,3 +289,11 @@ def test_analyse_gives_the_meld_or_none() -> None:
     meld = analyse(ids("9d 7d 8d"))
     assert meld is not None and meld.kind == "run" and meld.codes() == ["7d", "8d", "9d"]
     assert analyse(ids("9d 7d 8h")) is None
+
+
+def test_the_same_physical_card_twice_is_no_meld() -> None:
+    seven = ids("7h")[0]
+    with pytest.raises(InvalidMeld):
+        check_meld([seven, seven, ids("7c")[0]])
+    with pytest.raises(InvalidMeld):
+        check_meld([seven, 999, ids("7c")[0]])
