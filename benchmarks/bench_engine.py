@@ -5,8 +5,9 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_engine.py [--seconds 3] [--json out.json]
 
-The process is pinned to one CPU core. Rounds are dealt from a fixed secret (round 0,
-1, 2, ...), so two runs play the same rounds. The strong decision time is measured in
+The process is pinned to one CPU core. Rounds are dealt from a fixed secret, so two
+runs play the same rounds; every measurement plays its own rounds (far apart round
+indexes) and starts with the bots' caches emptied, so none profits from another. The strong decision time is measured in
 the flow of real Jokeren 13 rounds (strong bots in every seat): each call of
 ``bot_action`` is timed, as a tournament server makes it (the hand analysis cache is
 warm from the same bot's earlier decisions in the turn); the same positions are then
@@ -28,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cli import BENCH_SECRET, rounds_per_second
+from engine.jokeren.bots import clear_caches
 from engine.registry import GAMES, game_module
 
 
@@ -52,12 +54,18 @@ def _cpu_model() -> str:
 
 def bench_rounds(seconds: float) -> dict[str, dict[str, dict[str, float]]]:
     out: dict[str, dict[str, dict[str, float]]] = {}
+    measured = 0
     for name in GAMES:
         game = game_module(name)
         for preset, variant in game.PRESETS.items():
             row: dict[str, dict[str, float]] = {}
             for level in game.BOT_LEVELS:
-                rate, n = rounds_per_second(game, variant, level, seconds=seconds)
+                # fresh rounds and empty caches for every measurement
+                measured += 1
+                clear_caches()
+                rate, n = rounds_per_second(
+                    game, variant, level, seconds=seconds, first_round=measured * 100_000
+                )
                 row[level] = {"rounds_per_second": round(rate, 1), "rounds": n}
                 print(f"  {name:9s} {preset:12s} {level:7s} {rate:9.1f} rounds/s ({n} rounds)")
             out[preset] = row
@@ -105,13 +113,13 @@ def _percentile(values: list[float], q: float) -> float:
 
 def bench_strong_decisions(rounds: int) -> dict[str, Any]:
     from engine.jokeren import PRESETS, bot_action, new_round
-    from engine.jokeren.bots import clear_caches
 
     variant = PRESETS["jokeren13"]
     warm: list[float] = []
     positions = []
+    clear_caches()
     for r in range(rounds):
-        state = new_round(variant, secret=BENCH_SECRET, round_index=r)
+        state = new_round(variant, secret=BENCH_SECRET, round_index=60 * 100_000 + r)
         while not state.is_terminal:
             positions.append(state)
             t0 = time.perf_counter()
@@ -175,11 +183,14 @@ def bench_gin_rummy(seconds: float, slices: int) -> dict[str, Any]:
     gin_t = 0.0
     j13_n = 0
     j13_t = 0.0
-    for _ in range(slices):
+    for i in range(slices):
         n, t = _gin_rummy_games(game, rng, seconds / slices)
         gin_n += n
         gin_t += t
-        rate, n = rounds_per_second(jokeren, j13, "basic", seconds=seconds / slices)
+        clear_caches()
+        rate, n = rounds_per_second(
+            jokeren, j13, "basic", seconds=seconds / slices, first_round=(50 + i) * 100_000
+        )
         j13_n += n
         j13_t += n / rate
     return {

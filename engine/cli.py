@@ -146,17 +146,24 @@ def cmd_roem(cards: Sequence[str], trump: str) -> int:
 
 
 def rounds_per_second(
-    game: GameModule, variant: Any, level: str, *, seconds: float, secret: bytes = BENCH_SECRET
+    game: GameModule,
+    variant: Any,
+    level: str,
+    *,
+    seconds: float,
+    secret: bytes = BENCH_SECRET,
+    first_round: int = 0,
 ) -> tuple[float, int]:
     """Full rounds per second with bots of ``level`` in every seat, playing rounds
-    0, 1, 2, ... of ``secret`` for at least ``seconds`` (at least one round); returns
-    the rate and the number of rounds played."""
+    ``first_round``, ``first_round + 1``, ... of ``secret`` for at least ``seconds`` (at
+    least one round); returns the rate and the number of rounds played. Measurements
+    that should not share the bots' caches use far apart ``first_round`` values."""
     levels = [level] * int(variant.num_players)
     n = 0
     start = time.perf_counter()
     elapsed = 0.0
     while n == 0 or elapsed < seconds:
-        play_round(game, variant, secret=secret, round_index=n, levels=levels)
+        play_round(game, variant, secret=secret, round_index=first_round + n, levels=levels)
         n += 1
         elapsed = time.perf_counter() - start
     return n / elapsed, n
@@ -166,12 +173,16 @@ def cmd_bench(seconds: float) -> dict[str, Any]:
     if not seconds > 0:
         raise UsageError("--seconds must be more than 0")
     out: dict[str, Any] = {}
+    measured = 0
     for name in GAMES:
         game = game_module(name)
         for preset, variant in game.PRESETS.items():
             row: dict[str, float] = {}
             for level in game.BOT_LEVELS:
-                rate, _ = rounds_per_second(game, variant, level, seconds=seconds)
+                measured += 1
+                rate, _ = rounds_per_second(
+                    game, variant, level, seconds=seconds, first_round=measured * 100_000
+                )
                 row[level] = round(rate, 1)
             out[preset] = row
     return {"rounds_per_second": out, "seconds_per_measurement": seconds}

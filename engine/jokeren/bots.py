@@ -727,6 +727,9 @@ class BotView(NamedTuple):
     #: whether the turn starts (draw) or the card is drawn (lay down, lay off, discard)
     drawing: bool
     hand: tuple[int, ...]
+    #: the hand's natural kinds, sorted, and its number of jokers
+    naturals: tuple[int, ...]
+    jokers: int
     #: the top card of the open pile, or ``None`` when it is empty
     open_top: int | None
     table: TableView
@@ -787,7 +790,7 @@ def decide(view: BotView, *, strong: bool, rng: Stream) -> Action:
     """The bot's action for a view (see the module text for the policy)."""
     if view.drawing:
         return Draw("open") if _take_open(view, strong) else Draw("stock")
-    part = hand_partition(view.hand, view.by_cards)
+    part = partition(view.naturals, view.jokers, view.by_cards)
     if view.may_lay:
         lay = _lay_down(view, part, strong)
         if lay is not None:
@@ -816,7 +819,7 @@ def _take_open(view: BotView, strong: bool) -> bool:
         return True
     if view.lay_off_now and (tk in view.table.fit or (strong and tk in view.table.swaps)):
         return True
-    naturals, jokers = _kinds(view.hand)
+    naturals, jokers = view.naturals, view.jokers
     if not strong:
         by_suit, by_rank = _masks((*naturals, tk))
         return _is_live(tk, by_suit, by_rank, jokers)
@@ -834,7 +837,7 @@ def _take_open(view: BotView, strong: bool) -> bool:
 def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
     """New melds to lay now: the opening that meets the requirement, or, once out (or
     with no requirement), every meld of the hand; always keeping a card to discard."""
-    naturals, jokers = _kinds(view.hand)
+    naturals, jokers = view.naturals, view.jokers
     melds: tuple[HandMeld, ...] | None
     if not view.out and view.requirement is not None:
         melds = opening_melds(naturals, jokers, view.requirement, view.by_cards)
@@ -911,7 +914,7 @@ def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
     less penalty in hand. A strong bot also swaps a loose card when the joker can be laid
     off elsewhere at once: the loose card is gone."""
     ids = _ids_by_kind(view.hand)
-    naturals, jokers = _kinds(view.hand)
+    naturals, jokers = view.naturals, view.jokers
     room = JOKER_KIND in view.table.fit
     for k, index in view.table.swaps.items():
         if k not in ids:
@@ -1022,7 +1025,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
             scores = {k: _discard_score(view, part, k) for k in loose}
         else:
             # the highest first; among equals the one with fewest neighbours in hand
-            naturals, _ = _kinds(view.hand)
+            naturals = view.naturals
             by_suit, by_rank = _masks(naturals)
             scores = {
                 k: weights[k]
@@ -1035,7 +1038,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
         # ties: basic keeps it simple (the highest kind), strong draws from its stream
         k = best[-1] if len(best) == 1 or not strong else rng.choice(best)
         return ids[k][-1]
-    naturals, jokers = _kinds(view.hand)
+    naturals, jokers = view.naturals, view.jokers
     options = [k for k in allowed if k != JOKER_KIND]
     if options:
 
@@ -1146,7 +1149,7 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
     elif fewest <= 4:
         value *= 1.5
     if view.lay_off_next and len(part.loose) + part.loose_jokers <= _LOOKAHEAD_CARDS:
-        naturals, jokers = _kinds(view.hand)
+        naturals, jokers = view.naturals, view.jokers
         rest = list(naturals)
         rest.remove(k)
         for m in part.melds:
@@ -1220,10 +1223,13 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
         lay_off_now = obs.may_lay_off
     taken = obs.taken_from_open
     n = v.num_players
+    naturals, jokers = _kinds(obs.hand)
     return BotView(
         seat=seat,
         drawing=drawing,
         hand=obs.hand,
+        naturals=naturals,
+        jokers=jokers,
         open_top=obs.open_pile[-1] if obs.open_pile else None,
         table=table_view(obs.table),
         melds=obs.table,
