@@ -58,18 +58,24 @@ class Stream:
         self._buf = b""
         self._pos = 0
 
+    def _next_block(self) -> None:
+        self._buf = hmac.new(
+            self._key, self._label + str(self._block).encode("ascii"), hashlib.sha256
+        ).digest()
+        self._block += 1
+        self._pos = 0
+
     def _next_bytes(self, n: int) -> bytes:
-        out = b""
+        pos = self._pos
+        if pos + n <= len(self._buf):  # the common case: 8-byte draws from 32-byte blocks
+            self._pos = pos + n
+            return self._buf[pos : pos + n]
+        out = self._buf[pos:]
         while len(out) < n:
-            if self._pos >= len(self._buf):
-                self._buf = hmac.new(
-                    self._key, self._label + str(self._block).encode("ascii"), hashlib.sha256
-                ).digest()
-                self._block += 1
-                self._pos = 0
-            take = min(n - len(out), len(self._buf) - self._pos)
-            out += self._buf[self._pos : self._pos + take]
-            self._pos += take
+            self._next_block()
+            take = min(n - len(out), len(self._buf))
+            out += self._buf[:take]
+            self._pos = take
         return out
 
     def uniform(self, n: int) -> int:
