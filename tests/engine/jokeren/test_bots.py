@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from jokeren_helpers import make_state
+from jokeren_helpers import ids, make_state
 
 import engine.jokeren as jokeren
 from engine.cards import CARD_CODE, is_joker
@@ -25,7 +25,8 @@ from engine.jokeren import (
     new_round,
     state_from_json,
 )
-from engine.jokeren.bots import choose
+from engine.jokeren.bots import choose, hand_partition
+from engine.jokeren.melds import meld_verdict
 from engine.match import play_round
 
 MIXES = (
@@ -59,6 +60,42 @@ def play_turn(state: JokerenState, level: str) -> tuple[JokerenState, list[objec
         actions.append(action)
         state = state.apply(action)
     return state, actions
+
+
+# --- hand analysis ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "loose", "points"),
+    [
+        ("7h 7c 7s Kd", ["Kd"], 10),  # a group of three (seed 000)
+        ("2s 3s 4s 5s 9d", ["9d"], 9),  # a run of four
+        ("Qh Kh Ah 2h 3h", ["2h", "3h"], 5),  # ace high leaves less than A-2-3
+        ("5h 7h ** 9h Jh", ["5h", "7h"], 12),  # the joker fills the dearer gap
+        ("Kh Ah 2h 9c", ["2h", "9c", "Ah", "Kh"], 32),  # K-A-2 is no run
+        ("7h 7c ** 2d 3d 4d 5d 6d 7d", [], 0),  # everything in melds
+        ("** Kc 9d 5h 2s 7c", ["2s", "5h", "7c", "9d", "Kc", "**"], 58),  # no meld at all
+    ],
+)
+def test_hand_partition_leaves_the_fewest_points(hand: str, loose: list[str], points: int) -> None:
+    part = hand_partition(ids(hand))
+    assert part.cost == points
+    left = [CARD_CODE[k] for k in part.loose] + ["**"] * part.loose_jokers
+    assert sorted(left) == sorted(loose)
+    for meld in part.melds:
+        codes_ = [CARD_CODE[k] for k in meld.naturals] + ["**"] * len(meld.jokers)
+        assert meld_verdict(codes_)[0], codes_
+
+
+def test_hand_partition_by_cards_prefers_fewer_cards() -> None:
+    """Three aces (33 points) leave 2-3-4 of clubs (9 points, three cards); the run
+    A-2-3-4 of clubs leaves two aces (22 points, two cards). Points scoring keeps the
+    group, cards scoring (Klassiek) the run."""
+    hand = ids("Ac Ad As 2c 3c 4c")
+    by_points = hand_partition(hand)
+    assert sorted(CARD_CODE[k] for k in by_points.loose) == ["2c", "3c", "4c"]
+    by_cards = hand_partition(hand, by_cards=True)
+    assert sorted(CARD_CODE[k] for k in by_cards.loose) == ["Ad", "As"]
 
 
 # --- legal moves, over many seeded rounds ----------------------------------------------
