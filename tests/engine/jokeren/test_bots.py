@@ -88,14 +88,14 @@ def test_hand_partition_leaves_the_fewest_points(hand: str, loose: list[str], po
 
 
 def test_hand_partition_by_cards_prefers_fewer_cards() -> None:
-    """Three aces (33 points) leave 2-3-4 of clubs (9 points, three cards); the run
-    A-2-3-4 of clubs leaves two aces (22 points, two cards). Points scoring keeps the
-    group, cards scoring (Klassiek) the run."""
-    hand = ids("Ac Ad As 2c 3c 4c")
+    """Three aces (33 points) leave 2-3 of clubs and of diamonds (10 points, four cards);
+    the runs A-2-3 of clubs and of diamonds leave one ace (11 points, one card). Points
+    scoring keeps the group, cards scoring (Klassiek) the runs."""
+    hand = ids("Ac Ad As 2c 3c 2d 3d")
     by_points = hand_partition(hand)
-    assert sorted(CARD_CODE[k] for k in by_points.loose) == ["2c", "3c", "4c"]
+    assert sorted(CARD_CODE[k] for k in by_points.loose) == ["2c", "2d", "3c", "3d"]
     by_cards = hand_partition(hand, by_cards=True)
-    assert sorted(CARD_CODE[k] for k in by_cards.loose) == ["Ad", "As"]
+    assert [CARD_CODE[k] for k in by_cards.loose] == ["As"]
 
 
 # --- legal moves, over many seeded rounds ----------------------------------------------
