@@ -7,11 +7,13 @@ Run from the repository root::
 
 The process is pinned to one CPU core. Rounds are dealt from a fixed secret, so two
 runs play the same rounds; every measurement plays its own rounds (far apart round
-indexes) and starts with the bots' caches emptied, so none profits from another. The strong decision time is measured in
-the flow of real Jokeren 13 rounds (strong bots in every seat): each call of
-``bot_action`` is timed, as a tournament server makes it (the hand analysis cache is
-warm from the same bot's earlier decisions in the turn); the same positions are then
-timed again with the cache emptied before every decision (the worst case).
+indexes) and starts with the bots' caches emptied, so none profits from another. The
+strong decision time is measured in the flow of real Jokeren 13 rounds (strong bots in
+every seat): each call of ``bot_action`` is timed, as a tournament server makes it (the
+hand analysis cache is warm from the same bot's earlier decisions in the turn); the
+same positions are then timed again with the cache emptied before every decision (the
+worst case). The rules engine alone replays recorded rounds; OpenSpiel's gin_rummy
+(random legal actions) runs in slices alternating with Jokeren 13 basic rounds.
 """
 
 from __future__ import annotations
