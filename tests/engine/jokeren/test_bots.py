@@ -447,18 +447,24 @@ def test_forty_points_opening(level: str) -> None:
 # --- strength ------------------------------------------------------------------------------
 
 
-def test_strong_beats_basic_in_duplicate_play() -> None:
+@pytest.mark.parametrize(
+    ("preset", "deals"), [("jokeren7", 60), ("klassiek", 30), ("veertigen", 40)]
+)
+def test_strong_beats_basic_in_duplicate_play(preset: str, deals: int) -> None:
     """Same deals, seats swapped: strong in seats 0 and 2 against basic in 1 and 3, then
-    the other way round. Over the same secrets strong scores fewer penalty points."""
-    variant = PRESETS["jokeren7"]
+    the other way round. Over the same secrets strong scores at least 5% fewer penalty
+    points (or cards) than basic."""
+    variant = PRESETS[preset]
     strong_total = basic_total = 0
-    for g in range(60):
+    for g in range(deals):
         secret = b"duplicate" + g.to_bytes(2, "big")
         for levels in (("strong", "basic") * 2, ("basic", "strong") * 2):
-            state, _ = play_round(jokeren, variant, secret=secret, round_index=g % 8, levels=levels)
+            state, _ = play_round(
+                jokeren, variant, secret=secret, round_index=g % variant.rounds, levels=levels
+            )
             for seat, points in enumerate(state.scores()):
                 if levels[seat] == "strong":
                     strong_total += points
                 else:
                     basic_total += points
-    assert strong_total < basic_total
+    assert strong_total < 0.95 * basic_total
