@@ -178,9 +178,18 @@ def meld_from_json(obj: dict[str, Any]) -> Meld:
     cards = tuple(int(c) for c in obj["cards"])
     sf = tuple(stands_for_from_json(x) for x in obj["stands_for"])
     meld = check_meld(cards, sf, owner=int(obj["owner"]))
-    if meld.kind != obj["kind"] or meld.cards != cards:
-        raise ValueError("meld: kind or card order does not match its cards")
-    return meld
+    if meld.kind != obj["kind"]:
+        raise ValueError("meld: kind does not match its cards")
+    if meld.cards == cards:
+        return meld
+    # A run of 13 holding 2 and K can put an ace (natural or joker) at either end: the
+    # table keeps the end it was laid at, so the stored order stands if it is the same
+    # cards standing for the same cards.
+    if sorted(zip(meld.cards, meld.stands_for, strict=True), key=repr) != sorted(
+        zip(cards, sf, strict=True), key=repr
+    ):
+        raise ValueError("meld: card order does not match its cards")
+    return Meld(meld.kind, cards, sf, meld.owner)
 
 
 def stands_for_from_json(value: Any) -> StandsFor:

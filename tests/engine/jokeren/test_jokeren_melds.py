@@ -297,3 +297,15 @@ def test_the_same_physical_card_twice_is_no_meld() -> None:
         check_meld([seven, seven, ids("7c")[0]])
     with pytest.raises(InvalidMeld):
         check_meld([seven, 999, ids("7c")[0]])
+
+
+def test_full_run_keeps_an_ace_laid_at_the_high_end_through_json() -> None:
+    """RULES.md §2: the ace is low or high. In a run of 13 holding 2 and K, a joker that
+    stands for the ace may lie at the high end (2..K A); the table keeps that end."""
+    from engine.cards import card_id_of
+    from engine.jokeren.melds import Meld, meld_from_json
+
+    spades = [card_id_of(r, 3) for r in range(2, 13)]  # 2s .. Qs
+    jokers = (card_id_of(0, -1, 0, 0), card_id_of(0, -1, 0, 1))
+    meld = Meld("run", (*spades, *jokers), (None,) * 11 + ((13, 3), (1, 3)), 1)
+    assert meld_from_json(meld.to_json()) == meld
