@@ -34,7 +34,24 @@ VARIANT_LABELS: dict[str, Any] = {
     "first_cycle_no_meld": _("Nobody may lay down in the first cycle"),
     "scoring": _("Round scoring"),
     "turn_limit": _("Turn limit of a round"),
+    "points_limit": _("Points limit (the game ends when a team reaches it; empty: none)"),
+    "bidding": _("Bidding"),
+    "must_trump": _("Must trump when you cannot follow suit"),
+    "must_overtrump": _("Must overtrump a trump in the trick"),
+    "undertrump": _("Undertrumping"),
+    "partner_exemption": _("No need to trump or overtrump while your partner wins the trick"),
+    "four_jacks": _("Roem for four jacks"),
+    "last_trick": _("Points for the last trick"),
+    "pit": _("Bonus for winning every trick (pit)"),
+    "tie_is_nat": _("A tie is nat"),
+    "max_redeals": _("New deals before the first player must choose trump"),
 }
+
+#: The games' names in the preset list.
+GAME_TITLES: dict[str, Any] = {"jokeren": _("Jokeren"), "klaverjas": _("Klaverjassen")}
+
+#: Settings that allow only a few whole numbers (a choice instead of a number field).
+INT_CHOICES: dict[str, tuple[int, ...]] = {"four_jacks": (100, 200)}
 
 #: Labels of the values of the engines' ``Literal`` settings (else the value itself).
 VALUE_LABELS: dict[tuple[str, str], Any] = {
@@ -45,6 +62,17 @@ VALUE_LABELS: dict[tuple[str, str], Any] = {
     ("complete_meld", "remove"): _("out of the game"),
     ("scoring", "points"): _("points in hand"),
     ("scoring", "cards"): _("number of cards in hand"),
+    ("bidding", "one_round_first_chooses"): _(
+        "one round; if everyone passes, the first player chooses trump"
+    ),
+    ("bidding", "two_rounds"): _(
+        "two rounds (the second with another trump suit); if everyone passes again, a new deal"
+    ),
+    ("bidding", "no_passing"): _("without passing: the first player chooses trump and plays"),
+    ("undertrump", "must_undertrump"): _("must undertrump (the rule text read literally)"),
+    ("undertrump", "no_undertrump_while_other_suit"): _(
+        "no undertrumping while you hold another suit (Klaverjas Unie)"
+    ),
 }
 
 
@@ -52,7 +80,7 @@ def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     """Every preset of every available game, grouped by game: values ``game:preset``."""
     return [
         (
-            name.capitalize(),
+            str(GAME_TITLES.get(name, name.capitalize())),
             [(f"{name}:{p}", variant_title_of(v.to_json(), p)) for p, v in module.PRESETS.items()],
         )
         for name, module in available_games().items()
@@ -97,10 +125,28 @@ def variant_type(value: str) -> type | None:
     return type(module.PRESETS[preset])
 
 
-def variant_field(key: str, value: Any, choices: tuple[Any, ...] | None = None) -> forms.Field:
-    """A form field for one variant setting: a choice for a ``Literal`` field, else by the
+def optional_int(variant_type: type, key: str) -> bool:
+    """Whether a variant field is typed ``int | None`` (an optional whole number)."""
+    try:
+        hint = typing.get_type_hints(variant_type).get(key)
+    except Exception:
+        return False
+    return hint is not None and set(typing.get_args(hint)) == {int, type(None)}
+
+
+def variant_field(
+    key: str, value: Any, choices: tuple[Any, ...] | None = None, *, optional: bool = False
+) -> forms.Field:
+    """A form field for one variant setting: a choice for a ``Literal`` field or a setting
+    with a few allowed numbers, an optional whole number for ``int | None``, else by the
     type of its JSON value."""
     label = VARIANT_LABELS.get(key, key.replace("_", " "))
+    if key in INT_CHOICES:
+        return forms.TypedChoiceField(
+            label=label, initial=value, coerce=int, choices=[(n, n) for n in INT_CHOICES[key]]
+        )
+    if optional:
+        return forms.IntegerField(label=label, initial=value, required=False, min_value=1)
     if choices and all(isinstance(c, str) for c in choices):
         return forms.ChoiceField(
             label=label,
@@ -186,7 +232,10 @@ class TournamentForm(forms.Form):
             if key in HIDDEN_VARIANT_KEYS:
                 continue
             choices = literal_choices(vtype, key) if vtype is not None else None
-            self.fields[VARIANT_PREFIX + key] = variant_field(key, value, choices)
+            optional = optional_int(vtype, key) if vtype is not None else False
+            self.fields[VARIANT_PREFIX + key] = variant_field(
+                key, value, choices, optional=optional
+            )
         self.variant_base = base
         if tournament is not None and tournament.entries.exists():
             # Every entrant must play the same game: only name, maximum and window change.

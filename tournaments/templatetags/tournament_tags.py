@@ -22,7 +22,7 @@ def variant_title_of(variant: Any, preset: str) -> str:
         title = variant.get(f"title_{lang}") or variant.get("title_nl")
         if title:
             return str(title)
-    return preset
+    return preset.replace("-", " ").capitalize()
 
 
 @register.filter
