@@ -821,14 +821,22 @@ def deal_results(*, tournament: Tournament) -> list[list[DealRow]]:
 
 @dataclass(frozen=True)
 class Frame:
-    """One step of a replay: the action (``None`` for the deal) and what each seat sees."""
+    """One step of a replay: the action (``None`` for the deal) and the state after it.
+
+    ``observations`` (what each seat sees) is built on demand: a page needs one view per
+    frame (``replay_frames_json``), not one per seat."""
 
     seq: int | None
     seat: int | None
     by_bot: bool
     text_nl: str
     text_en: str
-    observations: list[dict[str, Any]]
+    state: Any
+    num_players: int
+
+    @property
+    def observations(self) -> list[dict[str, Any]]:
+        return [self.state.observation(s) for s in range(self.num_players)]
 
 
 def game_replay(*, game: Game, round_index: int) -> list[Frame]:
@@ -836,16 +844,79 @@ def game_replay(*, game: Game, round_index: int) -> list[Frame]:
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
-    seats = range(variant.num_players)
-    frames = [Frame(None, None, False, "", "", [state.observation(s) for s in seats])]
+    n = variant.num_players
+    frames = [Frame(None, None, False, "", "", state, n)]
     for move in game.moves.filter(round_index=round_index).order_by("seq"):
         action = module.action_from_json(move.action)
-        nl, en = describe_action(action, move.seat, variant.num_players)
+        nl, en = describe_action(action, move.seat, n)
         state = state.apply(action)
-        frames.append(
-            Frame(move.seq, move.seat, move.by_bot, nl, en, [state.observation(s) for s in seats])
-        )
+        frames.append(Frame(move.seq, move.seat, move.by_bot, nl, en, state, n))
     return frames
+
+
+#: Keys of an observation that belong to its seat, not to the table.
+_OWN_KEYS = frozenset({"hand", "hand_codes", "legal_actions"})
+
+
+def _hand_codes(game: str, state: Any, seat: int) -> list[str]:
+    """The codes ("7h", "**") of a seat's hand, read straight from the state."""
+    from engine.cards import card_code, klaverjas_code
+
+    code = {"jokeren": card_code, "klaverjas": klaverjas_code}.get(game)
+    if code is None or not hasattr(state, "hands"):
+        return list(state.observation(seat)["hand_codes"])
+    return [code(c) for c in state.hands[seat]]
+
+
+def _view_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """What changed from one table view to the next: ``set`` holds the keys with a new
+    value, ``extend`` the new tail of a list that only grew (the log, the tricks)."""
+    changed: dict[str, Any] = {}
+    extended: dict[str, Any] = {}
+    for key, value in after.items():
+        if key in before and before[key] == value:
+            continue
+        old = before.get(key)
+        if (
+            isinstance(value, list)
+            and isinstance(old, list)
+            and len(old) < len(value)
+            and value[: len(old)] == old
+        ):
+            extended[key] = value[len(old) :]
+        else:
+            changed[key] = value
+    delta: dict[str, Any] = {}
+    if changed:
+        delta["set"] = changed
+    if extended:
+        delta["extend"] = extended
+    return delta
+
+
+def replay_frames_json(*, game: Game, frames: Sequence[Frame]) -> list[dict[str, Any]]:
+    """The frames of a replay for the page, small: per frame the action, every seat's
+    hand (the replay is public only once nobody can still play these deals) and only what
+    changed on the table since the frame before (``set`` / ``extend``; the first frame
+    sets everything). The table view is what South sees without its own hand; the page
+    rebuilds each full view by applying the deltas in order."""
+    out: list[dict[str, Any]] = []
+    before: dict[str, Any] = {}
+    for frame in frames:
+        view = {k: v for k, v in frame.state.observation(0).items() if k not in _OWN_KEYS}
+        out.append(
+            {
+                "seq": frame.seq,
+                "seat": frame.seat,
+                "by_bot": frame.by_bot,
+                "text_nl": frame.text_nl,
+                "text_en": frame.text_en,
+                "hands": [_hand_codes(game.game, frame.state, s) for s in range(frame.num_players)],
+                **_view_delta(before, view),
+            }
+        )
+        before = view
+    return out
 
 
 @dataclass(frozen=True)

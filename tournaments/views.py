@@ -167,17 +167,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "game": game,
             "round_index": round_index,
             "rounds": range(played),
-            "frames": [
-                {
-                    "seq": f.seq,
-                    "seat": f.seat,
-                    "by_bot": f.by_bot,
-                    "text_nl": f.text_nl,
-                    "text_en": f.text_en,
-                    "observations": f.observations,
-                }
-                for f in frames
-            ],
+            "frames": services.replay_frames_json(game=game, frames=frames),
             "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
             "scores": game.round_scores[round_index] if round_index < played else None,
         },
