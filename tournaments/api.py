@@ -54,6 +54,7 @@ def game_payload(game: Game) -> dict[str, Any]:
         "seat_names": services.seat_names(language, variant.num_players),
         "totals": list(game.totals),
         "round_scores": [list(r) for r in game.round_scores],
+        "round_results": list(game.round_results),
         "observation": state.observation(services.PLAYER_SEAT),
         "your_turn": (not game.is_finished)
         and state.current_player == services.PLAYER_SEAT

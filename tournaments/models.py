@@ -150,6 +150,11 @@ class Game(models.Model):
     state = models.JSONField()
     totals = models.JSONField(default=list)
     round_scores = models.JSONField(default=list)
+    #: One entry per finished round, in the order of ``round_scores``: how it went, from
+    #: the player's observation at its end (Klaverjas: the round's ``result`` fields;
+    #: Jokeren: ``winner`` and ``end_reason``); ``None`` for a round finished before
+    #: this field existed.
+    round_results = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

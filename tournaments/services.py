@@ -422,6 +422,7 @@ def _game_start(
         state=state.to_json(),
         totals=[0] * v.num_players,
         round_scores=[],
+        round_results=[],
     )
     g.save()
     run = _Run(game=g, module=module, variant=v, secret=deal_secret, state=state)
@@ -498,7 +499,9 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
     while True:
         if run.state.is_terminal:
             scores = [int(s) for s in run.state.scores()]
+            outcome = _round_outcome(run)
             g.round_scores = [*g.round_scores, scores]
+            g.round_results = [*g.round_results, outcome]
             g.totals = [t + s for t, s in zip(g.totals, scores, strict=True)]
             run.rounds_done += 1
             run.events.append(
@@ -507,6 +510,7 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
                     "round": g.round_index,
                     "scores": scores,
                     "hands": _revealed_hands(run.state, run.variant.num_players),
+                    "result": outcome,
                 }
             )
             if _game_over(run):
@@ -522,6 +526,22 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
             return
         action = run.module.bot_action(run.state, level=g.bot_level)
         _record(run, action, seat=seat, by_bot=True)
+
+
+#: Keys of a finished round's observation that say who ended it and how (Jokeren).
+ROUND_END_KEYS = ("winner", "end_reason")
+
+
+def _round_outcome(run: _Run) -> dict[str, Any]:
+    """How the finished round went, as the player's seat sees it, in one flat object: the
+    fields of the observation's ``result`` where it has one (Klaverjas: ``playing_team``,
+    ``points``, ``roem``, ``pit_team``, ``nat``, ``scores``), plus those of
+    ``ROUND_END_KEYS`` it has (Jokeren: ``winner``, ``end_reason``)."""
+    observation = _observe(run)
+    result = observation.get("result")
+    outcome = dict(result) if isinstance(result, Mapping) else {}
+    outcome.update({key: observation[key] for key in ROUND_END_KEYS if key in observation})
+    return outcome
 
 
 def _game_over(run: _Run) -> bool:
