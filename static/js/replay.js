@@ -177,7 +177,7 @@
   }
 
   function renderKlaverjas(view, obs) {
-    view.append(line(T.dealer, names[obs.dealer]));
+    view.append(line(T.dealer_label, names[obs.dealer]));
     if (obs.deal_number > 0) view.append(el("p", T.log_redeal));
     view.append(line(T.proposed_trump, suitSpan(obs.proposed_trump)));
     const bids = el("ol", null, { class: "kj-replay-bids" });
@@ -294,7 +294,7 @@
           box.append(el("span", " · " + teamName(seat % 2), { class: "muted" }));
           if (obs.dealer === seat) box.append(el("span", " · " + T.dealer, { class: "muted" }));
         }
-        box.append(document.createElement("br"), cards(hand));
+        box.append(document.createElement("br"), hand.length ? cards(hand) : "–");
         return box;
       }),
     );
