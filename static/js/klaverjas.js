@@ -11,13 +11,12 @@
 // Card ids follow engine/cards.py (klaverjas_code): id = suit * 8 + rank, suits c d h s,
 // ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
 
+import { fetchGame, fmt, formatNumber, h, pageLanguage, postMove, readJson, sleep } from "./table-common.js";
 import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
-const T = JSON.parse(document.getElementById("table-strings").textContent);
-const LANG = (root.dataset.lang || document.documentElement.lang || "nl").startsWith("en")
-  ? "en"
-  : "nl";
+const T = readJson("table-strings");
+const LANG = pageLanguage(root);
 // Pause between two shown moves; a page (or a test) may set window.JK_TABLE_DELAY first.
 const DELAY = Number.isFinite(window.JK_TABLE_DELAY) ? window.JK_TABLE_DELAY : 650;
 
@@ -36,10 +35,7 @@ const NAMES = {
 };
 
 const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
-const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const number = (x) =>
-  Number(x).toLocaleString(LANG === "en" ? "en-GB" : "nl-NL", { maximumFractionDigits: 1 });
+const number = (x) => formatNumber(x, LANG);
 
 // --- Cards -----------------------------------------------------------------------------
 
@@ -72,7 +68,7 @@ function sortHand(ids, trump) {
 // --- State -----------------------------------------------------------------------------
 
 const state = {
-  game: JSON.parse(document.getElementById("initial-state").textContent),
+  game: readJson("initial-state"),
   obs: null,
   busy: false,
   details: loadDetails(),
@@ -134,22 +130,7 @@ function keepDetail(o) {
   }
 }
 
-// --- DOM helpers -------------------------------------------------------------------
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") el.className = value;
-    else if (key === "text") el.textContent = value;
-    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else el.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) el.append(child);
-  }
-  return el;
-}
+// --- Cards on the page ---------------------------------------------------------------
 
 /** A card face; `tag` "button" for the hand, "span" elsewhere. */
 function cardFace(id, { tag = "span", attrs = {}, small = false, trump = null } = {}) {
@@ -620,13 +601,6 @@ function showRoundOver(event, isLast) {
 
 // --- Talking to the API -------------------------------------------------------------
 
-function csrfToken() {
-  const meta = document.querySelector('meta[name="csrf-token"]');
-  if (meta?.content) return meta.content;
-  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  return match ? decodeURIComponent(match[1]) : "";
-}
-
 function showError(message) {
   const el = $("error");
   el.textContent = message;
@@ -644,29 +618,23 @@ async function send(action) {
   state.busy = true;
   render();
   let response;
-  let data = null;
   try {
-    response = await fetch(root.dataset.movesUrl, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify({ seq: state.game.seq, action }),
-    });
-    data = await response.json().catch(() => null);
+    response = await postMove(root.dataset.movesUrl, state.game.seq, action);
   } catch {
     state.busy = false;
     showError(T.network);
     render();
     return;
   }
-  if (response.ok && data) {
+  const { status, data } = response;
+  if (status >= 200 && status < 300 && data) {
     await playEvents(data);
-  } else if (response.status === 409) {
+  } else if (status === 409) {
     await reload();
     showError(T.stale);
   } else {
     // Nothing changed: the table is as it was.
-    showError(data?.error?.message ?? fmt(T.server_error, { status: response.status }));
+    showError(data?.error?.message ?? fmt(T.server_error, { status }));
   }
   state.busy = false;
   render();
@@ -703,9 +671,7 @@ async function playEvents(data) {
 
 async function reload() {
   try {
-    const response = await fetch(root.dataset.apiUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!response.ok) throw new Error(String(response.status));
-    state.game = await response.json();
+    state.game = await fetchGame(root.dataset.apiUrl);
     applyObservation(state.game.observation);
   } catch {
     showError(T.network);

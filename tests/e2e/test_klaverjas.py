@@ -6,12 +6,9 @@ move reloads (RULES.md §6, docs/api.md)."""
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import replace
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
 
 import factories
 import pytest
@@ -21,21 +18,21 @@ from engine.cards import klaverjas_code, klaverjas_id
 from engine.klaverjas import Bid, MustFollowSuit, Variant, bot_action, new_round, state_from_json
 from engine.klaverjas.rules import legal_cards, play_error
 from engine.klaverjas.variants import ROTTERDAMS
+from tests.e2e.helpers import (
+    api_get,
+    api_post,
+    dialog_open,
+    join,
+    log_in,
+    screenshot,
+    settle,
+    sign_up,
+    table,
+)
 from tournaments import services
 from tournaments.models import Game, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-TABLE = "[data-testid=table]"
-#: The table is idle (no request, no moves being shown) or shows the round-over dialog.
-SETTLED = """() => {
-  const t = document.querySelector('[data-testid=table]');
-  const d = document.querySelector('[data-testid=dialog]');
-  return (t && t.dataset.busy === 'false') || (d && d.open);
-}"""
-PASSWORD = factories.PASSWORD
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 
 
 # --- helpers ----------------------------------------------------------------------------
@@ -95,18 +92,6 @@ def make_tournament(
     return t
 
 
-def settle(page: Page) -> None:
-    page.wait_for_function(SETTLED)
-
-
-def table(page: Page, name: str) -> str:
-    return page.get_attribute(TABLE, f"data-{name}") or ""
-
-
-def dialog_open(page: Page) -> bool:
-    return bool(page.eval_on_selector("[data-testid=dialog]", "d => d.open"))
-
-
 def hand(page: Page) -> list[dict[str, str]]:
     """The hand on screen in display order: card id, code and legality per card."""
     rows: list[dict[str, str]] = page.eval_on_selector_all(
@@ -133,40 +118,6 @@ def snapshot(page: Page) -> dict[str, Any]:
     }
 
 
-def sign_up(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("form.stacked button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
-def api_get(page: Page, game_id: int) -> dict[str, Any]:
-    response = page.request.get(urljoin(page.url, f"/api/games/{game_id}/"))
-    assert response.ok
-    data: dict[str, Any] = response.json()
-    return data
-
-
-def api_post(page: Page, game_id: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
-    response = page.request.post(
-        urljoin(page.url, f"/api/games/{game_id}/moves/"),
-        data=json.dumps(body),
-        headers={"Content-Type": "application/json", "X-CSRFToken": token},
-    )
-    return response.status, response.json()
-
-
 def trump_first_and_high_to_low(codes: list[str], trump: str) -> bool:
     """The hand's order: suits together, trump first, each suit from high to low."""
     trump_order, plain_order = "J9ATKQ87", "ATKQJ987"
@@ -189,10 +140,7 @@ def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
 ) -> None:
     tournament = make_tournament(secret=secret_where_the_bots_pass())
     sign_up(page, live_server.url, "klaverjasser")
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-    page.click(f"form[action='/tournaments/{tournament.pk}/join/'] button[type=submit]")
-    page.wait_for_url("**/games/*/")
-    settle(page)
+    game_id = join(page, live_server.url, tournament.pk)
 
     # The table: eight cards, North is the partner, the three bots passed, South bids.
     expect(page.locator("[data-testid=hand-card]")).to_have_count(8)
@@ -222,8 +170,7 @@ def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
             expect(page.locator("[data-testid=round-scores]")).to_be_visible()
             round_scores = [page.inner_text(f"[data-testid=round-score-{i}]") for i in (0, 1)]
             round_notes = page.locator("[data-testid=round-note]").all_inner_texts()
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "klaverjas-round-over.png"))
+            screenshot(page, "klaverjas-round-over.png")
             page.click("[data-testid=continue]")
             continue
         if table(page, "status") == "finished":
@@ -234,13 +181,12 @@ def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
         legal = [c for c in cards if c["legal"] == "true"]
         assert legal, "South to move but no card is playable"
         # The legal cards on screen are the engine's for the server's state.
-        server = api_get(page, int(page.url.rstrip("/").split("/")[-1]))
+        server = api_get(page, game_id)
         assert sorted(int(c["card"]) for c in legal) == sorted(
             a["card"] for a in server["observation"]["legal_actions"]
         )
         if not shot and int(table(page, "tricks")) >= 2 and len(cards) > len(legal):
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "klaverjas.png"))
+            screenshot(page, "klaverjas.png")
             shot = True
         before = int(table(page, "tricks"))
         page.click(f"[data-testid=hand-card][data-card='{legal[-1]['card']}']")
@@ -435,8 +381,7 @@ def test_second_bidding_round_and_the_score_sheet_over_two_rounds(
     settle(page)
     expect(page.locator("[data-testid=boom-row]")).to_have_count(1)
     assert page.locator("[data-testid=mark-pit]").count() == pit_marks
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "klaverjas-round-2.png"))
+    screenshot(page, "klaverjas-round-2.png")
 
 
 def arrange_trick(game: Game, *, trump: str, trick: str, south: str) -> None:
@@ -502,8 +447,7 @@ def test_roem_in_a_trick_is_called_out(live_server: Any, page: Page) -> None:
     assert all(c["legal"] == "true" for c in hand(page))
     assert len(hand(page)) == 7
     page.wait_for_timeout(600)  # let the cards land
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "klaverjas-roem.png"))
+    screenshot(page, "klaverjas-roem.png")
 
 
 def test_choosing_trump_without_bidding_after_three_rounds(live_server: Any, page: Page) -> None:
