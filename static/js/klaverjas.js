@@ -11,7 +11,18 @@
 // Card ids follow engine/cards.py (klaverjas_code): id = suit * 8 + rank, suits c d h s,
 // ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
 
-import { fetchGame, fmt, formatNumber, h, pageLanguage, postMove, readJson, sleep } from "./table-common.js";
+import {
+  addRoundScores,
+  fetchGame,
+  fmt,
+  formatNumber,
+  h,
+  pageLanguage,
+  postMove,
+  readJson,
+  showEvents,
+  sleep,
+} from "./table-common.js";
 import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
@@ -643,27 +654,20 @@ async function send(action) {
 
 /** Show each event of a POST response in turn, then settle on the response's state. */
 async function playEvents(data) {
-  const events = data.events || [];
-  const lastRoundOver = events.reduce((last, e, i) => (e.type === "round_over" ? i : last), -1);
-  for (const [i, event] of events.entries()) {
-    if (event.type === "round_over") {
-      const scores = event.scores || [];
-      state.game = {
-        ...state.game,
-        round_scores: [...(state.game.round_scores || []), scores],
-        totals: (state.game.totals || scores.map(() => 0)).map((t, s) => t + (scores[s] ?? 0)),
-      };
+  await showEvents(data, DELAY, {
+    roundOver: async (event, isLast) => {
+      state.game = addRoundScores(state.game, event.scores || []);
       render();
-      await showRoundOver(event, data.status === "finished" && i === lastRoundOver);
-      continue;
-    }
-    if (i > 0) await sleep(DELAY);
-    const before = (state.obs.tricks || []).length;
-    if (event.observation) applyObservation(event.observation);
-    render();
-    // A finished trick stays in view a little longer (its winner and roem).
-    if ((state.obs.tricks || []).length > before && (state.obs.tricks || []).length > 0) await sleep(DELAY);
-  }
+      await showRoundOver(event, isLast);
+    },
+    show: async (event) => {
+      const before = (state.obs.tricks || []).length;
+      if (event.observation) applyObservation(event.observation);
+      render();
+      // A finished trick stays in view a little longer (its winner and roem).
+      if ((state.obs.tricks || []).length > before && (state.obs.tricks || []).length > 0) await sleep(DELAY);
+    },
+  });
   const { events: _events, ...payload } = data;
   state.game = payload;
   applyObservation(payload.observation);

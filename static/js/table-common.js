@@ -63,3 +63,31 @@ export async function fetchGame(url) {
   if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
   return response.json();
 }
+
+/** The game payload with a finished round's scores (one per seat or team) appended to
+ * `round_scores` and added to `totals`, as the server will have them. */
+export function addRoundScores(game, scores) {
+  return {
+    ...game,
+    round_scores: [...(game.round_scores || []), scores],
+    totals: (game.totals || scores.map(() => 0)).map((t, s) => t + (scores[s] ?? 0)),
+  };
+}
+
+/**
+ * Show the `events` of a move's POST response one after another: `show(event)` for a move
+ * (`delay` ms after the event before it), `roundOver(event, isLast)` for a "round_over"
+ * marker, `isLast` when it ends the game. Both may return a promise, which is awaited.
+ */
+export async function showEvents(data, delay, { show, roundOver }) {
+  const events = data.events || [];
+  const lastRoundOver = events.reduce((last, e, i) => (e.type === "round_over" ? i : last), -1);
+  for (const [i, event] of events.entries()) {
+    if (event.type === "round_over") {
+      await roundOver(event, data.status === "finished" && i === lastRoundOver);
+    } else {
+      if (i > 0) await sleep(delay);
+      await show(event);
+    }
+  }
+}
