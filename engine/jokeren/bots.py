@@ -392,20 +392,37 @@ def _ace_ok(mask: int, jokers: int) -> bool:
 
 def _live_cards(
     naturals: tuple[int, ...], jokers: int, weights: tuple[int, ...]
-) -> tuple[tuple[int, ...], int]:
-    """The naturals that could be in some meld of the hand, and the cost of the others
-    (a card with no partner near it is loose in every split)."""
+) -> tuple[tuple[int, ...], list[int], int]:
+    """The naturals that could be in some meld of the hand, the others (a card with no
+    partner near it is loose in every split) and their cost; the test of ``_is_live``,
+    made for all cards at once on the bit masks."""
     if jokers >= 2:
-        return naturals, 0
+        return naturals, [], 0
     by_suit, by_rank = _masks(naturals)
+    # per suit, the run positions that have run partners (see ``_run_partners``; an ace
+    # is at positions 1 and 14, and no card is at 0 or 15)
+    partners = []
+    for m in by_suit:
+        if jokers:
+            partners.append(m >> 1 | m >> 2 | m << 1 | m << 2)
+        else:
+            partners.append((m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2))
+    need = 1 if jokers else 2
     live: list[int] = []
-    dead = 0
+    dead: list[int] = []
+    dead_cost = 0
     for k in naturals:
-        if _is_live(k, by_suit, by_rank, jokers):
+        suit, ri = _SUIT_RANK[k]
+        if _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15] >= need or partners[suit] & _POS_BITS[ri]:
             live.append(k)
         else:
-            dead += weights[k]
-    return tuple(live), dead
+            dead.append(k)
+            dead_cost += weights[k]
+    return tuple(live), dead, dead_cost
+
+
+#: (suit, rank index) of each natural kind
+_SUIT_RANK: Final = tuple(divmod(k, 13) for k in range(52))
 
 
 def _is_live(k: int, by_suit: Sequence[int], by_rank: Sequence[int], jokers: int) -> bool:
@@ -421,12 +438,10 @@ def _is_live(k: int, by_suit: Sequence[int], by_rank: Sequence[int], jokers: int
     return _run_partners(_near(by_suit[suit], ri), jokers)
 
 
-@lru_cache(maxsize=1 << 16)
 def _solve_live(
     live: tuple[int, ...], jokers: int, by_cards: bool
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
-    """The best melds of the cards that can meld (cached on them alone: a hand that
-    changes only by loose cards reuses it)."""
+    """The best melds of the cards that can meld."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     if jokers:
         both: dict[int, tuple[list[_Candidate], list[_Candidate]]] = {}
@@ -447,9 +462,23 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
     """The split of a hand (sorted natural kinds and a number of jokers) into melds that
     leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    live, dead_cost = _live_cards(naturals, jokers, weights)
+    live, dead, dead_cost = _live_cards(naturals, jokers, weights)
+    part = _partition_live(live, jokers, by_cards)
+    if not dead:
+        return part
+    # the cards that cannot meld are loose in every split (``naturals`` is sorted)
+    return Partition(
+        part.melds, tuple(sorted((*part.loose, *dead))), part.loose_jokers, part.cost + dead_cost
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Partition:
+    """``partition`` of the cards that can meld (cached on them alone: a hand that
+    changes only by loose cards reuses it)."""
+    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    naturals = live
     cost, used, raw = _solve_live(live, jokers, by_cards)
-    cost += dead_cost
     melds = [HandMeld(run, nat, jk, high) for run, nat, jk, high in raw]
     spare = jokers - used
     while spare and melds:
@@ -471,7 +500,7 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
 def clear_caches() -> None:
     """Empty the hand-analysis caches (for benchmarks of the worst case)."""
     partition.cache_clear()
-    _solve_live.cache_clear()
+    _partition_live.cache_clear()
     _opening_melds.cache_clear()
 
 
@@ -763,8 +792,14 @@ def _ids_by_kind(hand: Sequence[int]) -> dict[int, list[int]]:
     """Card ids per kind, highest id first popped last (ids ascending, pop takes the
     highest)."""
     out: dict[int, list[int]] = {}
+    kinds = _KIND
     for c in sorted(hand, reverse=True):
-        out.setdefault(kind_of(c), []).append(c)
+        k = kinds[c]
+        ids = out.get(k)
+        if ids is None:
+            out[k] = [c]
+        else:
+            ids.append(c)
     return out
 
 
@@ -796,10 +831,13 @@ def decide(view: BotView, *, strong: bool, rng: Stream) -> Action:
         if lay is not None:
             return lay
     if view.lay_off_now:
-        action: Action | None = _swap(view, part, strong) or _lay_off(view, part, strong)
+        ids = _ids_by_kind(view.hand)
+        action: Action | None = _swap(view, part, strong, ids) or _lay_off(view, part, strong, ids)
         if action is not None:
             return action
-    return Discard(_discard(view, part, strong, rng))
+    else:
+        ids = _ids_by_kind(view.hand)
+    return Discard(_discard(view, part, strong, rng, ids))
 
 
 def _weights_of(view: BotView) -> tuple[int, ...]:
@@ -812,8 +850,9 @@ def _take_open(view: BotView, strong: bool) -> bool:
     top = view.open_top
     if top is None:
         return False
-    tk = kind_of(top)
-    if all(kind_of(c) == tk for c in view.hand):
+    kinds = _KIND
+    tk = kinds[top]
+    if all(kinds[c] == tk for c in view.hand):
         return False  # nothing would be left to discard
     if tk == JOKER_KIND:
         return True
@@ -821,7 +860,22 @@ def _take_open(view: BotView, strong: bool) -> bool:
         return True
     naturals, jokers = view.naturals, view.jokers
     if not strong:
-        by_suit, by_rank = _masks((*naturals, tk))
+        if jokers >= 2:
+            return True
+        # ``_is_live`` of the card with the hand, on the masks of its rank and suit only
+        suit, ri = _SUIT_RANK[tk]
+        suits = 1 << suit
+        positions = _POS_BITS[ri]
+        for k in naturals:
+            s, r = _SUIT_RANK[k]
+            if r == ri:
+                suits |= 1 << s
+            if s == suit:
+                positions |= _POS_BITS[r]
+        by_suit = [0, 0, 0, 0]
+        by_suit[suit] = positions
+        by_rank = [0] * 13
+        by_rank[ri] = suits
         return _is_live(tk, by_suit, by_rank, jokers)
     weights = _weights_of(view)
     now = partition(naturals, jokers, view.by_cards)
@@ -909,11 +963,13 @@ def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
     return HandMeld(True, meld.naturals, jokers, max(span + nat_pos) == 14)
 
 
-def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
+def _swap(
+    view: BotView, part: Partition, strong: bool, ids: dict[int, list[int]]
+) -> SwapJoker | None:
     """Swap a table joker for the natural card it stands for when the joker then leaves
     less penalty in hand. A strong bot also swaps a loose card when the joker can be laid
-    off elsewhere at once: the loose card is gone."""
-    ids = _ids_by_kind(view.hand)
+    off elsewhere at once: the loose card is gone. ``ids``: the hand's card ids per kind
+    (read only)."""
     naturals, jokers = view.naturals, view.jokers
     room = JOKER_KIND in view.table.fit
     for k, index in view.table.swaps.items():
@@ -929,14 +985,17 @@ def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
     return None
 
 
-def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
+def _lay_off(
+    view: BotView, part: Partition, strong: bool, ids: dict[int, list[int]]
+) -> LayOff | None:
     """Lay off a loose card (the most costly first) onto a meld it fits."""
+    fit = view.table.fit
+    if not (part.loose_jokers and JOKER_KIND in fit) and not any(k in fit for k in part.loose):
+        return None  # nothing fits (the common case)
     weights = _weights_of(view)
     loose = sorted(set(part.loose), key=lambda k: (-weights[k], k))
     if part.loose_jokers:
         loose.insert(0, JOKER_KIND)
-    ids = _ids_by_kind(view.hand)
-    fit = view.table.fit
     for k in loose:
         index = fit.get(k)
         if index is not None:
@@ -1012,27 +1071,19 @@ def _outs(view: BotView, k: int, loose: Sequence[int], melds: Sequence[HandMeld]
     return outs
 
 
-def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
+def _discard(
+    view: BotView, part: Partition, strong: bool, rng: Stream, ids: dict[int, list[int]]
+) -> int:
     """The card to discard: a loose natural card (the highest, or for ``strong`` the one
     least worth keeping), else the meld card whose loss costs least; a joker only when
-    nothing else may go."""
+    nothing else may go. ``ids``: the hand's card ids per kind (read only)."""
     weights = _weights_of(view)
-    ids = _ids_by_kind(view.hand)
     allowed = [k for k in ids if k != view.taken_kind]
     loose = [k for k in dict.fromkeys(part.loose) if k != view.taken_kind]
     if loose:
-        if strong:
-            scores = {k: _discard_score(view, part, k) for k in loose}
-        else:
-            # the highest first; among equals the one with fewest neighbours in hand
-            naturals = view.naturals
-            by_suit, by_rank = _masks(naturals)
-            scores = {
-                k: weights[k]
-                - (1000 if k in view.table.fit else 0)
-                - _neighbours(k, by_suit, by_rank) / 10
-                for k in loose
-            }
+        if not strong:
+            return ids[_basic_discard(view, loose, weights)][-1]
+        scores = {k: _discard_score(view, part, k) for k in loose}
         top = max(scores.values())
         best = sorted(k for k in loose if scores[k] == top)
         # ties: basic keeps it simple (the highest kind), strong draws from its stream
@@ -1050,6 +1101,23 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream) -> int:
         k = min(sorted(options), key=loss)
         return ids[k][-1]
     return ids[allowed[0] if allowed else JOKER_KIND][-1]
+
+
+def _basic_discard(view: BotView, loose: list[int], weights: tuple[int, ...]) -> int:
+    """The loose kind a basic bot discards: the highest (a card that fits the table
+    last), among equals the one with fewest neighbours in hand, then the highest kind.
+    (The neighbours, at most 7, weigh less than one point, so they are counted only
+    for the cards tied on points.)"""
+    fit = view.table.fit
+    base = {k: weights[k] - (1000 if k in fit else 0) for k in loose}
+    top = max(base.values())
+    tied = [k for k in loose if base[k] == top]
+    if len(tied) == 1:
+        return tied[0]
+    by_suit, by_rank = _masks(view.naturals)
+    near = {k: _neighbours(k, by_suit, by_rank) for k in tied}
+    fewest = min(near.values())
+    return max(k for k in tied if near[k] == fewest)
 
 
 #: a strong bot takes an open card of at most this many points that builds a near meld
@@ -1210,6 +1278,11 @@ def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
     return frozenset(out)
 
 
+#: what a basic bot's view holds for the facts only a strong bot uses
+_NOTHING_SEEN: Final = (0,) * 53
+_NO_KINDS: Final[frozenset[int]] = frozenset()
+
+
 def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
     """The ``BotView`` of an observation (the seat to move)."""
     seat = obs.seat
@@ -1224,27 +1297,36 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
     taken = obs.taken_from_open
     n = v.num_players
     naturals, jokers = _kinds(obs.hand)
-    return BotView(
-        seat=seat,
-        drawing=drawing,
-        hand=obs.hand,
-        naturals=naturals,
-        jokers=jokers,
-        open_top=obs.open_pile[-1] if obs.open_pile else None,
-        table=table_view(obs.table),
-        melds=obs.table,
-        out=obs.out[seat],
-        may_lay=may_lay,
-        lay_off_now=lay_off_now,
-        lay_off_next=v.lay_off_before_out or obs.out[seat],
-        requirement=_requirement(obs),
-        taken_kind=None if taken is None else kind_of(taken),
-        by_cards=v.scoring == "cards",
-        decks=v.decks,
-        hand_counts=obs.hand_counts,
-        seen=_seen(obs) if strong else (0,) * 53,
-        next_taken=_taken_by(obs, (seat + 1) % n) if strong and not drawing else frozenset(),
+    out = obs.out[seat]
+    open_pile = obs.open_pile
+    # made positionally, in the order of the fields (the named form costs a call)
+    return _new_view(
+        BotView,
+        (
+            seat,
+            drawing,
+            obs.hand,
+            naturals,
+            jokers,
+            open_pile[-1] if open_pile else None,
+            table_view(obs.table),
+            obs.table,
+            out,
+            may_lay,
+            lay_off_now,
+            v.lay_off_before_out or out,
+            _requirement(obs),
+            None if taken is None else _KIND[taken],
+            v.scoring == "cards",
+            v.decks,
+            obs.hand_counts,
+            _seen(obs) if strong else _NOTHING_SEEN,
+            _taken_by(obs, (seat + 1) % n) if strong and not drawing else _NO_KINDS,
+        ),
     )
+
+
+_new_view: Final = tuple.__new__
 
 
 def choose(obs: JokerenObservation, *, level: str, rng: Stream) -> Action:
