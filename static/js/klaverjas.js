@@ -18,10 +18,12 @@ import {
   formatNumber,
   h,
   pageLanguage,
-  postMove,
+  payloadOf,
   readJson,
   showEvents,
+  showMessage,
   sleep,
+  tryMove,
 } from "./table-common.js";
 import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
 
@@ -612,11 +614,7 @@ function showRoundOver(event, isLast) {
 
 // --- Talking to the API -------------------------------------------------------------
 
-function showError(message) {
-  const el = $("error");
-  el.textContent = message;
-  el.hidden = !message;
-}
+const showError = (message) => showMessage($("error"), message);
 
 function applyObservation(obs) {
   state.obs = obs;
@@ -628,25 +626,18 @@ async function send(action) {
   showError("");
   state.busy = true;
   render();
-  let response;
-  try {
-    response = await postMove(root.dataset.movesUrl, state.game.seq, action);
-  } catch {
+  const answer = await tryMove(root.dataset.movesUrl, state.game.seq, action, T);
+  if (answer.network) {
     state.busy = false;
     showError(T.network);
     render();
     return;
   }
-  const { status, data } = response;
-  if (status >= 200 && status < 300 && data) {
-    await playEvents(data);
-  } else if (status === 409) {
+  if (answer.moved) await playEvents(answer.moved);
+  else if (answer.stale) {
     await reload();
     showError(T.stale);
-  } else {
-    // Nothing changed: the table is as it was.
-    showError(data?.error?.message ?? fmt(T.server_error, { status }));
-  }
+  } else showError(answer.error); // nothing changed: the table is as it was
   state.busy = false;
   render();
   renderFinal();
@@ -668,9 +659,8 @@ async function playEvents(data) {
       if ((state.obs.tricks || []).length > before && (state.obs.tricks || []).length > 0) await sleep(DELAY);
     },
   });
-  const { events: _events, ...payload } = data;
-  state.game = payload;
-  applyObservation(payload.observation);
+  state.game = payloadOf(data);
+  applyObservation(state.game.observation);
 }
 
 async function reload() {

@@ -91,3 +91,34 @@ export async function showEvents(data, delay, { show, roundOver }) {
     }
   }
 }
+
+/** Put `message` in an element (the table's error line) and show it; hide it when empty. */
+export function showMessage(el, message) {
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+/**
+ * POST a move and sort the answer into one of: `{ moved: data }` (done: the events and the
+ * new state), `{ stale: true }` (409: the game moved on elsewhere, reload it), `{ error }`
+ * (nothing changed: the server's reason, else `T.server_error` with the status) or
+ * `{ network: true }` (the server could not be reached).
+ */
+export async function tryMove(url, seq, action, T) {
+  let answer;
+  try {
+    answer = await postMove(url, seq, action);
+  } catch {
+    return { network: true };
+  }
+  const { status, data } = answer;
+  if (status >= 200 && status < 300 && data) return { moved: data };
+  if (status === 409) return { stale: true };
+  return { error: data?.error?.message ?? fmt(T.server_error, { status }) };
+}
+
+/** A move's POST response without its `events`: the game payload as GET returns it. */
+export function payloadOf(data) {
+  const { events: _events, ...payload } = data;
+  return payload;
+}
