@@ -7,7 +7,19 @@
 // with the observation after it. An illegal move (400) shows the server's reason and
 // changes nothing; a stale one (409) reloads the state from GET.
 
-import { csrfToken, fetchGame, fmt, formatNumber, h, pageLanguage, postMove, readJson, sleep } from "./table-common.js";
+import {
+  addRoundScores,
+  fetchGame,
+  fmt,
+  formatNumber,
+  h,
+  pageLanguage,
+  payloadOf,
+  readJson,
+  showEvents,
+  showMessage,
+  tryMove,
+} from "./table-common.js";
 import {
   cardInfo,
   cardName,
@@ -651,11 +663,7 @@ function showRoundOver(event, isLast) {
 
 // --- Talking to the API -------------------------------------------------------------
 
-function showError(message) {
-  const el = $("error");
-  el.textContent = message;
-  el.hidden = !message;
-}
+const showError = (message) => showMessage($("error"), message);
 
 function applyObservation(obs) {
   const before = new Set(hand());
@@ -670,29 +678,26 @@ async function send(action) {
   showError("");
   state.busy = true;
   render();
-  let response;
-  try {
-    response = await postMove(root.dataset.movesUrl, state.game.seq, action);
-  } catch {
+  const answer = await tryMove(root.dataset.movesUrl, state.game.seq, action, T);
+  if (answer.network) {
     state.busy = false;
     showError(T.network);
     render();
     return;
   }
-  const { status, data } = response;
-  if (status === 200 && data) {
+  if (answer.moved) {
     state.selected.clear();
     state.staged = [];
     state.mode = null;
     state.choice = 0;
-    await playEvents(data);
-  } else if (status === 409) {
+    await playEvents(answer.moved);
+  } else if (answer.stale) {
     await reload();
     showError(T.stale);
   } else {
     // Nothing changed: the selection stays, the table is as it was.
     state.mode = null;
-    showError(data?.error?.message ?? fmt(T.server_error, { status }));
+    showError(answer.error);
   }
   state.busy = false;
   render();
@@ -701,27 +706,19 @@ async function send(action) {
 
 /** Show each event of a POST response in turn, then settle on the response's state. */
 async function playEvents(data) {
-  const events = data.events || [];
-  const lastRoundOver = events.reduce((last, e, i) => (e.type === "round_over" ? i : last), -1);
-  for (const [i, event] of events.entries()) {
-    if (event.type === "round_over") {
-      const scores = event.scores || [];
-      state.game = {
-        ...state.game,
-        round_scores: [...(state.game.round_scores || []), scores],
-        totals: (state.game.totals || scores.map(() => 0)).map((t, s) => t + (scores[s] ?? 0)),
-      };
+  await showEvents(data, DELAY, {
+    roundOver: async (event, isLast) => {
+      state.game = addRoundScores(state.game, event.scores || []);
       render();
-      await showRoundOver(event, data.status === "finished" && i === lastRoundOver);
-      continue;
-    }
-    if (i > 0) await sleep(DELAY);
-    if (event.observation) applyObservation(event.observation);
-    render();
-  }
-  const { events: _events, ...payload } = data;
-  state.game = payload;
-  applyObservation(payload.observation);
+      await showRoundOver(event, isLast);
+    },
+    show: (event) => {
+      if (event.observation) applyObservation(event.observation);
+      render();
+    },
+  });
+  state.game = payloadOf(data);
+  applyObservation(state.game.observation);
 }
 
 async function reload() {
