@@ -248,10 +248,11 @@ def test_rank_values_share_ranks_on_ties() -> None:
 
 
 def _entrant_with_totals(t: Tournament, totals: list[int], rounds: int) -> Game:
+    """An entrant whose game has ``rounds`` finished rounds adding up to ``totals`` (with
+    ``rounds=0``: none, even when a bot went out before South's first turn)."""
     game = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
-    Game.objects.filter(pk=game.pk).update(
-        totals=totals, round_scores=[totals] + [[0, 0, 0, 0]] * (rounds - 1)
-    )
+    scores = [totals] + [[0, 0, 0, 0]] * (rounds - 1) if rounds else []
+    Game.objects.filter(pk=game.pk).update(totals=totals, round_scores=scores)
     return game
 
 
@@ -260,7 +261,7 @@ def test_standings_rank_lower_results_first_with_shared_ranks(organizer: Any) ->
     a = _entrant_with_totals(t, [10, 30, 30, 30], 1)  # 10 - 30 = -20
     b = _entrant_with_totals(t, [40, 30, 30, 30], 1)  # +10
     c = _entrant_with_totals(t, [20, 40, 40, 40], 1)  # -20: ties with a
-    d = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game  # no round yet
+    d = _entrant_with_totals(t, [0, 0, 0, 0], 0)  # no round finished yet
     rows = services.standings(tournament=t)
     by_game = {s.game_id: s for s in rows}
     assert (by_game[a.pk].rank, by_game[c.pk].rank, by_game[b.pk].rank) == (1, 1, 3)
