@@ -11,20 +11,7 @@
 // Card ids follow engine/cards.py (klaverjas_code): id = suit * 8 + rank, suits c d h s,
 // ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
 
-import {
-  addRoundScores,
-  fetchGame,
-  fmt,
-  formatNumber,
-  h,
-  pageLanguage,
-  payloadOf,
-  readJson,
-  showEvents,
-  showMessage,
-  sleep,
-  tryMove,
-} from "./table-common.js";
+import { fmt, formatNumber, h, moveSender, pageLanguage, readJson, sleep } from "./table-common.js";
 import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
@@ -614,63 +601,26 @@ function showRoundOver(event, isLast) {
 
 // --- Talking to the API -------------------------------------------------------------
 
-const showError = (message) => showMessage($("error"), message);
-
 function applyObservation(obs) {
   state.obs = obs;
   keepDetail(obs);
 }
 
-async function send(action) {
-  if (state.busy) return;
-  showError("");
-  state.busy = true;
-  render();
-  const answer = await tryMove(root.dataset.movesUrl, state.game.seq, action, T);
-  if (answer.network) {
-    state.busy = false;
-    showError(T.network);
-    render();
-    return;
-  }
-  if (answer.moved) await playEvents(answer.moved);
-  else if (answer.stale) {
-    await reload();
-    showError(T.stale);
-  } else showError(answer.error); // nothing changed: the table is as it was
-  state.busy = false;
-  render();
-  renderFinal();
-}
-
-/** Show each event of a POST response in turn, then settle on the response's state. */
-async function playEvents(data) {
-  await showEvents(data, DELAY, {
-    roundOver: async (event, isLast) => {
-      state.game = addRoundScores(state.game, event.scores || []);
-      render();
-      await showRoundOver(event, isLast);
-    },
-    show: async (event) => {
-      const before = (state.obs.tricks || []).length;
-      if (event.observation) applyObservation(event.observation);
-      render();
-      // A finished trick stays in view a little longer (its winner and roem).
-      if ((state.obs.tricks || []).length > before && (state.obs.tricks || []).length > 0) await sleep(DELAY);
-    },
-  });
-  state.game = payloadOf(data);
-  applyObservation(state.game.observation);
-}
-
-async function reload() {
-  try {
-    state.game = await fetchGame(root.dataset.apiUrl);
-    applyObservation(state.game.observation);
-  } catch {
-    showError(T.network);
-  }
-}
+const send = moveSender({
+  root,
+  state,
+  T,
+  delay: DELAY,
+  error: $("error"),
+  render,
+  renderFinal,
+  applyObservation,
+  roundOver: showRoundOver,
+  // A finished trick stays in view a little longer (its winner and roem).
+  afterMove: async (before) => {
+    if ((state.obs.tricks || []).length > (before.tricks || []).length) await sleep(DELAY);
+  },
+});
 
 // --- Start --------------------------------------------------------------------------
 

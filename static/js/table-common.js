@@ -1,5 +1,6 @@
 // Helpers every card table page shares: building DOM, the page's strings and language,
-// and the two calls of the play API (GET the game, POST a move). No game rules here.
+// the two calls of the play API (GET the game, POST a move) and the way a move is played
+// (moveSender: POST, 409 reload, error line, the events one by one). No game rules here.
 
 /** An element with attributes ("class", "text", "on<event>", the rest as attributes) and children. */
 export function h(tag, attrs = {}, ...children) {
@@ -121,4 +122,96 @@ export async function tryMove(url, seq, action, T) {
 export function payloadOf(data) {
   const { events: _events, ...payload } = data;
   return payload;
+}
+
+/**
+ * How a table plays a move; the same at every table. Returns `send(action)`: unless a move
+ * is already under way (`state.busy`), it empties the error line, marks the table busy,
+ * renders, POSTs the action to `root.dataset.movesUrl` and then, by the answer:
+ * - moved: `forget()` (the player's half-made choices), then the response's events one
+ *   after another, `delay` ms apart: a move's observation is applied
+ *   (`applyObservation(obs)`, which sets `state.obs`), the table rendered and
+ *   `afterMove(before)` awaited (`before`: the observation shown until then); a round over
+ *   adds the round's scores to `state.game`, renders and awaits `roundOver(event, isLast)`
+ *   (`isLast` when it ends the game). Then the table settles on the response's state.
+ * - stale (409, the game moved on elsewhere): the game is loaded again from
+ *   `root.dataset.apiUrl` (then `forget()`), and the error line says `T.stale`.
+ * - refused (any other status): `refused()`, and the server's reason on the error line;
+ *   nothing else changes.
+ * - the server could not be reached: `T.network` on the error line; nothing else changes
+ *   (the table is only rendered again, not its final result).
+ * Last the table is no longer busy: `render()`, then `renderFinal()`.
+ * `state` is the page's state: `game` (the GET payload), `obs` (the shown observation), `busy`.
+ */
+export function moveSender({
+  root,
+  state,
+  T,
+  delay,
+  error,
+  render,
+  renderFinal,
+  applyObservation,
+  roundOver,
+  afterMove = () => {},
+  forget = () => {},
+  refused = () => {},
+}) {
+  const say = (message) => showMessage(error, message);
+
+  /** Show each event of a POST response in turn, then settle on the response's state. */
+  async function playEvents(data) {
+    await showEvents(data, delay, {
+      roundOver: async (event, isLast) => {
+        state.game = addRoundScores(state.game, event.scores || []);
+        render();
+        await roundOver(event, isLast);
+      },
+      show: async (event) => {
+        const before = state.obs;
+        if (event.observation) applyObservation(event.observation);
+        render();
+        await afterMove(before);
+      },
+    });
+    state.game = payloadOf(data);
+    applyObservation(state.game.observation);
+  }
+
+  async function reload() {
+    try {
+      state.game = await fetchGame(root.dataset.apiUrl);
+      forget();
+      applyObservation(state.game.observation);
+    } catch {
+      say(T.network);
+    }
+  }
+
+  return async function send(action) {
+    if (state.busy) return;
+    say("");
+    state.busy = true;
+    render();
+    const answer = await tryMove(root.dataset.movesUrl, state.game.seq, action, T);
+    if (answer.network) {
+      state.busy = false;
+      say(T.network);
+      render();
+      return;
+    }
+    if (answer.moved) {
+      forget();
+      await playEvents(answer.moved);
+    } else if (answer.stale) {
+      await reload();
+      say(T.stale);
+    } else {
+      refused();
+      say(answer.error);
+    }
+    state.busy = false;
+    render();
+    renderFinal();
+  };
 }

@@ -7,19 +7,7 @@
 // with the observation after it. An illegal move (400) shows the server's reason and
 // changes nothing; a stale one (409) reloads the state from GET.
 
-import {
-  addRoundScores,
-  fetchGame,
-  fmt,
-  formatNumber,
-  h,
-  pageLanguage,
-  payloadOf,
-  readJson,
-  showEvents,
-  showMessage,
-  tryMove,
-} from "./table-common.js";
+import { fmt, formatNumber, h, moveSender, pageLanguage, readJson } from "./table-common.js";
 import {
   cardInfo,
   cardName,
@@ -663,8 +651,6 @@ function showRoundOver(event, isLast) {
 
 // --- Talking to the API -------------------------------------------------------------
 
-const showError = (message) => showMessage($("error"), message);
-
 function applyObservation(obs) {
   const before = new Set(hand());
   state.obs = obs;
@@ -673,65 +659,28 @@ function applyObservation(obs) {
   for (const c of [...state.selected]) if (!present.has(c)) state.selected.delete(c);
 }
 
-async function send(action) {
-  if (state.busy) return;
-  showError("");
-  state.busy = true;
-  render();
-  const answer = await tryMove(root.dataset.movesUrl, state.game.seq, action, T);
-  if (answer.network) {
-    state.busy = false;
-    showError(T.network);
-    render();
-    return;
-  }
-  if (answer.moved) {
+const send = moveSender({
+  root,
+  state,
+  T,
+  delay: DELAY,
+  error: $("error"),
+  render,
+  renderFinal,
+  applyObservation,
+  roundOver: showRoundOver,
+  // A move that went through, or a reload, drops the selection and the staged melds.
+  forget: () => {
     state.selected.clear();
     state.staged = [];
     state.mode = null;
     state.choice = 0;
-    await playEvents(answer.moved);
-  } else if (answer.stale) {
-    await reload();
-    showError(T.stale);
-  } else {
-    // Nothing changed: the selection stays, the table is as it was.
+  },
+  // Nothing changed: the selection stays, the table is as it was.
+  refused: () => {
     state.mode = null;
-    showError(answer.error);
-  }
-  state.busy = false;
-  render();
-  renderFinal();
-}
-
-/** Show each event of a POST response in turn, then settle on the response's state. */
-async function playEvents(data) {
-  await showEvents(data, DELAY, {
-    roundOver: async (event, isLast) => {
-      state.game = addRoundScores(state.game, event.scores || []);
-      render();
-      await showRoundOver(event, isLast);
-    },
-    show: (event) => {
-      if (event.observation) applyObservation(event.observation);
-      render();
-    },
-  });
-  state.game = payloadOf(data);
-  applyObservation(state.game.observation);
-}
-
-async function reload() {
-  try {
-    state.game = await fetchGame(root.dataset.apiUrl);
-    state.selected.clear();
-    state.staged = [];
-    state.mode = null;
-    applyObservation(state.game.observation);
-  } catch {
-    showError(T.network);
-  }
-}
+  },
+});
 
 // --- Start --------------------------------------------------------------------------
 
