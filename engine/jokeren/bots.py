@@ -363,14 +363,6 @@ def _near(mask: int, ri: int) -> int:
     return (mask >> (p - 2)) & 0b11011
 
 
-def _run_partners(near: int, jokers: int) -> bool:
-    """Whether the neighbours ``near`` (see ``_near``) make a run with the card: one
-    neighbour and a joker, or two neighbours in a row."""
-    if jokers:
-        return near != 0
-    return near & 0b00011 == 0b00011 or near & 0b01010 == 0b01010 or near & 0b11000 == 0b11000
-
-
 def _neighbours(k: int, by_suit: Sequence[int], by_rank: Sequence[int]) -> int:
     """How many cards of the masks could share a meld with natural ``k``: the same rank in
     another suit, or the same suit at most two ranks away."""
@@ -381,61 +373,57 @@ def _neighbours(k: int, by_suit: Sequence[int], by_rank: Sequence[int]) -> int:
     return same + bin(near).count("1")
 
 
-def _ace_ok(mask: int, jokers: int) -> bool:
-    """Whether an ace has run partners: 2 and 3 (low) or Q and K (high)."""
-    low = mask >> 2 & 0b11
-    high = mask >> 12 & 0b11
+#: a natural kind's bits in a hand's lane mask: 16 bits per suit, bit ``suit * 16 + p`` for
+#: run position p (1..14; an ace at 1 and 14). Positions 0 and 15 stay empty, so shifts
+#: by one or two never carry a card into another suit's positions 1..14.
+_LANE_BIT: Final = tuple(
+    1 << (k // 13 * 16 + k % 13 + 1) | (1 << (k // 13 * 16 + 14) if k % 13 == 0 else 0)
+    for k in range(52)
+)
+_LANE: Final = 0xFFFF
+
+
+def _live_mask(naturals: Sequence[int], jokers: int) -> int:
+    """The lane bits (``_LANE_BIT``) of the positions where a card of the hand has a
+    partner to meld with: the same rank in other suits (two more without a joker, one
+    more with one), or run neighbours (two in a row without a joker, one within two
+    places with one). A card without such a partner is loose in every split of the
+    hand."""
+    m = 0
+    for k in naturals:
+        m |= _LANE_BIT[k]
+    a = m & _LANE
+    b = m >> 16 & _LANE
+    c = m >> 32 & _LANE
+    d = m >> 48
     if jokers:
-        return bool(low or high)
-    return low == 0b11 or high == 0b11
+        runs = m >> 1 | m >> 2 | m << 1 | m << 2
+        ranks = (a | b) & (c | d) | a & b | c & d  # at least two suits
+    else:
+        runs = (m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)
+        ranks = a & b & (c | d) | c & d & (a | b)  # at least three suits
+    return runs | ranks | ranks << 16 | ranks << 32 | ranks << 48
 
 
 def _live_cards(
     naturals: tuple[int, ...], jokers: int, weights: tuple[int, ...]
 ) -> tuple[tuple[int, ...], list[int], int]:
     """The naturals that could be in some meld of the hand, the others (a card with no
-    partner near it is loose in every split) and their cost; the test of ``_is_live``,
-    made for all cards at once on the bit masks."""
+    partner near it is loose in every split) and their cost (``_live_mask``)."""
     if jokers >= 2:
         return naturals, [], 0
-    by_suit, by_rank = _masks(naturals)
-    # per suit, the run positions that have run partners (see ``_run_partners``; an ace
-    # is at positions 1 and 14, and no card is at 0 or 15)
-    partners = []
-    for m in by_suit:
-        if jokers:
-            partners.append(m >> 1 | m >> 2 | m << 1 | m << 2)
-        else:
-            partners.append((m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2))
-    need = 1 if jokers else 2
+    live_bits = _live_mask(naturals, jokers)
+    bits = _LANE_BIT
     live: list[int] = []
     dead: list[int] = []
     dead_cost = 0
     for k in naturals:
-        suit, ri = _SUIT_RANK[k]
-        if _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15] >= need or partners[suit] & _POS_BITS[ri]:
+        if live_bits & bits[k]:
             live.append(k)
         else:
             dead.append(k)
             dead_cost += weights[k]
     return tuple(live), dead, dead_cost
-
-
-#: (suit, rank index) of each natural kind
-_SUIT_RANK: Final = tuple(divmod(k, 13) for k in range(52))
-
-
-def _is_live(k: int, by_suit: Sequence[int], by_rank: Sequence[int], jokers: int) -> bool:
-    """Whether natural ``k`` can be in a meld with the cards of the masks (``_masks``, ``k``
-    included) and ``jokers`` jokers."""
-    if jokers >= 2:
-        return True
-    suit, ri = divmod(k, 13)
-    if _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15] >= (1 if jokers else 2):
-        return True
-    if ri == 0:
-        return _ace_ok(by_suit[suit], jokers)
-    return _run_partners(_near(by_suit[suit], ri), jokers)
 
 
 def _solve_live(
@@ -685,14 +673,19 @@ class TableView:
 
 def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
     """The kinds that can be laid off on a meld (52: a joker), each with the kind that
-    fits after it (-1: none)."""
-    size = len(meld.cards)
+    fits after it (-1: none). Read from the meld's cards and stands-for alone: a run is
+    listed low to high, so its first card gives its lowest position."""
+    cards = meld.cards
+    stands_for = meld.stands_for
+    size = len(cards)
+    natural = next(c for c, sf in zip(cards, stands_for, strict=True) if sf is None)
     if meld.kind == "run":
         if size >= 13:
             return []
-        lo = meld.low
+        first = stands_for[0]
+        lo = _KIND[cards[0]] % 13 + 1 if first is None else first[0]
         hi = lo + size - 1
-        base = meld.suit * 13
+        base = _KIND[natural] // 13 * 13
         room = size + 1 < 13
         out = [(JOKER_KIND, -1)]
         if lo > 1:
@@ -702,8 +695,10 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
         return out
     if size >= 4:
         return []
-    used = meld.used_suits
-    ri = meld.rank - 1
+    used = {
+        _KIND[c] // 13 if sf is None else sf[1] for c, sf in zip(cards, stands_for, strict=True)
+    }
+    ri = _KIND[natural] % 13
     return [(JOKER_KIND, -1), *((s * 13 + ri, -1) for s in range(4) if s not in used)]
 
 
@@ -789,8 +784,8 @@ class BotView(NamedTuple):
 
 
 def _ids_by_kind(hand: Sequence[int]) -> dict[int, list[int]]:
-    """Card ids per kind, highest id first popped last (ids ascending, pop takes the
-    highest)."""
+    """Card ids per kind, highest first: a bot plays the last (the lowest id); the kinds
+    in the order of their highest id, from the top."""
     out: dict[int, list[int]] = {}
     kinds = _KIND
     for c in sorted(hand, reverse=True):
@@ -821,62 +816,88 @@ def _discard_left(hand: Sequence[int], laid: Sequence[int], taken_kind: int | No
     return any(kind_of(c) != taken_kind for c in rest)
 
 
-def decide(view: BotView, *, strong: bool, rng: Stream) -> Action:
-    """The bot's action for a view (see the module text for the policy)."""
+def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
+    """The bot's action for a view (see the module text for the policy). ``rng`` breaks
+    a strong bot's ties; a basic bot has none to break and may be given ``None``."""
     if view.drawing:
-        return Draw("open") if _take_open(view, strong) else Draw("stock")
+        return _DRAW_OPEN if _take_open(view, strong) else _DRAW_STOCK
     part = partition(view.naturals, view.jokers, view.by_cards)
-    if view.may_lay:
+    if view.may_lay and (part.melds or (view.requirement is not None and not view.out)):
         lay = _lay_down(view, part, strong)
         if lay is not None:
             return lay
     if view.lay_off_now:
-        ids = _ids_by_kind(view.hand)
-        action: Action | None = _swap(view, part, strong, ids) or _lay_off(view, part, strong, ids)
+        action: Action | None = _swap(view, part, strong) or _lay_off(view, part, strong)
         if action is not None:
             return action
-    else:
-        ids = _ids_by_kind(view.hand)
-    return Discard(_discard(view, part, strong, rng, ids))
+    return _DISCARD[_discard(view, part, strong, rng)]
+
+
+#: one shared ``Discard`` per card id (actions are immutable)
+_DISCARD: Final = tuple(Discard(c) for c in range(108))
+
+
+def _lowest_id(hand: Sequence[int], k: int) -> int:
+    """The lowest card id of kind ``k`` in the hand (the copy a bot plays)."""
+    if k != JOKER_KIND:
+        return k if k in hand else k + 54
+    return min(c for c in hand if _KIND[c] == JOKER_KIND)
 
 
 def _weights_of(view: BotView) -> tuple[int, ...]:
     return _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
 
 
+def _open_card_verdict(
+    naturals: tuple[int, ...], jokers: int, tk: int, table: TableView | None, strong: bool
+) -> bool | None:
+    """The rules both levels follow for the open card of kind ``tk``: never when it would
+    leave nothing to discard; always a joker, and a card that can be laid off this turn
+    (``table``: the table when the seat may lay off this turn, else ``None``). A basic
+    bot takes it when it can meld with the hand; ``None``: the strong bot weighs it."""
+    if tk == JOKER_KIND:
+        return bool(naturals)  # with only jokers nothing would be left to discard
+    if not jokers and naturals[0] == tk == naturals[-1]:
+        return False
+    if table is not None and (tk in table.fit or (strong and tk in table.swaps)):
+        return True
+    if strong:
+        return None
+    return jokers >= 2 or bool(_live_mask((*naturals, tk), jokers) & _LANE_BIT[tk])
+
+
+def _basic_draw(obs: JokerenObservation) -> Draw:
+    """A basic bot's draw, straight from the observation (no ``BotView``: a draw needs
+    only the hand, the open card and the table)."""
+    pile = obs.open_pile
+    if not pile:
+        return _DRAW_STOCK
+    naturals, jokers = _kinds(obs.hand)
+    lay_off_now = not obs.first_cycle and (obs.variant.lay_off_before_out or obs.out[obs.seat])
+    table = table_view(obs.table) if lay_off_now else None
+    if _open_card_verdict(naturals, jokers, _KIND[pile[-1]], table, False):
+        return _DRAW_OPEN
+    return _DRAW_STOCK
+
+
+_DRAW_OPEN: Final = Draw("open")
+_DRAW_STOCK: Final = Draw("stock")
+
+
 def _take_open(view: BotView, strong: bool) -> bool:
     """Take the open card when it is a joker, when it makes or extends a meld in hand, or
-    when it can be laid off this turn."""
+    when it can be laid off this turn (``_open_card_verdict``); a strong bot also when it
+    lowers the hand's penalty or builds a near meld cheaply."""
     top = view.open_top
     if top is None:
         return False
-    kinds = _KIND
-    tk = kinds[top]
-    if all(kinds[c] == tk for c in view.hand):
-        return False  # nothing would be left to discard
-    if tk == JOKER_KIND:
-        return True
-    if view.lay_off_now and (tk in view.table.fit or (strong and tk in view.table.swaps)):
-        return True
+    tk = _KIND[top]
     naturals, jokers = view.naturals, view.jokers
-    if not strong:
-        if jokers >= 2:
-            return True
-        # ``_is_live`` of the card with the hand, on the masks of its rank and suit only
-        suit, ri = _SUIT_RANK[tk]
-        suits = 1 << suit
-        positions = _POS_BITS[ri]
-        for k in naturals:
-            s, r = _SUIT_RANK[k]
-            if r == ri:
-                suits |= 1 << s
-            if s == suit:
-                positions |= _POS_BITS[r]
-        by_suit = [0, 0, 0, 0]
-        by_suit[suit] = positions
-        by_rank = [0] * 13
-        by_rank[ri] = suits
-        return _is_live(tk, by_suit, by_rank, jokers)
+    verdict = _open_card_verdict(
+        naturals, jokers, tk, view.table if view.lay_off_now else None, strong
+    )
+    if verdict is not None:
+        return verdict
     weights = _weights_of(view)
     now = partition(naturals, jokers, view.by_cards)
     after = partition(tuple(sorted((*naturals, tk))), jokers, view.by_cards)
@@ -963,34 +984,32 @@ def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
     return HandMeld(True, meld.naturals, jokers, max(span + nat_pos) == 14)
 
 
-def _swap(
-    view: BotView, part: Partition, strong: bool, ids: dict[int, list[int]]
-) -> SwapJoker | None:
+def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
     """Swap a table joker for the natural card it stands for when the joker then leaves
     less penalty in hand. A strong bot also swaps a loose card when the joker can be laid
-    off elsewhere at once: the loose card is gone. ``ids``: the hand's card ids per kind
-    (read only)."""
+    off elsewhere at once: the loose card is gone."""
+    swaps = view.table.swaps
+    if not swaps:
+        return None
     naturals, jokers = view.naturals, view.jokers
     room = JOKER_KIND in view.table.fit
-    for k, index in view.table.swaps.items():
-        if k not in ids:
+    for k, index in swaps.items():
+        if k not in naturals:
             continue
         if strong and room and k in part.loose:
-            return SwapJoker(ids[k][-1], index)
+            return SwapJoker(_lowest_id(view.hand, k), index)
         rest = list(naturals)
         rest.remove(k)
         after = partition(tuple(rest), jokers + 1, view.by_cards)
         if after.cost < part.cost and not after.loose_jokers:
-            return SwapJoker(ids[k][-1], index)
+            return SwapJoker(_lowest_id(view.hand, k), index)
     return None
 
 
-def _lay_off(
-    view: BotView, part: Partition, strong: bool, ids: dict[int, list[int]]
-) -> LayOff | None:
+def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
     """Lay off a loose card (the most costly first) onto a meld it fits."""
     fit = view.table.fit
-    if not (part.loose_jokers and JOKER_KIND in fit) and not any(k in fit for k in part.loose):
+    if not (part.loose_jokers and JOKER_KIND in fit) and fit.keys().isdisjoint(part.loose):
         return None  # nothing fits (the common case)
     weights = _weights_of(view)
     loose = sorted(set(part.loose), key=lambda k: (-weights[k], k))
@@ -999,7 +1018,7 @@ def _lay_off(
     for k in loose:
         index = fit.get(k)
         if index is not None:
-            card = ids[k][-1]
+            card = _lowest_id(view.hand, k)
             if _discard_left(view.hand, [card], view.taken_kind):
                 if k == JOKER_KIND and strong:
                     return LayOff(card, index, _safe_name(view, index, card))
@@ -1071,26 +1090,28 @@ def _outs(view: BotView, k: int, loose: Sequence[int], melds: Sequence[HandMeld]
     return outs
 
 
-def _discard(
-    view: BotView, part: Partition, strong: bool, rng: Stream, ids: dict[int, list[int]]
-) -> int:
+def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -> int:
     """The card to discard: a loose natural card (the highest, or for ``strong`` the one
     least worth keeping), else the meld card whose loss costs least; a joker only when
-    nothing else may go. ``ids``: the hand's card ids per kind (read only)."""
+    nothing else may go."""
     weights = _weights_of(view)
-    allowed = [k for k in ids if k != view.taken_kind]
-    loose = [k for k in dict.fromkeys(part.loose) if k != view.taken_kind]
+    taken = view.taken_kind
+    loose = [k for k in dict.fromkeys(part.loose) if k != taken]
+    hand = view.hand
     if loose:
         if not strong:
-            return ids[_basic_discard(view, loose, weights)][-1]
+            return _lowest_id(hand, _basic_discard(view, loose, weights))
         scores = {k: _discard_score(view, part, k) for k in loose}
         top = max(scores.values())
         best = sorted(k for k in loose if scores[k] == top)
-        # ties: basic keeps it simple (the highest kind), strong draws from its stream
-        k = best[-1] if len(best) == 1 or not strong else rng.choice(best)
-        return ids[k][-1]
+        if len(best) > 1:
+            # ties: the strong bot draws from its stream
+            if rng is None:
+                raise ValueError("a strong bot needs its stream to break ties")
+            return _lowest_id(hand, rng.choice(best))
+        return _lowest_id(hand, best[0])
     naturals, jokers = view.naturals, view.jokers
-    options = [k for k in allowed if k != JOKER_KIND]
+    options = sorted({k for k in naturals if k != taken})
     if options:
 
         def loss(k: int) -> tuple[int, int]:
@@ -1098,9 +1119,8 @@ def _discard(
             rest.remove(k)
             return partition(tuple(rest), jokers, view.by_cards).cost, -weights[k]
 
-        k = min(sorted(options), key=loss)
-        return ids[k][-1]
-    return ids[allowed[0] if allowed else JOKER_KIND][-1]
+        return _lowest_id(hand, min(options, key=loss))
+    return _lowest_id(hand, JOKER_KIND if view.jokers or taken is None else taken)
 
 
 def _basic_discard(view: BotView, loose: list[int], weights: tuple[int, ...]) -> int:
@@ -1109,9 +1129,15 @@ def _basic_discard(view: BotView, loose: list[int], weights: tuple[int, ...]) ->
     (The neighbours, at most 7, weigh less than one point, so they are counted only
     for the cards tied on points.)"""
     fit = view.table.fit
-    base = {k: weights[k] - (1000 if k in fit else 0) for k in loose}
-    top = max(base.values())
-    tied = [k for k in loose if base[k] == top]
+    top = -10_000
+    tied: list[int] = []
+    for k in loose:
+        w = weights[k] - 1000 if k in fit else weights[k]
+        if w > top:
+            top = w
+            tied = [k]
+        elif w == top:
+            tied.append(k)
     if len(tied) == 1:
         return tied[0]
     by_suit, by_rank = _masks(view.naturals)
@@ -1329,7 +1355,7 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
 _new_view: Final = tuple.__new__
 
 
-def choose(obs: JokerenObservation, *, level: str, rng: Stream) -> Action:
+def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action:
     """The action of a bot of ``level`` for the seat of ``obs`` (its turn), using ``rng``
     only to break ties. A pure function of the observation and the stream."""
     if level not in BOT_LEVELS:
@@ -1337,6 +1363,8 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream) -> Action:
     if obs.current_player != obs.seat:
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
+    if not strong and obs.phase == "draw":
+        return _basic_draw(obs)
     return decide(view_of(obs, strong=strong), strong=strong, rng=rng)
 
 
@@ -1346,5 +1374,8 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
+    if level != "strong":
+        # a basic bot breaks no ties at random: it needs no stream
+        return choose(state.observe(seat), level=level, rng=None)
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
