@@ -923,7 +923,7 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
         left = len(part.loose) + part.loose_jokers
         if view.lay_off_now:
             left -= sum(1 for k in part.loose if k in view.table.fit)
-        if 1 < left <= 3:
+        if 1 < left <= 3 and _stuck_cards(naturals, jokers, view) <= 1:
             # going out may need the split with the fewest cards left, not points
             fewest = partition(naturals, jokers, True)
             if view.lay_off_now:
@@ -947,6 +947,22 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
     if not _discard_left(view.hand, laid, view.taken_kind):
         return None
     return LayMelds(specs)
+
+
+def _stuck_cards(naturals: tuple[int, ...], jokers: int, view: BotView) -> int:
+    """How many cards stay in hand in every split and after every lay-off this turn: the
+    cards with no partner to meld with (``_live_mask``) that fit no meld on the table, not
+    even after another card is laid off there. (Two or more: the hand cannot go out.)"""
+    if jokers >= 2:
+        return 0
+    live = _live_mask(naturals, jokers)
+    bits = _LANE_BIT
+    stuck = [k for k in naturals if not live & bits[k]]
+    if stuck and view.lay_off_now:
+        table = view.table
+        opened = table.unlock.values()
+        stuck = [k for k in stuck if k not in table.fit and k not in opened]
+    return len(stuck)
 
 
 def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
