@@ -114,9 +114,9 @@ class HandMeld:
         return tuple(cards), tuple(sfs)
 
 
-@dataclass(frozen=True, slots=True)
-class Partition:
-    """The best split of a hand into melds and loose cards ("deadwood")."""
+class Partition(NamedTuple):
+    """The best split of a hand into melds and loose cards ("deadwood"). (A named tuple:
+    one is made for every new hand, and cheaply.)"""
 
     melds: tuple[HandMeld, ...]
     #: natural kinds not in any meld
@@ -363,16 +363,6 @@ def _near(mask: int, ri: int) -> int:
     return (mask >> (p - 2)) & 0b11011
 
 
-def _neighbours(k: int, by_suit: Sequence[int], by_rank: Sequence[int]) -> int:
-    """How many cards of the masks could share a meld with natural ``k``: the same rank in
-    another suit, or the same suit at most two ranks away."""
-    suit, ri = divmod(k, 13)
-    same = _POPCOUNT4[by_rank[ri] & ~(1 << suit) & 15]
-    mask = by_suit[suit]
-    near = (mask >> 2 & 0b11) | (mask >> 10 & 0b1100) if ri == 0 else _near(mask, ri)
-    return same + bin(near).count("1")
-
-
 #: a natural kind's bits in a hand's lane mask: 16 bits per suit, bit ``suit * 16 + p`` for
 #: run position p (1..14; an ace at 1 and 14). Positions 0 and 15 stay empty, so shifts
 #: by one or two never carry a card into another suit's positions 1..14.
@@ -381,6 +371,26 @@ _LANE_BIT: Final = tuple(
     for k in range(52)
 )
 _LANE: Final = 0xFFFF
+
+
+def _lane_neighbours(k: int, m: int) -> int:
+    """How many cards of the lane mask ``m`` could share a meld with natural ``k``: the
+    same rank in another suit, or the same suit at most two run positions away."""
+    suit, ri = divmod(k, 13)
+    base = suit * 16
+    p = ri + 1
+    same = (m & _RANK_LANES[p]).bit_count() - 1
+    # an ace's neighbours are the two and three, and the queen and king
+    near = (
+        (m >> (base + 2) & 0b11) | (m >> (base + 10) & 0b1100)
+        if ri == 0
+        else m >> (base + p - 2) & 0b11011
+    )
+    return same + near.bit_count()
+
+
+#: the lane bits of run position p in every suit
+_RANK_LANES: Final = tuple(sum(1 << (s * 16 + p) for s in range(4)) for p in range(16))
 
 
 def _live_mask(naturals: Sequence[int], jokers: int) -> int:
@@ -392,6 +402,11 @@ def _live_mask(naturals: Sequence[int], jokers: int) -> int:
     m = 0
     for k in naturals:
         m |= _LANE_BIT[k]
+    return _live_bits(m, jokers)
+
+
+def _live_bits(m: int, jokers: int) -> int:
+    """``_live_mask`` of the lane mask ``m`` of a hand's naturals."""
     a = m & _LANE
     b = m >> 16 & _LANE
     c = m >> 32 & _LANE
@@ -658,9 +673,9 @@ def _without_one(m: HandMeld) -> HandMeld | None:
 # --- the table, as a bot sees it -------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """The melds on the table, reduced to what lay-offs and swaps need."""
+class TableView(NamedTuple):
+    """The melds on the table, reduced to what lay-offs and swaps need (a named tuple:
+    made for every new table, and cheaply)."""
 
     #: kind (a natural, or 52 for a joker) -> index of the first meld it can be laid
     #: off on
@@ -867,15 +882,30 @@ def _open_card_verdict(
 
 
 def _basic_draw(obs: JokerenObservation) -> Draw:
-    """A basic bot's draw, straight from the observation (no ``BotView``: a draw needs
-    only the hand, the open card and the table)."""
+    """A basic bot's draw (``_open_card_verdict``), straight from the observation: one
+    pass over the hand gives its jokers and the lane mask of its naturals."""
     pile = obs.open_pile
     if not pile:
         return _DRAW_STOCK
-    naturals, jokers = _kinds(obs.hand)
+    kinds = _KIND
+    tk = kinds[pile[-1]]
+    bits = _LANE_BIT
+    m = 0
+    jokers = 0
+    for c in obs.hand:
+        k = kinds[c]
+        if k == JOKER_KIND:
+            jokers += 1
+        else:
+            m |= bits[k]
+    if tk == JOKER_KIND:
+        return _DRAW_OPEN if m else _DRAW_STOCK
+    if not jokers and m == bits[tk]:
+        return _DRAW_STOCK  # only copies of the open card: nothing left to discard
+    if jokers >= 2 or _live_bits(m | bits[tk], jokers) & bits[tk]:
+        return _DRAW_OPEN
     lay_off_now = not obs.first_cycle and (obs.variant.lay_off_before_out or obs.out[obs.seat])
-    table = table_view(obs.table) if lay_off_now else None
-    if _open_card_verdict(naturals, jokers, _KIND[pile[-1]], table, False):
+    if lay_off_now and tk in table_view(obs.table).fit:
         return _DRAW_OPEN
     return _DRAW_STOCK
 
@@ -1156,10 +1186,17 @@ def _basic_discard(view: BotView, loose: list[int], weights: tuple[int, ...]) ->
             tied.append(k)
     if len(tied) == 1:
         return tied[0]
-    by_suit, by_rank = _masks(view.naturals)
-    near = {k: _neighbours(k, by_suit, by_rank) for k in tied}
-    fewest = min(near.values())
-    return max(k for k in tied if near[k] == fewest)
+    m = 0
+    for k in view.naturals:
+        m |= _LANE_BIT[k]
+    fewest = 99
+    pick = -1
+    for k in tied:  # ascending: the last of the fewest is the highest kind
+        n = _lane_neighbours(k, m)
+        if n <= fewest:
+            fewest = n
+            pick = k
+    return pick
 
 
 #: a strong bot takes an open card of at most this many points that builds a near meld
