@@ -11,7 +11,7 @@
 // Card ids follow engine/cards.py (klaverjas_code): id = suit * 8 + rank, suits c d h s,
 // ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
 
-import { fmt, formatNumber, h, moveSender, pageLanguage, readJson, sleep } from "./table-common.js";
+import { cardPips, fmt, formatNumber, h, markTable, moveSender, pageLanguage, readJson, showFinal, showLog, sleep } from "./table-common.js";
 import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
@@ -142,13 +142,7 @@ function cardFace(id, { tag = "span", attrs = {}, small = false, trump = null } 
   if (trump && info.suit === trump) classes.push("is-trump");
   const a11y = tag === "span" ? { role: "img", "aria-label": name } : { "aria-label": name };
   const el = h(tag, { class: classes.join(" "), title: name, "data-code": code, ...a11y, ...attrs });
-  const rank = rankLabel(info.rank, NAMES.letters);
-  const suit = SUIT_SYMBOLS[info.suit];
-  el.append(
-    h("span", { class: "kj-corner", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
-    h("span", { class: "kj-pip", "aria-hidden": "true", text: suit }),
-    h("span", { class: "kj-corner kj-corner-br", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
-  );
+  el.append(...cardPips("kj", rankLabel(info.rank, NAMES.letters), SUIT_SYMBOLS[info.suit]));
   return el;
 }
 
@@ -162,14 +156,9 @@ function button(testid, text, onclick, extra = {}) {
 
 function render() {
   const o = state.obs;
-  root.dataset.busy = String(state.busy);
-  root.dataset.phase = phase(o) ?? "";
-  root.dataset.yourTurn = String(myTurn());
-  root.dataset.seq = String(state.game.seq);
-  root.dataset.status = state.game.status;
-  root.dataset.round = String(roundIndex());
-  root.dataset.trump = trumpSuit(o) ?? "";
-  root.dataset.tricks = String((o.tricks || []).length);
+  const g = state.game;
+  markTable(root, { busy: state.busy, phase: phase(o) ?? "", yourTurn: myTurn(), seq: g.seq, status: g.status, round: roundIndex() });
+  markTable(root, { trump: trumpSuit(o) ?? "", tricks: (o.tricks || []).length });
   renderBadges();
   renderSeats();
   renderTrick();
@@ -507,47 +496,24 @@ function logLines() {
   return lines;
 }
 
+/** The moves list: a new round, or a new deal, starts a new list. */
 function renderLog() {
-  const list = $("log");
-  const lines = logLines();
-  const key = `${roundIndex()}:${state.obs.deal_number ?? 0}`;
-  if (list.dataset.key !== key || lines.length < list.children.length) {
-    list.replaceChildren(); // a new round (or a new deal) starts a new list of moves
-    list.dataset.key = key;
-  }
-  for (const line of lines.slice(list.children.length)) {
+  const lines = logLines().map((line) => {
     const cls = [line.seat === seat() ? "is-yours" : "", line.cls ?? ""].join(" ").trim();
-    list.append(h("li", { class: cls || null, text: line.text }));
-  }
-  list.scrollTop = list.scrollHeight;
+    return { text: line.text, cls: cls || null };
+  });
+  showLog($("log"), `${roundIndex()}:${state.obs.deal_number ?? 0}`, lines);
 }
 
 function renderFinal() {
-  const south = root.querySelector(".kj-south");
-  south.querySelector("[data-testid=final]")?.remove();
-  const res = state.game.result;
-  if (playing() || !res) return;
   const totals = state.game.totals || [0, 0];
   const us = teamOf(seat());
-  const url = root.dataset.leaderboardUrl || "";
-  south.append(
-    h(
-      "div",
-      { class: "kj-final", "data-testid": "final" },
-      h("h2", { text: T.game_over }),
-      h(
-        "dl",
-        {},
-        h("dt", { text: T.we }), h("dd", { "data-testid": "final-we", text: number(totals[us]) }),
-        h("dt", { text: T.they }), h("dd", { "data-testid": "final-they", text: number(totals[1 - us]) }),
-        h("dt", { text: T.result }), h("dd", { "data-testid": "final-result", text: number(res.result) }),
-        h("dt", { text: T.rank }), h("dd", { "data-testid": "final-rank", text: res.rank ?? "–" }),
-      ),
-      url
-        ? h("a", { class: "kj-btn kj-btn-primary", href: url, "data-testid": "leaderboard-link", text: state.game.tournament ? T.leaderboard : T.back })
-        : null,
-    ),
-  );
+  showFinal(root, "kj", state.game, T, (res) => [
+    [T.we, "final-we", number(totals[us])],
+    [T.they, "final-they", number(totals[1 - us])],
+    [T.result, "final-result", number(res.result)],
+    [T.rank, "final-rank", res.rank ?? "–"],
+  ]);
 }
 
 /** Show a finished round's score; resolves when the player continues. */
@@ -611,7 +577,6 @@ const send = moveSender({
   state,
   T,
   delay: DELAY,
-  error: $("error"),
   render,
   renderFinal,
   applyObservation,

@@ -35,6 +35,62 @@ export function pageLanguage(root) {
 export const formatNumber = (x, lang) =>
   Number(x).toLocaleString(lang === "en" ? "en-GB" : "nl-NL", { maximumFractionDigits: 1 });
 
+/**
+ * The table's state on its root as data-* attributes, each value as a string: what the
+ * tests and the CSS read (data-busy, data-phase, data-your-turn, data-seq, data-status,
+ * data-round, and a table's own). `marks` is {busy, phase, yourTurn, ...}, set in its order.
+ */
+export function markTable(root, marks) {
+  for (const [key, value] of Object.entries(marks)) root.dataset[key] = String(value);
+}
+
+/** A natural card's face (`prefix` "jk" or "kj"): rank and suit in the top-left corner,
+ * the suit large in the middle, rank and suit again in the bottom-right corner. */
+export function cardPips(prefix, rank, suit) {
+  const corner = (extra) =>
+    h("span", { class: `${prefix}-corner${extra}`, "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit }));
+  return [corner(""), h("span", { class: `${prefix}-pip`, "aria-hidden": "true", text: suit }), corner(` ${prefix}-corner-br`)];
+}
+
+/**
+ * The list of the round's moves (an <ol>) in step with `lines` ({text, cls}): within one
+ * `key` (a round, a deal) lines are only added at the end; a new key, or fewer lines than
+ * shown, starts the list again. The last line is scrolled into view.
+ */
+export function showLog(list, key, lines) {
+  if (list.dataset.key !== key || lines.length < list.children.length) {
+    list.replaceChildren();
+    list.dataset.key = key;
+  }
+  for (const line of lines.slice(list.children.length)) list.append(h("li", { class: line.cls, text: line.text }));
+  list.scrollTop = list.scrollHeight;
+}
+
+/**
+ * The game's result under South's hand (`.<prefix>-south`) once the game is over and has a
+ * result: "Game over", the `rows(result)` ([term, data-testid, text]) as a list and, when
+ * the page has one, a link to `root.dataset.leaderboardUrl` (the tournament's leaderboard,
+ * else back to the tournaments). Shown again at every call; removed while the game is played.
+ */
+export function showFinal(root, prefix, game, T, rows) {
+  const south = root.querySelector(`.${prefix}-south`);
+  south.querySelector("[data-testid=final]")?.remove();
+  const result = game.result;
+  if (game.status === "playing" || !result) return;
+  const url = root.dataset.leaderboardUrl || "";
+  south.append(
+    h(
+      "div",
+      { class: `${prefix}-final`, "data-testid": "final" },
+      h("h2", { text: T.game_over }),
+      h("dl", {}, rows(result).flatMap(([term, testid, text]) => [h("dt", { text: term }), h("dd", { "data-testid": testid, text })])),
+      url
+        ? h("a", { class: `${prefix}-btn ${prefix}-btn-primary`, href: url, "data-testid": "leaderboard-link", text: game.tournament ? T.leaderboard : T.back })
+        : null,
+    ),
+  );
+}
+
 /** Django's CSRF token: from the page's meta tag, else from the cookie. */
 export function csrfToken() {
   const meta = document.querySelector('meta[name="csrf-token"]');
@@ -141,14 +197,14 @@ export function payloadOf(data) {
  * - the server could not be reached: `T.network` on the error line; nothing else changes
  *   (the table is only rendered again, not its final result).
  * Last the table is no longer busy: `render()`, then `renderFinal()`.
- * `state` is the page's state: `game` (the GET payload), `obs` (the shown observation), `busy`.
+ * `state` is the page's state: `game` (the GET payload), `obs` (the shown observation), `busy`;
+ * the error line is the table's [data-testid=error] (templates/tournaments/_play_table.html).
  */
 export function moveSender({
   root,
   state,
   T,
   delay,
-  error,
   render,
   renderFinal,
   applyObservation,
@@ -157,6 +213,7 @@ export function moveSender({
   forget = () => {},
   refused = () => {},
 }) {
+  const error = root.querySelector('[data-testid="error"]');
   const say = (message) => showMessage(error, message);
 
   /** Show each event of a POST response in turn, then settle on the response's state. */

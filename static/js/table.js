@@ -7,7 +7,7 @@
 // with the observation after it. An illegal move (400) shows the server's reason and
 // changes nothing; a stale one (409) reloads the state from GET.
 
-import { fmt, formatNumber, h, moveSender, pageLanguage, readJson } from "./table-common.js";
+import { cardPips, fmt, formatNumber, h, markTable, moveSender, pageLanguage, readJson, showFinal, showLog } from "./table-common.js";
 import {
   cardInfo,
   cardName,
@@ -92,13 +92,7 @@ function cardFace(card, { tag = "span", standsFor = null, attrs = {}, small = fa
       el.append(h("span", { class: "jk-stands", "aria-hidden": "true", text: shortLabel(standsFor, NAMES.letters) }));
     }
   } else {
-    const rank = rankLabel(info.rank, NAMES.letters);
-    const suit = SUIT_SYMBOLS[info.suit];
-    el.append(
-      h("span", { class: "jk-corner", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
-      h("span", { class: "jk-pip", "aria-hidden": "true", text: suit }),
-      h("span", { class: "jk-corner jk-corner-br", "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit })),
-    );
+    el.append(...cardPips("jk", rankLabel(info.rank, NAMES.letters), SUIT_SYMBOLS[info.suit]));
   }
   return el;
 }
@@ -108,13 +102,8 @@ const cardBack = (attrs = {}) => h("span", { class: "jk-back", "aria-hidden": "t
 // --- Rendering ------------------------------------------------------------------------
 
 function render() {
-  const o = state.obs;
-  root.dataset.busy = String(state.busy);
-  root.dataset.phase = phase(o) ?? "";
-  root.dataset.yourTurn = String(myTurn());
-  root.dataset.seq = String(state.game.seq);
-  root.dataset.status = state.game.status;
-  root.dataset.round = String(roundIndex());
+  const g = state.game;
+  markTable(root, { busy: state.busy, phase: phase() ?? "", yourTurn: myTurn(), seq: g.seq, status: g.status, round: roundIndex() });
   renderSeats();
   renderPiles();
   renderMelds();
@@ -441,48 +430,19 @@ function logLines() {
     .filter((line) => line.text);
 }
 
+/** The moves list: a new round starts a new list. */
 function renderLog() {
-  const list = $("log");
-  const lines = logLines();
-  const round = String(roundIndex());
-  if (list.dataset.round !== round || lines.length < list.children.length) {
-    list.replaceChildren(); // a new round starts a new list of moves
-    list.dataset.round = round;
-  }
-  for (const line of lines.slice(list.children.length)) {
-    list.append(h("li", { class: line.seat === seat() ? "is-yours" : "", text: line.text }));
-  }
-  list.scrollTop = list.scrollHeight;
+  const lines = logLines().map((line) => ({ text: line.text, cls: line.seat === seat() ? "is-yours" : "" }));
+  showLog($("log"), String(roundIndex()), lines);
 }
 
 function renderFinal() {
-  const south = root.querySelector(".jk-south");
-  south.querySelector("[data-testid=final]")?.remove();
-  const res = state.game.result;
-  if (playing() || !res) return;
-  const url = leaderboardUrl();
-  south.append(
-    h(
-      "div",
-      { class: "jk-final", "data-testid": "final" },
-      h("h2", { text: T.game_over }),
-      h(
-        "dl",
-        {},
-        h("dt", { text: T.your_total }), h("dd", { "data-testid": "final-total", text: number(res.total) }),
-        h("dt", { text: T.opp_average }), h("dd", { "data-testid": "final-opp", text: number(res.opponents_average) }),
-        h("dt", { text: T.your_result }), h("dd", { "data-testid": "final-result", text: number(res.result) }),
-        h("dt", { text: T.rank }), h("dd", { "data-testid": "final-rank", text: res.rank ?? "–" }),
-      ),
-      url
-        ? h("a", { class: "jk-btn jk-btn-primary", href: url, "data-testid": "leaderboard-link", text: state.game.tournament ? T.leaderboard : T.back })
-        : null,
-    ),
-  );
-}
-
-function leaderboardUrl() {
-  return root.dataset.leaderboardUrl || "";
+  showFinal(root, "jk", state.game, T, (res) => [
+    [T.your_total, "final-total", number(res.total)],
+    [T.opp_average, "final-opp", number(res.opponents_average)],
+    [T.your_result, "final-result", number(res.result)],
+    [T.rank, "final-rank", res.rank ?? "–"],
+  ]);
 }
 
 // --- Interaction -----------------------------------------------------------------------
@@ -664,7 +624,6 @@ const send = moveSender({
   state,
   T,
   delay: DELAY,
-  error: $("error"),
   render,
   renderFinal,
   applyObservation,
