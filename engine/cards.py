@@ -159,6 +159,14 @@ def hand_value(rank: int) -> int:
 #: Penalty points per Jokeren card id.
 CARD_POINTS: Final = tuple(hand_value(r) for r in CARD_RANK)
 
+#: The kind of each Jokeren card id: the same number for cards with the same code (the
+#: two copies of a card in two decks, every joker), different numbers otherwise. Rules
+#: that treat copies alike (RULES.md §1) compare kinds: 0..51 the card of the first
+#: deck (``id % 54``), 52 a joker.
+CARD_KIND: Final = tuple(
+    52 if r == JOKER_RANK else c % CARDS_PER_DECK for c, r in enumerate(CARD_RANK)
+)
+
 
 def hand_points(card_ids: list[int] | tuple[int, ...]) -> int:
     """Sum of the penalty points of the cards in a hand."""

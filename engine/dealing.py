@@ -18,12 +18,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _TWO_64 = 1 << 64
+_hmac_digest = hmac.digest
+_unpack = struct.unpack
+_unpack4 = struct.Struct(">4Q").unpack
+#: ``2**64 - (2**64 mod n)`` for n < 256: the rejection limit of ``uniform(n)``.
+_LIMITS = (0, *(_TWO_64 - (_TWO_64 % n) for n in range(1, 256)))
 
 
 def new_secret() -> bytes:
@@ -38,7 +44,7 @@ def commitment(secret: bytes) -> str:
 
 def round_seed(secret: bytes, round_index: int) -> bytes:
     """``HMAC-SHA256(key=secret, msg=b"round:" + str(r))``."""
-    return hmac.new(secret, b"round:" + str(round_index).encode("ascii"), hashlib.sha256).digest()
+    return hmac.digest(secret, b"round:" + str(round_index).encode("ascii"), "sha256")
 
 
 class Stream:
@@ -47,53 +53,86 @@ class Stream:
     ``start`` is the index of the first block used; bots start their ``bot:<seat>`` stream
     at the number of actions made so far in the round, so a decision depends only on
     what is public and on the seed.
+
+    Every draw takes 8 bytes and a block holds 32, so the stream is read as the four
+    big-endian 64-bit numbers of each block in turn (the same bytes, in the same order,
+    as reading it 8 bytes at a time).
     """
 
-    __slots__ = ("_block", "_buf", "_key", "_label", "_pos")
+    __slots__ = ("_block", "_key", "_label", "_pos", "_vals")
 
     def __init__(self, seed: bytes, label: str, start: int = 0) -> None:
         self._key = seed
         self._label = label.encode("utf-8") + b":"
         self._block = start
-        self._buf = b""
+        self._vals: tuple[int, ...] = ()
         self._pos = 0
 
     def _next_block(self) -> None:
-        self._buf = hmac.new(
-            self._key, self._label + str(self._block).encode("ascii"), hashlib.sha256
-        ).digest()
+        self._vals = _unpack4(
+            _hmac_digest(self._key, self._label + str(self._block).encode("ascii"), "sha256")
+        )
         self._block += 1
         self._pos = 0
 
-    def _next_bytes(self, n: int) -> bytes:
-        pos = self._pos
-        if pos + n <= len(self._buf):  # the common case: 8-byte draws from 32-byte blocks
-            self._pos = pos + n
-            return self._buf[pos : pos + n]
-        out = self._buf[pos:]
-        while len(out) < n:
-            self._next_block()
-            take = min(n - len(out), len(self._buf))
-            out += self._buf[:take]
-            self._pos = take
-        return out
+    def _blocks(self, count: int) -> list[int]:
+        """The numbers left in the current block and those of the next ``count`` blocks
+        (the stream moves past all of them)."""
+        key, label, block = self._key, self._label, self._block
+        data = b"".join(
+            [
+                _hmac_digest(key, label + str(b).encode("ascii"), "sha256")
+                for b in range(block, block + count)
+            ]
+        )
+        self._block = block + count
+        vals = [*self._vals[self._pos :], *_unpack(f">{4 * count}Q", data)]
+        self._vals = ()
+        self._pos = 0
+        return vals
 
     def uniform(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1`` by rejection sampling of 8-byte draws."""
         if n <= 0:
             raise ValueError("uniform(n) needs n >= 1")
-        limit = _TWO_64 - (_TWO_64 % n)
+        limit = _LIMITS[n] if n < 256 else _TWO_64 - (_TWO_64 % n)
         while True:
-            x = int.from_bytes(self._next_bytes(8), "big")
+            pos = self._pos
+            if pos >= len(self._vals):
+                self._next_block()
+                pos = 0
+            self._pos = pos + 1
+            x = self._vals[pos]
             if x < limit:
                 return x % n
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         """Fisher-Yates: for i from len-1 down to 1, j = uniform(i+1), swap i and j."""
         out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.uniform(i + 1)
+        size = len(out)
+        if size < 2:
+            return out
+        # the blocks of every draw the shuffle needs (a rejection, less likely than one
+        # in 2**57 per draw for a pack of cards, reads one block more)
+        have = len(self._vals) - self._pos
+        vals = self._blocks(max(0, (size - 1 - have + 3) // 4))
+        limits = _LIMITS
+        k = 0
+        for i in range(size - 1, 0, -1):
+            n = i + 1
+            limit = limits[n] if n < 256 else _TWO_64 - (_TWO_64 % n)
+            while True:
+                if k == len(vals):
+                    vals += self._blocks(1)
+                x = vals[k]
+                k += 1
+                if x < limit:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
+        # the numbers of the last block not used stay in the stream
+        self._vals = tuple(vals[k:])
+        self._pos = 0
         return out
 
     def choice(self, items: Sequence[T]) -> T:
@@ -112,10 +151,12 @@ def deal_hands(
     """Deal one card at a time, clockwise, starting with ``first_player``, until every hand
     holds ``hand_size`` cards. Returns the hands per seat and the rest of the pack, top first.
     """
-    hands: list[list[T]] = [[] for _ in range(num_players)]
     needed = num_players * hand_size
     if needed > len(pack):
         raise ValueError("not enough cards for this deal")
-    for k in range(needed):
-        hands[(first_player + k) % num_players].append(pack[k])
+    # card k goes to seat (first_player + k) % num_players
+    hands = [
+        list(pack[(seat - first_player) % num_players : needed : num_players])
+        for seat in range(num_players)
+    ]
     return hands, list(pack[needed:])

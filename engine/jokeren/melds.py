@@ -21,10 +21,10 @@ A run's *positions* are 1 (low ace) .. 13 (king) and 14 (high ace).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from engine.cards import (
     CARD_CODE,
@@ -64,6 +64,36 @@ def _invalid(nl: str, en: str) -> InvalidMeld:
     return InvalidMeld(nl, en)
 
 
+_T = TypeVar("_T")
+
+
+class _cached(Generic[_T]):
+    """A value computed on first use and kept in the instance's ``__dict__`` (like
+    ``functools.cached_property``, without its lock: a meld's values depend only on the
+    meld, so two threads computing one at once store the same value)."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _cached[_T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> _cached[_T] | _T:
+        if obj is None:
+            return self
+        value = self.func(obj)
+        obj.__dict__[self.name] = value
+        return value
+
+
 @dataclass(frozen=True)
 class Meld:
     """A meld on the table.
@@ -78,7 +108,7 @@ class Meld:
     stands_for: tuple[StandsFor, ...]
     owner: int = -1
 
-    @cached_property
+    @_cached
     def _natural(self) -> int:
         """A natural card of the meld (every meld holds one)."""
         for c, sf in zip(self.cards, self.stands_for, strict=True):
@@ -96,7 +126,7 @@ class Meld:
         """The rank of a group (``0`` for a run)."""
         return CARD_RANK[self._natural] if self.kind == "group" else 0
 
-    @cached_property
+    @_cached
     def low(self) -> int:
         """Position of a run's lowest card (1 = low ace); 0 for a group."""
         if self.kind != "run":
@@ -111,7 +141,7 @@ class Meld:
             return 0
         return self.low + len(self.cards) - 1
 
-    @cached_property
+    @_cached
     def used_suits(self) -> frozenset[int]:
         """The suits a group holds (naturals and what its jokers stand for)."""
         return frozenset(
@@ -119,7 +149,7 @@ class Meld:
             for c, sf in zip(self.cards, self.stands_for, strict=True)
         )
 
-    @cached_property
+    @_cached
     def accepts(self) -> frozenset[tuple[int, int]]:
         """The natural cards ``(rank, suit)`` that can be laid off onto this meld."""
         size = len(self.cards)
@@ -139,21 +169,23 @@ class Meld:
             fits.add((1 if high == 13 else high + 1, suit))
         return frozenset(fits)
 
-    @cached_property
+    @_cached
     def joker_options(self) -> tuple[StandsFor, ...]:
         """What a joker laid off onto this meld may stand for (first free choice first)."""
         return tuple(lay_off_options(self, JOKER_ID))
 
-    @cached_property
+    @_cached
     def has_joker(self) -> bool:
-        return any(sf is not None for sf in self.stands_for)
+        sfs = self.stands_for
+        return sfs.count(None) != len(sfs)
 
     @property
     def is_complete(self) -> bool:
         """A group of 4 or a run of 13 without joker: nothing more can be laid off."""
         size = len(self.cards)
-        full = size == MAX_GROUP if self.kind == "group" else size == MAX_RUN
-        return full and not self.has_joker
+        if size != (MAX_GROUP if self.kind == "group" else MAX_RUN):
+            return False
+        return not self.has_joker
 
     @property
     def points(self) -> int:
@@ -171,6 +203,20 @@ class Meld:
             "stands_for": [None if sf is None else code_of(*sf) for sf in self.stands_for],
             "owner": self.owner,
         }
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _meld(
+    kind: MeldKind, cards: tuple[int, ...], stands_for: tuple[StandsFor, ...], owner: int
+) -> Meld:
+    """``Meld(kind, cards, stands_for, owner)``, built without the frozen dataclass's
+    ``__init__`` (a meld is built for every lay-down and lay-off)."""
+    meld = _new(Meld)
+    _set(meld, "__dict__", {"kind": kind, "cards": cards, "stands_for": stands_for, "owner": owner})
+    return meld
 
 
 def meld_from_json(obj: dict[str, Any]) -> Meld:
@@ -311,7 +357,7 @@ def _natural_meld(cards: Sequence[int], owner: int) -> Meld | None:
         if n > MAX_GROUP or len(set(suits)) != n:
             return None
         order = sorted(range(n), key=suits.__getitem__)
-        return Meld("group", tuple(cards[i] for i in order), (None,) * n, owner)
+        return _meld("group", tuple([cards[i] for i in order]), (None,) * n, owner)
     if len(set(suits)) != 1 or len(set(ranks)) != n:
         return None
     low = min(ranks)
@@ -324,7 +370,7 @@ def _natural_meld(cards: Sequence[int], owner: int) -> Meld | None:
         order = sorted(range(n), key=places.__getitem__)
     else:
         return None
-    return Meld("run", tuple(cards[i] for i in order), (None,) * n, owner)
+    return _meld("run", tuple([cards[i] for i in order]), (None,) * n, owner)
 
 
 def analyse(cards: Sequence[int], stands_for: Sequence[StandsFor] | None = None) -> Meld | None:
@@ -540,12 +586,12 @@ def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:
             if (CARD_SUIT[c] if y is None else y[1]) > suit:
                 break
             i += 1
-        return Meld("group", (*cards[:i], card, *cards[i:]), (*sfs[:i], x, *sfs[i:]), meld.owner)
+        return _meld("group", (*cards[:i], card, *cards[i:]), (*sfs[:i], x, *sfs[i:]), meld.owner)
     low = meld.low
     rank = CARD_RANK[card] if x is None else x[0]
     if rank == low - 1:
-        return Meld("run", (card, *cards), (x, *sfs), meld.owner)
-    return Meld("run", (*cards, card), (*sfs, x), meld.owner)
+        return _meld("run", (card, *cards), (x, *sfs), meld.owner)
+    return _meld("run", (*cards, card), (*sfs, x), meld.owner)
 
 
 def _no_fit(card: int) -> DoesNotFit:
@@ -585,7 +631,7 @@ def swap_joker(meld: Meld, card: int) -> tuple[Meld, int]:
     joker = meld.cards[i]
     cards = (*meld.cards[:i], card, *meld.cards[i + 1 :])
     sfs = (*meld.stands_for[:i], None, *meld.stands_for[i + 1 :])
-    return Meld(meld.kind, cards, sfs, meld.owner), joker
+    return _meld(meld.kind, cards, sfs, meld.owner), joker
 
 
 # --- finding melds in a hand -----------------------------------------------------------
@@ -720,7 +766,7 @@ def materialize(
         else:
             cards.append(by_key[(r, s)][0])
             sfs.append(None)
-    return Meld(kind, tuple(cards), tuple(sfs), owner)
+    return _meld(kind, tuple(cards), tuple(sfs), owner)
 
 
 def pattern_spec(
@@ -790,7 +836,7 @@ def materialize_many(
                 taken[key] = i + 1
                 cards.append(ids[i])
                 sfs.append(None)
-        melds.append(Meld(kind, tuple(cards), tuple(sfs)))
+        melds.append(_meld(kind, tuple(cards), tuple(sfs), -1))
     return melds
 
 

@@ -75,13 +75,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from bisect import insort
+from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Literal
 
-from engine.cards import CARD_CODE, CARD_POINTS, CARD_RANK, CARD_SUIT, hand_value, jokeren_deck
+from engine.cards import (
+    CARD_CODE,
+    CARD_KIND,
+    CARD_POINTS,
+    CARD_RANK,
+    CARD_SUIT,
+    hand_value,
+    jokeren_deck,
+)
 from engine.dealing import Stream, commitment, deal_hands, round_seed
 from engine.errors import IllegalMove, NotYourTurn, RoundOver
 from engine.jokeren.actions import (
@@ -132,6 +140,8 @@ LogNode = tuple[Any, LogEntry] | None
 
 _DRAW_STOCK = Draw("stock")
 _DRAW_OPEN = Draw("open")
+#: The log entry of a draw from the stock, per seat (shared: entries are immutable).
+_STOCK_DRAWS: tuple[LogEntry, ...] = tuple(("action", s, _DRAW_STOCK, ()) for s in range(4))
 #: One ``Discard`` per card id, shared (actions are immutable).
 _DISCARDS = tuple(Discard(c) for c in range(len(CARD_CODE)))
 _LAY_OFFS: dict[tuple[int, int, tuple[int, int] | None], LayOff] = {}
@@ -225,8 +235,64 @@ def _discardable(hand: Sequence[int], taken: int | None) -> bool:
         return False
     if taken is None:
         return True
-    code = CARD_CODE[taken]
-    return any(CARD_CODE[c] != code for c in hand)
+    return _has_other_kind(hand, CARD_KIND[taken])
+
+
+def _has_other_kind(hand: Sequence[int], kind: int) -> bool:
+    """Whether ``hand`` holds a card that is no copy of a card of ``kind``."""
+    for c in hand:  # noqa: SIM110 - a loop that stops early is faster than any(...)
+        if CARD_KIND[c] != kind:
+            return True
+    return False
+
+
+def _take_out(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``hand`` without ``card`` (which it holds)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _put_in(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """Sorted ``hand`` with ``card`` added in its place."""
+    i = bisect(hand, card)
+    return (*hand[:i], card, *hand[i:])
+
+
+def _set_hand(
+    hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """``hands`` with the hand of ``seat`` replaced."""
+    out = list(hands)
+    out[seat] = hand
+    return tuple(out)
+
+
+def _append_log(d: dict[str, Any], entries: tuple[LogEntry, ...]) -> None:
+    """Append ``entries`` to the log fields of the state fields ``d`` (in place; full
+    chunks are shared, not copied)."""
+    tail = d["log_tail"] + entries
+    if len(tail) < _LOG_CHUNK:
+        d["log_tail"] = tail
+    else:
+        chunks, d["log_tail"] = _chunked(tail)
+        d["log_chunks"] = d["log_chunks"] + chunks
+
+
+def _open_takes(log: Log) -> tuple[tuple[int, int], ...]:
+    """(seat, card) of every draw from the open pile in ``log``, in order: the only
+    action entries that carry a card."""
+    return tuple((seat, data[0]) for kind, seat, _, data in log if kind == "action" and data)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _state_of(fields: dict[str, Any]) -> JokerenState:
+    """A state with these fields (every field; the dict becomes the state's own)."""
+    state = _new(JokerenState)
+    _set(state, "__dict__", fields)
+    return state
 
 
 def _without(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
@@ -235,7 +301,7 @@ def _without(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
         i = hand.index(card)
         return hand[:i] + hand[i + 1 :]
     drop = set(cards)
-    return tuple(c for c in hand if c not in drop)
+    return tuple([c for c in hand if c not in drop])
 
 
 def _meets_requirements(contract: Contract, melds: Sequence[Meld]) -> bool:
@@ -302,6 +368,9 @@ class JokerenObservation:
     winner: int | None
     end_reason: EndReason | None
     is_terminal: bool
+    #: ``(seat, card id)`` of every card taken from the open pile this round, in order
+    #: (public: the log shows each one).
+    open_takes: tuple[tuple[int, int], ...]
     log_chunks: tuple[Log, ...] = field(repr=False)
     log_tail: Log = field(repr=False)
 
@@ -345,16 +414,17 @@ class JokerenState:
     end_reason: EndReason | None
     log_chunks: tuple[Log, ...] = field(repr=False)
     log_tail: Log = field(repr=False)
+    #: ``(seat, card id)`` of every draw from the open pile in the log, in order (kept
+    #: with the log; not stored in the JSON, which has the log).
+    open_takes: tuple[tuple[int, int], ...] = field(default=(), repr=False)
 
     # --- small helpers ---------------------------------------------------------------
 
     def _evolve(self, **changes: Any) -> JokerenState:
         """A copy with some fields changed (cheaper than ``dataclasses.replace``)."""
-        new = object.__new__(JokerenState)
-        d = new.__dict__
-        d.update(self.__dict__)
+        d = self.__dict__.copy()
         d.update(changes)
-        return new
+        return _state_of(d)
 
     @property
     def is_terminal(self) -> bool:
@@ -364,14 +434,6 @@ class JokerenState:
     def log(self) -> Log:
         """The public log, oldest entry first."""
         return _flat(self.log_chunks, self.log_tail)
-
-    def _log_add(self, *entries: LogEntry) -> dict[str, Any]:
-        """The log fields with ``entries`` appended (full chunks are shared, not copied)."""
-        tail = self.log_tail + entries
-        if len(tail) < _LOG_CHUNK:
-            return {"log_tail": tail}
-        chunks, tail = _chunked(tail)
-        return {"log_chunks": self.log_chunks + chunks, "log_tail": tail}
 
     @property
     def num_players(self) -> int:
@@ -467,119 +529,114 @@ class JokerenState:
             return self._swap(player, action)  # type: ignore[arg-type]
         raise TypeError(f"not a Jokeren action: {action!r}")
 
+    # Each action copies the fields (a dict), changes what it changes and makes the new
+    # state from them: the old state is never changed.
+
     def _draw(self, seat: int, action: Draw) -> JokerenState:
         if self.phase != "draw":
             raise AlreadyDrew(
                 "Je hebt deze beurt al een kaart gepakt.", "You already drew a card this turn."
             )
-        hand = list(self.hands[seat])
-        if action.source == "stock":
-            card = self.stock[0]
-            insort(hand, card)
-            return self._evolve(
-                phase="play",
-                hands=self._with_hand(seat, tuple(hand)),
-                stock=self.stock[1:],
-                taken_from_open=None,
-                move_count=self.move_count + 1,
-                **self._log_add(("action", seat, _DRAW_STOCK, ())),
-            )
-        if not self.open_pile:
-            raise OpenPileEmpty("De open stapel is leeg.", "The open pile is empty.")
-        card = self.open_pile[-1]
-        code = CARD_CODE[card]
-        if not any(CARD_CODE[c] != code for c in hand):
-            raise CannotDiscardTakenCard(
-                f"Met {code} van de open stapel hou je geen kaart over om weg te gooien.",
-                f"Taking {code} from the open pile would leave you nothing you may discard.",
-            )
-        insort(hand, card)
-        return self._evolve(
-            phase="play",
-            hands=self._with_hand(seat, tuple(hand)),
-            open_pile=self.open_pile[:-1],
-            taken_from_open=card,
-            move_count=self.move_count + 1,
-            **self._log_add(("action", seat, _DRAW_OPEN, (card,))),
-        )
-
-    def _with_hand(self, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         hands = self.hands
-        return (*hands[:seat], hand, *hands[seat + 1 :])
+        d = self.__dict__.copy()
+        if action.source == "stock":
+            stock = self.stock
+            d["hands"] = _set_hand(hands, seat, _put_in(hands[seat], stock[0]))
+            d["stock"] = stock[1:]
+            d["taken_from_open"] = None
+            entry = _STOCK_DRAWS[seat]
+        else:
+            pile = self.open_pile
+            if not pile:
+                raise OpenPileEmpty("De open stapel is leeg.", "The open pile is empty.")
+            card = pile[-1]
+            hand = hands[seat]
+            if not _has_other_kind(hand, CARD_KIND[card]):
+                code = CARD_CODE[card]
+                raise CannotDiscardTakenCard(
+                    f"Met {code} van de open stapel hou je geen kaart over om weg te gooien.",
+                    f"Taking {code} from the open pile would leave you nothing you may discard.",
+                )
+            d["hands"] = _set_hand(hands, seat, _put_in(hand, card))
+            d["open_pile"] = pile[:-1]
+            d["taken_from_open"] = card
+            d["open_takes"] = (*self.open_takes, (seat, card))
+            entry = ("action", seat, _DRAW_OPEN, (card,))
+        d["phase"] = "play"
+        d["move_count"] = self.move_count + 1
+        tail = (*self.log_tail, entry)
+        if len(tail) < _LOG_CHUNK:
+            d["log_tail"] = tail
+        else:
+            _append_log(d, (entry,))
+        return _state_of(d)
 
     def _discard(self, seat: int, action: Discard) -> JokerenState:
         card = action.card
-        hand = self.hands[seat]
+        hands = self.hands
+        hand = hands[seat]
         if card not in hand:
             raise _not_in_hand(card)
         taken = self.taken_from_open
-        if taken is not None and CARD_CODE[card] == CARD_CODE[taken]:
+        if taken is not None and CARD_KIND[card] == CARD_KIND[taken]:
             raise CannotDiscardTakenCard(
                 f"Je mag {CARD_CODE[card]} niet weggooien: je pakte die kaart deze beurt van "
                 "de open stapel.",
                 f"You may not discard {CARD_CODE[card]}: you took that card from the open "
                 "pile this turn.",
             )
-        new_hand = _without(hand, (card,))
+        new_hand = _take_out(hand, card)
         pile = (*self.open_pile, card)
-        log: list[LogEntry] = [("action", seat, action, ())]
-        common: dict[str, Any] = {
-            "hands": self._with_hand(seat, new_hand),
-            "open_pile": pile,
-            "came_out_this_turn": False,
-            "taken_from_open": None,
-            "move_count": self.move_count + 1,
-        }
+        d = self.__dict__.copy()
+        d["hands"] = _set_hand(hands, seat, new_hand)
+        d["open_pile"] = pile
+        d["came_out_this_turn"] = False
+        d["taken_from_open"] = None
+        d["move_count"] = self.move_count + 1
+        entry: LogEntry = ("action", seat, action, ())
         if not new_hand:
-            return self._evolve(
-                current_player=None,
-                phase="over",
-                winner=seat,
-                end_reason="out",
-                **self._log_add(*log, ("end", seat, None, (0,))),
-                **common,
-            )
+            d["current_player"] = None
+            d["phase"] = "over"
+            d["winner"] = seat
+            d["end_reason"] = "out"
+            _append_log(d, (entry, ("end", seat, None, (0,))))
+            return _state_of(d)
         turn = self.turn + 1
-        if turn >= self.variant.turn_limit:
-            return self._evolve(
-                current_player=None,
-                phase="over",
-                turn=turn,
-                end_reason="turn_limit",
-                **self._log_add(*log, ("end", -1, None, (2,))),
-                **common,
-            )
-        stock = self.stock
-        reshuffles = self.reshuffles
-        if not stock:
+        d["turn"] = turn
+        v = self.variant
+        if turn >= v.turn_limit:
+            d["current_player"] = None
+            d["phase"] = "over"
+            d["end_reason"] = "turn_limit"
+            _append_log(d, (entry, ("end", -1, None, (2,))))
+            return _state_of(d)
+        if self.stock:
+            tail = (*self.log_tail, entry)
+            if len(tail) < _LOG_CHUNK:
+                d["log_tail"] = tail
+            else:
+                _append_log(d, (entry,))
+        else:
             below = pile[:-1]
             if not below:
-                return self._evolve(
-                    current_player=None,
-                    phase="over",
-                    turn=turn,
-                    end_reason="stock",
-                    **self._log_add(*log, ("end", -1, None, (1,))),
-                    **common,
-                )
-            stock = tuple(Stream(self.round_seed, f"reshuffle:{reshuffles}").shuffle(below))
-            common["open_pile"] = pile[-1:]
-            log.append(("reshuffle", -1, None, (reshuffles, len(below))))
-            reshuffles += 1
-        return self._evolve(
-            current_player=(seat + 1) % self.variant.num_players,
-            phase="draw",
-            turn=turn,
-            stock=stock,
-            reshuffles=reshuffles,
-            **self._log_add(*log),
-            **common,
-        )
+                d["current_player"] = None
+                d["phase"] = "over"
+                d["end_reason"] = "stock"
+                _append_log(d, (entry, ("end", -1, None, (1,))))
+                return _state_of(d)
+            reshuffles = self.reshuffles
+            d["stock"] = tuple(Stream(self.round_seed, f"reshuffle:{reshuffles}").shuffle(below))
+            d["open_pile"] = pile[-1:]
+            d["reshuffles"] = reshuffles + 1
+            _append_log(d, (entry, ("reshuffle", -1, None, (reshuffles, len(below)))))
+        d["current_player"] = (seat + 1) % v.num_players
+        d["phase"] = "draw"
+        return _state_of(d)
 
     def _check_lay_off_allowed(self, seat: int) -> None:
-        if self.first_cycle:
-            raise _first_cycle()
         v = self.variant
+        if v.first_cycle_no_meld and self.turn < v.num_players:
+            raise _first_cycle()
         if v.lay_off_before_out:
             return
         if not self.out[seat]:
@@ -600,31 +657,15 @@ class JokerenState:
                 "You must keep a card that you may discard.",
             )
 
-    def _place(
-        self, seat: int, melds: Sequence[tuple[int, Meld | None, Meld]], log: list[LogEntry]
-    ) -> tuple[tuple[Meld, ...], tuple[int, ...], tuple[int, ...]]:
-        """The table after putting melds (index -1: new) there; complete melds leave."""
-        table = list(self.table)
-        pile = self.open_pile
-        removed = self.removed
-        gone: list[int] = []
-        for index, _old, meld in melds:
-            if index < 0:
-                table.append(meld)
-                index = len(table) - 1
-            else:
-                table[index] = meld
-            if meld.is_complete:
-                gone.append(index)
-                if self.variant.complete_meld == "recycle":
-                    pile = meld.cards + pile
-                    log.append(("complete", meld.owner, None, (0, *meld.cards)))
-                else:
-                    removed = removed + meld.cards
-                    log.append(("complete", meld.owner, None, (1, *meld.cards)))
-        if gone:
-            table = [m for i, m in enumerate(table) if i not in gone]
-        return tuple(table), pile, removed
+    def _leave(self, d: dict[str, Any], meld: Meld) -> LogEntry:
+        """A complete meld leaves the table: under the open pile (its first card lowest)
+        or out of the game, per variant; changes the fields ``d``; the log entry."""
+        cards = meld.cards
+        if self.variant.complete_meld == "recycle":
+            d["open_pile"] = cards + d["open_pile"]
+            return ("complete", meld.owner, None, (0, *cards))
+        d["removed"] = d["removed"] + cards
+        return ("complete", meld.owner, None, (1, *cards))
 
     def _table_play(self, seat: int, action: LayOff | SwapJoker) -> tuple[tuple[int, ...], int]:
         """Check what laying off and swapping share; the hand and the meld index."""
@@ -640,35 +681,38 @@ class JokerenState:
     def _after_table_play(
         self, seat: int, action: LayOff | SwapJoker, i: int, meld: Meld, hand: tuple[int, ...]
     ) -> JokerenState:
+        """The state after meld ``i`` became ``meld`` and the hand ``hand``."""
         self._keep_discard(hand)
-        log: list[LogEntry] = [("action", seat, action, ())]
-        table, pile, removed = self._place(seat, [(i, self.table[i], meld)], log)
-        return self._evolve(
-            hands=self._with_hand(seat, hand),
-            table=table,
-            open_pile=pile,
-            removed=removed,
-            move_count=self.move_count + 1,
-            **self._log_add(*log),
-        )
+        d = self.__dict__.copy()
+        d["hands"] = _set_hand(self.hands, seat, hand)
+        d["move_count"] = self.move_count + 1
+        table = self.table
+        entry: LogEntry = ("action", seat, action, ())
+        if meld.is_complete:
+            d["table"] = table[:i] + table[i + 1 :]
+            _append_log(d, (entry, self._leave(d, meld)))
+        else:
+            d["table"] = (*table[:i], meld, *table[i + 1 :])
+            _append_log(d, (entry,))
+        return _state_of(d)
 
     def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
         hand, i = self._table_play(seat, action)
-        new_hand = _without(hand, (action.card,))
+        new_hand = _take_out(hand, action.card)
         meld = lay_off(self.table[i], action.card, action.stands_for)
         return self._after_table_play(seat, action, i, meld, new_hand)
 
     def _swap(self, seat: int, action: SwapJoker) -> JokerenState:
         hand, i = self._table_play(seat, action)
         meld, joker = swap_joker(self.table[i], action.card)
-        new_hand = list(_without(hand, (action.card,)))
-        insort(new_hand, joker)
-        return self._after_table_play(seat, action, i, meld, tuple(new_hand))
+        new_hand = _put_in(_take_out(hand, action.card), joker)
+        return self._after_table_play(seat, action, i, meld, new_hand)
 
     def _lay_melds(self, seat: int, action: LayMelds) -> JokerenState:
         if self.first_cycle:
             raise _first_cycle()
-        if not action.melds:
+        specs = action.melds
+        if not specs:
             raise InvalidMeld("Leg minstens één setje.", "Lay at least one meld.")
         hand = self.hands[seat]
         cards = action.cards
@@ -679,30 +723,33 @@ class JokerenState:
         for c in cards:
             if c not in hand:
                 raise _not_in_hand(c)
-        melds = [check_meld(cs, sfs, owner=seat) for cs, sfs in action.melds]
+        melds = [check_meld(cs, sfs, owner=seat) for cs, sfs in specs]
         new_hand = _without(hand, cards)
         self._keep_discard(new_hand)
         coming_out = not self.out[seat]
         if coming_out:
             self._check_opening(melds, len(new_hand))
-        logged = LayMelds(tuple((m.cards, m.stands_for) for m in melds))
-        log: list[LogEntry] = [("action", seat, logged, ())]
-        table, pile, removed = self._place(seat, [(-1, None, m) for m in melds], log)
-        changes: dict[str, Any] = {}
+        # the log shows the melds as they lie (every joker's card filled in)
+        laid = tuple([(m.cards, m.stands_for) for m in melds])
+        logged = action if laid == specs else LayMelds(laid)
+        d = self.__dict__.copy()
+        d["hands"] = _set_hand(self.hands, seat, new_hand)
+        d["move_count"] = self.move_count + 1
+        entries: list[LogEntry] = [("action", seat, logged, ())]
+        table = self.table
+        for m in melds:
+            if m.is_complete:
+                entries.append(self._leave(d, m))
+            else:
+                table = (*table, m)
+        d["table"] = table
         if coming_out:
             out = list(self.out)
             out[seat] = True
-            changes["out"] = tuple(out)
-            changes["came_out_this_turn"] = True
-        return self._evolve(
-            hands=self._with_hand(seat, new_hand),
-            table=table,
-            open_pile=pile,
-            removed=removed,
-            move_count=self.move_count + 1,
-            **self._log_add(*log),
-            **changes,
-        )
+            d["out"] = tuple(out)
+            d["came_out_this_turn"] = True
+        _append_log(d, tuple(entries))
+        return _state_of(d)
 
     def _check_opening(self, melds: Sequence[Meld], left: int) -> None:
         v = self.variant
@@ -1010,37 +1057,23 @@ class JokerenState:
             v.lay_off_before_out
             or (out[seat] and (v.lay_off_same_turn or not self.came_out_this_turn))
         )
-        obs = object.__new__(JokerenObservation)
-        obs.__dict__.update(
-            seat=seat,
-            variant=v,
-            round_index=self.round_index,
-            dealer=self.dealer,
-            current_player=player,
-            phase=self.phase,
-            turn=self.turn,
-            move_count=self.move_count,
-            hand=self.hands[seat],
-            hand_counts=tuple(map(len, self.hands)),
-            stock_count=len(self.stock),
-            open_pile=self.open_pile,
-            table=self.table,
-            removed=self.removed,
-            out=out,
-            came_out_this_turn=self.came_out_this_turn,
-            taken_from_open=self.taken_from_open,
-            first_cycle=first_cycle,
-            may_meld=may_meld,
-            may_lay_off=may_lay_off,
-            needs_opening=v.opening != "none" and not out[seat],
-            contract=v.contract_for(self.round_index),
-            reshuffles=self.reshuffles,
-            winner=self.winner,
-            end_reason=self.end_reason,
-            is_terminal=player is None,
-            log_chunks=self.log_chunks,
-            log_tail=self.log_tail,
-        )
+        opening = v.opening
+        # the state's fields without the hidden ones, and the seat's own
+        d = self.__dict__.copy()
+        del d["round_seed"], d["hands"], d["stock"]
+        hands = self.hands
+        d["seat"] = seat
+        d["hand"] = hands[seat]
+        d["hand_counts"] = tuple(map(len, hands))
+        d["stock_count"] = len(self.stock)
+        d["first_cycle"] = first_cycle
+        d["may_meld"] = may_meld
+        d["may_lay_off"] = may_lay_off
+        d["needs_opening"] = opening != "none" and not out[seat]
+        d["contract"] = None if opening != "contract" else v.contract_for(self.round_index)
+        d["is_terminal"] = player is None
+        obs = _new(JokerenObservation)
+        _set(obs, "__dict__", d)
         return obs
 
     def observation(self, seat: int) -> dict[str, Any]:
@@ -1159,28 +1192,31 @@ def new_round(variant: Variant, *, secret: bytes, round_index: int) -> JokerenSt
     seed, hands, open_card, stock = deal(variant, secret=secret, round_index=round_index)
     n = variant.num_players
     dealer = round_index % n
-    return JokerenState(
-        variant=variant,
-        round_index=round_index,
-        dealer=dealer,
-        round_seed=seed,
-        current_player=(dealer + 1) % n,
-        phase="draw",
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        stock=tuple(stock),
-        open_pile=(open_card,),
-        table=(),
-        out=(False,) * n,
-        came_out_this_turn=False,
-        taken_from_open=None,
-        turn=0,
-        move_count=0,
-        reshuffles=0,
-        removed=(),
-        winner=None,
-        end_reason=None,
-        log_chunks=(),
-        log_tail=(),
+    return _state_of(
+        {
+            "variant": variant,
+            "round_index": round_index,
+            "dealer": dealer,
+            "round_seed": seed,
+            "current_player": (dealer + 1) % n,
+            "phase": "draw",
+            "hands": tuple([tuple(sorted(h)) for h in hands]),
+            "stock": tuple(stock),
+            "open_pile": (open_card,),
+            "table": (),
+            "out": (False,) * n,
+            "came_out_this_turn": False,
+            "taken_from_open": None,
+            "turn": 0,
+            "move_count": 0,
+            "reshuffles": 0,
+            "removed": (),
+            "winner": None,
+            "end_reason": None,
+            "log_chunks": (),
+            "log_tail": (),
+            "open_takes": (),
+        }
     )
 
 
@@ -1208,7 +1244,8 @@ def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
         if len(hands) != n:
             raise ValueError("state: one hand per seat")
         table = tuple(meld_from_json(m) for m in obj["table"])
-        log_chunks, log_tail = _chunked(tuple(_entry_from_json(e) for e in obj["log"]))
+        log = tuple(_entry_from_json(e) for e in obj["log"])
+        log_chunks, log_tail = _chunked(log)
         state = JokerenState(
             variant=variant,
             round_index=int(obj["round_index"]),
@@ -1231,6 +1268,7 @@ def state_from_json(obj: Mapping[str, Any]) -> JokerenState:
             end_reason=obj["end_reason"],
             log_chunks=log_chunks,
             log_tail=log_tail,
+            open_takes=_open_takes(log),
         )
     except (KeyError, TypeError, IllegalMove) as exc:
         raise ValueError(f"state: {exc}") from exc

@@ -12,12 +12,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from engine import dealing
 from engine.cards import CARD_CODE
-from engine.dealing import commitment
+from engine.dealing import Stream, commitment
 from engine.jokeren import PRESETS, deal_summary, new_round
 from engine.jokeren.variants import Variant
 
@@ -166,3 +168,52 @@ def test_deal_and_play_do_not_depend_on_pythonhashseed() -> None:
         json.loads(first)["jokeren7"]["commitment"]
         == hashlib.sha256(b"hash-seed-check").hexdigest()
     )
+
+
+def _text_draws(seed: bytes, label: str, start: int = 0) -> Iterator[int]:
+    """The 8-byte big-endian numbers of a stream, read as RULES.md §5 says."""
+    block = start
+    while True:
+        data = hmac.new(seed, f"{label}:{block}".encode(), hashlib.sha256).digest()
+        for i in range(0, 32, 8):
+            yield int.from_bytes(data[i : i + 8], "big")
+        block += 1
+
+
+def test_stream_uniform_and_choice_follow_the_text() -> None:
+    # bots start their stream at a later block; a draw at or above the limit is rejected
+    # (n = 3 * 2**62 rejects a quarter of the draws, n = 2**64 - 1 almost none)
+    draws = _text_draws(b"seed", "bot:2", start=7)
+    stream = Stream(b"seed", "bot:2", start=7)
+    for n in [1, 2, 3, 54, 108, 3 * 2**62, 2**63 + 1, 2**64 - 1, 5, 300] * 5:
+        limit = 2**64 - 2**64 % n
+        x = next(draws)
+        while x >= limit:
+            x = next(draws)
+        assert stream.uniform(n) == x % n
+    items = ["a", "b", "c", "d", "e"]
+    x = next(draws)
+    assert stream.choice(items) == items[x % 5]
+
+
+def test_shuffle_reads_the_draws_of_the_text_also_after_a_rejected_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # with a pack of cards a draw is rejected less than once in 2**57: the test lowers
+    # every limit to 2**63 so that half of the draws are rejected
+    monkeypatch.setattr(dealing, "_LIMITS", (2**63,) * 256)
+    draws = _text_draws(b"seed", "reshuffle:0")
+    expected = list(range(60))
+    for i in range(59, 0, -1):
+        x = next(draws)
+        while x >= 2**63:
+            x = next(draws)
+        j = x % (i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    stream = Stream(b"seed", "reshuffle:0")
+    assert stream.shuffle(range(60)) == expected
+    # the stream goes on with the next draw
+    x = next(draws)
+    while x >= 2**63:
+        x = next(draws)
+    assert stream.uniform(7) == x % 7

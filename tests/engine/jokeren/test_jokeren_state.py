@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from jokeren_helpers import make_state, random_round
+from jokeren_helpers import card, make_state, random_round
 
 from engine.cards import CARD_CODE
 from engine.errors import MalformedAction
@@ -189,3 +189,34 @@ def test_a_long_round_compares_copies_and_pickles(secret: bytes) -> None:
     assert pickle.loads(pickle.dumps(end)) == end
     assert hash(copy.deepcopy(end)) == hash(end)
     assert state_from_json(end.to_json()) == end
+
+
+def test_open_takes_lists_who_took_which_open_card(secret: bytes) -> None:
+    # RULES.md §2: a turn starts by drawing from the stock or taking the top card of the
+    # open pile; the open pile and the log are public, so every seat sees who took what
+    # (a draw from the stock shows no card)
+    s = make_state(
+        J13,
+        hands=["2c 5d 9h", "3c 8d Qc", "4c 9d Kc", "5c Td Ac"],
+        open_pile="Kd 7s",
+        stock="Qh Jh Th",
+        phase="draw",
+    )
+    assert s.open_takes == () and s.observe(2).open_takes == ()
+    seven = s.open_pile[-1]
+    s = s.apply(Draw("open")).apply(Discard(card(s, "2c")))
+    eight = card(s, "8d", seat=1)
+    s = s.apply(Draw("stock")).apply(Discard(eight))
+    s = s.apply(Draw("open"))
+    four = card(s, "4c", seat=2)
+    s = s.apply(Discard(four)).apply(Draw("open"))
+    expected = ((0, seven), (2, eight), (3, four))
+    assert s.open_takes == expected
+    for seat in range(4):
+        assert s.observe(seat).open_takes == expected
+    logged = [(e["seat"], e["card"]) for e in s.observation(1)["log"] if "card" in e]
+    assert tuple(logged) == expected
+    # stored games keep only the log: loading one gives the same list
+    again = state_from_json(json.loads(json.dumps(s.to_json())))
+    assert again.open_takes == expected and again == s
+    assert new_round(J13, secret=secret, round_index=0).open_takes == ()
