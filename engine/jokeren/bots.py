@@ -256,7 +256,12 @@ def _solve_jokers(
         for run, nat, jk, high in group:
             if len(jk) > jokers:
                 continue
-            missing = [c for c in nat if c not in rest]
+            for c in nat:
+                if c not in rest:
+                    missing = [c for c in nat if c not in rest]
+                    break
+            else:
+                missing = []
             if missing:
                 if not run:
                     continue
@@ -446,18 +451,39 @@ def _solve_live(
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
     """The best melds of the cards that can meld."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    # the kinds after each card, as a bit mask (bit k for kind k)
+    after = [0] * len(live)
+    mask = 0
+    for i in range(len(live) - 1, -1, -1):
+        after[i] = mask
+        mask |= 1 << live[i]
+    both: dict[int, tuple[list[_Candidate], list[_Candidate]]] = {}
+    cache = _CANDIDATES
+    for i, k in enumerate(live):
+        if k not in both:
+            key = (k, jokers, after[i] & _RELATED[k])
+            sets = cache.get(key)
+            if sets is None:
+                sets = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
+                if len(cache) >= 1 << 15:
+                    cache.clear()
+                cache[key] = sets
+            both[k] = sets
     if jokers:
-        both: dict[int, tuple[list[_Candidate], list[_Candidate]]] = {}
-        for i, k in enumerate(live):
-            if k not in both:
-                both[k] = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
         return _solve_jokers(live, jokers, weights, both, {})
     # without jokers every meld of a sub-hand is a meld of the whole hand
-    cands: dict[int, list[_Candidate]] = {}
-    for i, k in enumerate(live):
-        if k not in cands:
-            cands[k] = _candidates(k, frozenset(live[i + 1 :]), 0)
+    cands = {k: out or lone for k, (out, lone) in both.items()}
     return _solve_naturals(live, weights, cands, {})
+
+
+#: per natural kind, the bits of the kinds that can share a meld with it (its suit and
+#: its rank): a card's candidate melds depend on these cards only
+_RELATED: Final = tuple(
+    sum(1 << (k // 13 * 13 + r) for r in range(13)) | sum(1 << (s * 13 + k % 13) for s in range(4))
+    for k in range(52)
+)
+#: ``_candidate_sets`` by (kind, jokers, the related kinds present after it)
+_CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], list[_Candidate]]] = {}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -505,6 +531,7 @@ def clear_caches() -> None:
     partition.cache_clear()
     _partition_live.cache_clear()
     _opening_melds.cache_clear()
+    _CANDIDATES.clear()
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
