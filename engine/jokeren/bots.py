@@ -852,10 +852,10 @@ def _kinds(hand: Sequence[int]) -> tuple[tuple[int, ...], int]:
 
 def _discard_left(hand: Sequence[int], laid: Sequence[int], taken_kind: int | None) -> bool:
     """Whether the hand, less the cards ``laid``, still holds a card it may discard."""
-    rest = list(hand)
-    for c in laid:
-        rest.remove(c)
-    return any(kind_of(c) != taken_kind for c in rest)
+    if taken_kind is None:
+        return len(hand) > len(laid)
+    kinds = _KIND
+    return any(kinds[c] != taken_kind and c not in laid for c in hand)
 
 
 def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
@@ -1095,8 +1095,20 @@ def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
             if _discard_left(view.hand, [card], view.taken_kind):
                 if k == JOKER_KIND and strong:
                     return LayOff(card, index, _safe_name(view, index, card))
-                return LayOff(card, index)
+                return _lay_off_action(card, index)
     return None
+
+
+def _lay_off_action(card: int, index: int) -> LayOff:
+    """A shared ``LayOff`` without a joker's naming (actions are immutable)."""
+    key = card * 256 + index
+    action = _LAY_OFFS.get(key)
+    if action is None:
+        action = _LAY_OFFS[key] = LayOff(card, index)
+    return action
+
+
+_LAY_OFFS: dict[int, LayOff] = {}
 
 
 def _safe_name(view: BotView, index: int, joker: int) -> StandsFor:
