@@ -1388,12 +1388,7 @@ def _seen(obs: JokerenObservation) -> tuple[int, ...]:
 
 def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
     """Kinds ``seat`` took from the open pile this round (public: the log shows them)."""
-    out: set[int] = set()
-    for chunk in (*obs.log_chunks, obs.log_tail):
-        for kind, who, action, data in chunk:
-            if kind == "action" and who == seat and data and type(action) is Draw:
-                out.add(kind_of(data[0]))
-    return frozenset(out)
+    return frozenset(_KIND[card] for who, card in obs.open_takes if who == seat)
 
 
 #: what a basic bot's view holds for the facts only a strong bot uses
