@@ -1181,20 +1181,23 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
     nothing else may go."""
     weights = _weights_of(view)
     taken = view.taken_kind
-    loose = [k for k in dict.fromkeys(part.loose) if k != taken]
     hand = view.hand
-    if loose:
-        if not strong:
-            return _lowest_id(hand, _basic_discard(view, loose, weights))
-        scores = {k: _discard_score(view, part, k) for k in loose}
-        top = max(scores.values())
-        best = sorted(k for k in loose if scores[k] == top)
-        if len(best) > 1:
-            # ties: the strong bot draws from its stream
-            if rng is None:
-                raise ValueError("a strong bot needs its stream to break ties")
-            return _lowest_id(hand, rng.choice(best))
-        return _lowest_id(hand, best[0])
+    if not strong:
+        k = _basic_discard(view, part.loose, weights)
+        if k >= 0:
+            return _lowest_id(hand, k)
+    else:
+        loose = [k for k in dict.fromkeys(part.loose) if k != taken]
+        if loose:
+            scores = {k: _discard_score(view, part, k) for k in loose}
+            top = max(scores.values())
+            best = sorted(k for k in loose if scores[k] == top)
+            if len(best) > 1:
+                # ties: the strong bot draws from its stream
+                if rng is None:
+                    raise ValueError("a strong bot needs its stream to break ties")
+                return _lowest_id(hand, rng.choice(best))
+            return _lowest_id(hand, best[0])
     naturals, jokers = view.naturals, view.jokers
     options = sorted({k for k in naturals if k != taken})
     if options:
@@ -1208,23 +1211,27 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
     return _lowest_id(hand, JOKER_KIND if view.jokers or taken is None else taken)
 
 
-def _basic_discard(view: BotView, loose: list[int], weights: tuple[int, ...]) -> int:
-    """The loose kind a basic bot discards: the highest (a card that fits the table
-    last), among equals the one with fewest neighbours in hand, then the highest kind.
-    (The neighbours, at most 7, weigh less than one point, so they are counted only
-    for the cards tied on points.)"""
+def _basic_discard(view: BotView, loose: Sequence[int], weights: tuple[int, ...]) -> int:
+    """The loose kind a basic bot discards (-1: none may go): the highest (a card that
+    fits the table last), among equals the one with fewest neighbours in hand, then the
+    highest kind; never the kind taken from the open pile this turn. (The neighbours, at
+    most 7, weigh less than one point, so they are counted only for the cards tied on
+    points.)"""
     fit = view.table.fit
+    taken = view.taken_kind
     top = -10_000
     tied: list[int] = []
-    for k in loose:
+    for k in loose:  # sorted, a kind may come twice (two decks)
+        if k == taken:
+            continue
         w = weights[k] - 1000 if k in fit else weights[k]
         if w > top:
             top = w
             tied = [k]
         elif w == top:
             tied.append(k)
-    if len(tied) == 1:
-        return tied[0]
+    if len(tied) <= 1:
+        return tied[0] if tied else -1
     m = 0
     for k in view.naturals:
         m |= _LANE_BIT[k]
@@ -1461,8 +1468,11 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
-    if level != "strong":
+    if level == "basic":
         # a basic bot breaks no ties at random: it needs no stream
-        return choose(state.observe(seat), level=level, rng=None)
+        obs = state.observe(seat)
+        if obs.phase == "draw":
+            return _basic_draw(obs)
+        return decide(view_of(obs, strong=False), strong=False, rng=None)
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
