@@ -425,27 +425,6 @@ def _live_bits(m: int, jokers: int) -> int:
     return runs | ranks | ranks << 16 | ranks << 32 | ranks << 48
 
 
-def _live_cards(
-    naturals: tuple[int, ...], jokers: int, weights: tuple[int, ...]
-) -> tuple[tuple[int, ...], list[int], int]:
-    """The naturals that could be in some meld of the hand, the others (a card with no
-    partner near it is loose in every split) and their cost (``_live_mask``)."""
-    if jokers >= 2:
-        return naturals, [], 0
-    live_bits = _live_mask(naturals, jokers)
-    bits = _LANE_BIT
-    live: list[int] = []
-    dead: list[int] = []
-    dead_cost = 0
-    for k in naturals:
-        if live_bits & bits[k]:
-            live.append(k)
-        else:
-            dead.append(k)
-            dead_cost += weights[k]
-    return tuple(live), dead, dead_cost
-
-
 def _solve_live(
     live: tuple[int, ...], jokers: int, by_cards: bool
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
@@ -489,16 +468,42 @@ _CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], list[_Candidate]
 @lru_cache(maxsize=1 << 16)
 def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
     """The split of a hand (sorted natural kinds and a number of jokers) into melds that
-    leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first."""
+    leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first.
+    The cards that cannot meld (``_live_mask``) are loose in every split: the melds are
+    searched among the others (and cached on them: a hand that changes only by such
+    cards reuses them)."""
+    if jokers >= 2:
+        return _partition_live(naturals, jokers, by_cards)
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    live, dead, dead_cost = _live_cards(naturals, jokers, weights)
-    part = _partition_live(live, jokers, by_cards)
+    bits = _LANE_BIT
+    m = 0
+    for k in naturals:
+        m |= bits[k]
+    live_bits = _live_bits(m, jokers)
+    live: list[int] = []
+    dead: list[int] = []
+    dead_cost = 0
+    for k in naturals:
+        if live_bits & bits[k]:
+            live.append(k)
+        else:
+            dead.append(k)
+            dead_cost += weights[k]
     if not dead:
-        return part
-    # the cards that cannot meld are loose in every split (``naturals`` is sorted)
-    return Partition(
-        part.melds, tuple(sorted((*part.loose, *dead))), part.loose_jokers, part.cost + dead_cost
-    )
+        return _partition_live(naturals, jokers, by_cards)
+    if not live:
+        return _new_partition((), naturals, jokers, dead_cost + jokers * weights[JOKER_KIND])
+    melds, loose, loose_jokers, cost = _partition_live(tuple(live), jokers, by_cards)
+    if loose:
+        dead += loose
+        dead.sort()
+    return _new_partition(melds, tuple(dead), loose_jokers, cost + dead_cost)
+
+
+def _new_partition(
+    melds: tuple[HandMeld, ...], loose: tuple[int, ...], loose_jokers: int, cost: int
+) -> Partition:
+    return tuple.__new__(Partition, (melds, loose, loose_jokers, cost))
 
 
 @lru_cache(maxsize=1 << 16)
