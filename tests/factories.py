@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -10,12 +12,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from engine import dealing
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.permissions import ORGANIZERS_GROUP
 
 PASSWORD = "kaarten-schudden-42"
 _counter = itertools.count(1)
+#: How many fresh secrets ``make_tournament`` draws at most for a deal that fits. A Jokeren 7
+#: deal lets a bot go out before South's first turn about once in 60, so this never runs out.
+SECRET_DRAWS = 200
 
 
 def make_user(username: str | None = None, *, organizer: bool = False, **extra: Any) -> Any:
@@ -40,9 +46,21 @@ def make_tournament(
     opens_at: datetime | None = None,
     closes_at: datetime | None = None,
     variant: dict[str, Any] | None = None,
+    south_plays: Collection[int] = (0,),
+    secret: bytes | None = None,
 ) -> Tournament:
+    """An open tournament from ``services.tournament_create`` (a fresh random secret).
+
+    Joining plays the bots in the seats before South, and a Jokeren bot may go out in its
+    very first turn: then round 0 is over before South ever moves (with every round like
+    that, the game is). The site's tests join and play South's moves, so the deal of each
+    round in ``south_plays`` (round 0 unless told) must give South a turn
+    (``south_gets_a_turn``); while it does not, a fresh random secret replaces the
+    tournament's (with its commitment): the deals stay random among those that fit.
+    ``south_plays=()`` keeps the service's secret whatever its deals; ``secret`` puts in a
+    secret the test chose (not checked)."""
     now = timezone.now()
-    return services.tournament_create(
+    t = services.tournament_create(
         created_by=created_by or make_user(organizer=True),
         name=name,
         game=game,
@@ -54,6 +72,49 @@ def make_tournament(
         opens_at=opens_at or now - timedelta(hours=1),
         closes_at=closes_at or now + timedelta(days=1),
     )
+    if secret is not None:
+        set_secret(t, secret)
+        return t
+    if any(not 0 <= r < t.rounds for r in south_plays):
+        raise ValueError(f"south_plays {sorted(south_plays)}: the game has {t.rounds} rounds")
+    for _ in range(SECRET_DRAWS):
+        if all(south_gets_a_turn(t, r) for r in south_plays):
+            return t
+        set_secret(t, dealing.new_secret())
+    raise AssertionError(f"no deal in {SECRET_DRAWS} gave South a turn in rounds {south_plays}")
+
+
+def set_secret(t: Tournament, secret: bytes) -> None:
+    """Give ``t`` (nobody entered yet) this secret and its commitment."""
+    assert not t.entries.exists(), "the secret of a tournament with entrants never changes"
+    Tournament.objects.filter(pk=t.pk).update(secret=secret, commitment=dealing.commitment(secret))
+    t.refresh_from_db()
+
+
+def south_gets_a_turn(t: Tournament, round_index: int, secret: bytes | None = None) -> bool:
+    """Whether South (seat 0) gets a turn in round ``round_index`` of ``t`` dealt from
+    ``secret`` (default: ``t``'s): the round is dealt, the bots in the seats before South
+    play at ``t``'s level (deterministic: the same choices on the same deal, as the site
+    plays them) and none of them ends the round first."""
+    module = services.module_of(t.game)
+    state = module.new_round(
+        module.variant_from_json(t.variant),
+        secret=t.secret_bytes if secret is None else secret,
+        round_index=round_index,
+    )
+    while not state.is_terminal and state.current_player != services.PLAYER_SEAT:
+        state = state.apply(module.bot_action(state, level=t.bot_level))
+    return not state.is_terminal
+
+
+def secret_where(label: str, fits: Callable[[bytes], bool], tries: int = 20_000) -> bytes:
+    """The first of the secrets ``SHA-256(label:0)``, ``SHA-256(label:1)``, ... that
+    ``fits``: a fixed deal with a property a test needs, found by the engine, not copied."""
+    for i in range(tries):
+        secret = hashlib.sha256(f"{label}:{i}".encode()).digest()
+        if fits(secret):
+            return secret
+    raise AssertionError(f"no secret of {tries} fits ({label})")
 
 
 def south_action(game: Any) -> dict[str, Any]:

@@ -26,29 +26,20 @@ from tests.e2e.helpers import (
     table,
 )
 from tournaments import services
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Move, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # --- helpers ----------------------------------------------------------------------------
 
 
-def make_tournament(rounds: int = 1) -> Tournament:
-    """An open Jokeren 7 tournament (of one round unless told) whose first deal gives
-    South a turn: with a random secret a bot may go out before South ever plays, and
-    the bots are deterministic, so the deal is checked before anyone joins."""
-    module = services.module_of("jokeren")
-    for _ in range(50):
-        t = factories.make_tournament(name="E2E Jokeren 7", preset="jokeren7", rounds=rounds)
-        state = module.new_round(
-            module.variant_from_json(t.variant), secret=t.secret_bytes, round_index=0
-        )
-        while not state.is_terminal and state.current_player != services.PLAYER_SEAT:
-            state = state.apply(module.bot_action(state, level=t.bot_level))
-        if not state.is_terminal:
-            return t
-        t.delete()
-    raise AssertionError("no deal in 50 gave South a turn")
+def make_tournament(rounds: int = 1, south_plays: tuple[int, ...] = (0,)) -> Tournament:
+    """An open Jokeren 7 tournament (of one round unless told) whose deals give South a
+    turn in the rounds ``south_plays`` (round 0 unless told): with a random secret a bot
+    may go out before South ever plays (``factories.make_tournament``)."""
+    return factories.make_tournament(
+        name="E2E Jokeren 7", preset="jokeren7", rounds=rounds, south_plays=south_plays
+    )
 
 
 def hand(page: Page) -> list[tuple[int, str]]:
@@ -203,7 +194,8 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
 
 
 def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> None:
-    tournament = make_tournament(rounds=2)  # the game goes on even if a bot goes out
+    # Round 1 gives South a turn too: the game goes on even if a bot goes out in round 0.
+    tournament = make_tournament(rounds=2, south_plays=(0, 1))
     factories.make_user("speler_west")
     log_in(page, live_server.url, "speler_west")
     game_id = join(page, live_server.url, tournament.pk)
@@ -294,7 +286,15 @@ def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> Non
     assert table(page, "seq") == str(server["seq"])
     assert table(page, "phase") == server["observation"]["phase"]
     assert sorted(c for c, _ in hand(page)) == sorted(server["observation"]["hand"])
-    assert discard not in server["observation"]["hand"]
+    # The other tab's discard is the move stored at that seq. While round 0 goes on the
+    # card has left South's hand; a bot may go out after it, and round 1's new hand may
+    # then hold the same card.
+    stored = Move.objects.get(game_id=game_id, seq=int(before["seq"]))
+    assert (stored.seat, stored.action) == (0, {"type": "discard", "card": discard})
+    if server["round"] == 0:
+        assert discard not in server["observation"]["hand"]
+    else:
+        assert server["round"] == 1 and len(server["round_scores"]) == 1
 
 
 def arrange(game: Game, *, south: str, stock_top: str, open_pile: str, table: list[Any]) -> None:
@@ -332,7 +332,8 @@ def arrange(game: Game, *, south: str, stock_top: str, open_pile: str, table: li
 def test_several_melds_joker_choice_lay_off_swap_and_next_round(
     live_server: Any, page: Page
 ) -> None:
-    tournament = make_tournament(rounds=2)
+    # South goes out in round 0 and then plays round 1: its deal must give South a turn.
+    tournament = make_tournament(rounds=2, south_plays=(0, 1))
     user = factories.make_user("speler_noord")
     entry = services.entry_join(tournament_id=tournament.pk, user=user)
     arrange(

@@ -162,7 +162,8 @@ def test_small_frames_rebuild_every_seat_s_full_view(
 
 def test_a_long_jokeren_replay_stays_small_and_fast(client: Client) -> None:
     """Jokeren 13: the log grows every move; sending every seat's full view per frame made
-    the page over 1 MB for one round. Now it is a fraction of that."""
+    the page over 1 MB for one round. Now it is a fraction of that. (The factory's deal
+    gives South a turn in round 0: the round is not over after the bots' first turns.)"""
     _, game = closed_game("jokeren", "jokeren13")
     full = services.game_replay(game=game, round_index=0)
     everything = len(json.dumps([f.observations for f in full]))

@@ -40,7 +40,8 @@ def payload(client: Client, user: Any, game: Game) -> dict[str, Any]:
 def play_watching(client: Client, user: Any, game: Game) -> list[dict[str, Any]]:
     """Play ``game`` to its end through the service, South choosing like the basic bot; after
     every move the GET payload has exactly one result per finished round so far. Returns
-    the ``round_over`` events."""
+    the ``round_over`` events (of every round: the factory's deal gives South a turn in
+    round 0, so no round is over before South's first move)."""
     rounds_over: list[dict[str, Any]] = []
     game.refresh_from_db()
     while game.status == Game.Status.PLAYING:
@@ -153,7 +154,7 @@ def test_the_migration_keeps_older_rounds_in_their_place(tournament: Tournament)
     Game.objects.filter(pk=game.pk).update(
         round_scores=[[0, 5, 9, 12], [3, 0, 7, 20]], round_results=[]
     )
-    _fresh_user, fresh = join(tournament, "eva")
+    _fresh_user, fresh = join(tournament, "eva")  # no round over (South plays round 0)
     migration = importlib.import_module("tournaments.migrations.0003_game_round_results")
     migration.pad_finished_rounds(apps, None)
     game.refresh_from_db()

@@ -26,11 +26,12 @@ def _state(game: Game) -> Any:
 
 
 def test_create_commits_to_a_32_byte_secret(organizer: Any) -> None:
-    t = factories.make_tournament(created_by=organizer)
+    # Any deal: the service's own secret and commitment, never one the factory put in.
+    t = factories.make_tournament(created_by=organizer, south_plays=())
     secret = bytes(t.secret)
     assert len(secret) == 32
     assert t.commitment == hashlib.sha256(secret).hexdigest()
-    other = factories.make_tournament(created_by=organizer)
+    other = factories.make_tournament(created_by=organizer, south_plays=())
     assert bytes(other.secret) != secret
 
 
@@ -92,18 +93,56 @@ def test_update_locks_the_game_once_someone_entered(tournament: Tournament, user
 
 
 def test_join_starts_the_game_with_the_bots_before_south(tournament: Tournament, user: Any) -> None:
+    # (the fixture's deal gives South a turn in round 0: factories.make_tournament)
     entry = services.entry_join(tournament_id=tournament.pk, user=user)
     game = entry.game
     state = _state(game)
     # Round 0: the dealer is seat 0, so West, North and East play before South.
     assert state.current_player == services.PLAYER_SEAT
-    seats = list(game.moves.filter(round_index=0).values_list("seat", flat=True))
-    assert seats and seats[0] == 1
-    assert seats == sorted(seats)
-    if game.round_index == 0:  # (a bot may go out in its first turn: round 1 has begun)
-        assert set(seats) == {1, 2, 3}
-    assert game.seq == Move.objects.filter(game=game).count()
     assert game.status == Game.Status.PLAYING and game.round_index == 0
+    assert game.round_scores == [] and game.totals == [0, 0, 0, 0]
+    moves = game.moves.all()
+    seats = [m.seat for m in moves]
+    assert seats[0] == 1 and seats == sorted(seats) and set(seats) == {1, 2, 3}
+    assert all(m.by_bot and m.round_index == 0 for m in moves)
+    assert game.seq == Move.objects.filter(game=game).count()
+
+
+def test_join_plays_on_into_round_1_when_a_bot_goes_out_before_south(
+    organizer: Any, user: Any
+) -> None:
+    """Joining plays the bots until South is to move, over the end of a round: on a deal
+    where a bot goes out in its first turn, round 0 is scored (the bot out scores 0, the
+    others their hands' points: RULES.md §2) and South starts in round 1, dealt by West,
+    after North and East."""
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+
+    def bot_out_first(secret: bytes) -> bool:
+        return not factories.south_gets_a_turn(t, 0, secret) and factories.south_gets_a_turn(
+            t, 1, secret
+        )
+
+    factories.set_secret(t, factories.secret_where("bot-out-before-south", bot_out_first))
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    assert game.status == Game.Status.PLAYING and game.round_index == 1
+    assert _state(game).current_player == services.PLAYER_SEAT
+    # Round 0: only the bots played, West first, and one of them went out.
+    first = list(game.moves.filter(round_index=0))
+    assert first[0].seat == 1 and all(m.by_bot and m.seat in (1, 2, 3) for m in first)
+    (outcome,) = game.round_results
+    winner = outcome["winner"]
+    assert outcome["end_reason"] == "out" and winner in (1, 2, 3)
+    (scores,) = game.round_scores
+    end = services.game_replay(game=game, round_index=0)[-1].observations
+    assert scores == [hand_points(o["hand"]) for o in end]
+    assert scores[winner] == 0 and end[winner]["hand"] == []
+    assert game.totals == scores
+    # Round 1: the dealer is West (seat 1), so North and East play before South.
+    seats = list(game.moves.filter(round_index=1).values_list("seat", flat=True))
+    assert seats[0] == 2 and seats == sorted(seats) and set(seats) == {2, 3}
+    assert game.seq == game.moves.count()
+    row = services.standings(tournament=t)[0]
+    assert row.rounds_played == 1 and row.rank == 1
 
 
 def test_join_twice_is_refused(tournament: Tournament, user: Any) -> None:
@@ -160,8 +199,8 @@ def test_a_full_game_scores_each_round_by_the_hands_left(tournament: Tournament,
     assert len(game.round_scores) == tournament.rounds == 2
     assert game.totals == [sum(col) for col in zip(*game.round_scores, strict=True)]
     ends = [e for e in events if e.get("type") == "round_over"]
-    # (round 0 may already be over when South first moves: a bot can go out at once)
-    assert [e["round"] for e in ends] in ([0, 1], [1])
+    # (the fixture's deal gives South a turn in round 0: both rounds end after South moved)
+    assert [e["round"] for e in ends] == [0, 1]
     for end in ends:
         # Jokeren 7 scores hand points: the one who went out has none left and scores 0.
         assert end["scores"] == game.round_scores[end["round"]]
