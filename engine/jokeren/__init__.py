@@ -22,7 +22,6 @@ Use::
 
 from __future__ import annotations
 
-from engine.jokeren import bots as _bots
 from engine.jokeren.actions import (
     Action,
     AlreadyDrew,
@@ -42,6 +41,7 @@ from engine.jokeren.actions import (
     SwapJoker,
     action_from_json,
 )
+from engine.jokeren.bots import BOT_LEVELS, bot_action
 from engine.jokeren.melds import (
     DoesNotFit,
     InvalidMeld,
@@ -63,12 +63,6 @@ from engine.jokeren.state import (
 from engine.jokeren.variants import PRESETS, Contract, Variant, variant_from_json
 
 GAME = "jokeren"
-BOT_LEVELS = _bots.BOT_LEVELS
-
-
-def bot_action(state: JokerenState, *, level: str) -> Action:
-    """The bot's choice for ``state.current_player`` (``engine.jokeren.bots``)."""
-    return _bots.bot_action(state, level=level)
 
 
 __all__ = [
