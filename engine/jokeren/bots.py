@@ -725,14 +725,19 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
     cards = meld.cards
     stands_for = meld.stands_for
     size = len(cards)
-    natural = next(c for c, sf in zip(cards, stands_for, strict=True) if sf is None)
+    kinds = _KIND
     if meld.kind == "run":
         if size >= 13:
             return []
         first = stands_for[0]
-        lo = _KIND[cards[0]] % 13 + 1 if first is None else first[0]
+        lo = kinds[cards[0]] % 13 + 1 if first is None else first[0]
         hi = lo + size - 1
-        base = _KIND[natural] // 13 * 13
+        suit = -1
+        for c, sf in zip(cards, stands_for, strict=True):
+            if sf is None:
+                suit = kinds[c] // 13
+                break
+        base = suit * 13
         room = size + 1 < 13
         out = [(JOKER_KIND, -1)]
         if lo > 1:
@@ -742,11 +747,16 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
         return out
     if size >= 4:
         return []
-    used = {
-        _KIND[c] // 13 if sf is None else sf[1] for c, sf in zip(cards, stands_for, strict=True)
-    }
-    ri = _KIND[natural] % 13
-    return [(JOKER_KIND, -1), *((s * 13 + ri, -1) for s in range(4) if s not in used)]
+    used = [False] * 4
+    ri = -1
+    for c, sf in zip(cards, stands_for, strict=True):
+        if sf is None:
+            k = kinds[c]
+            used[k // 13] = True
+            ri = k % 13
+        else:
+            used[sf[1]] = True
+    return [(JOKER_KIND, -1), *((s * 13 + ri, -1) for s in range(4) if not used[s])]
 
 
 def table_view(table: tuple[Meld, ...]) -> TableView:
