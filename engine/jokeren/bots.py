@@ -479,7 +479,12 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
     m = 0
     for k in naturals:
         m |= bits[k]
-    live_bits = _live_bits(m, jokers)
+    live_bits = _live_bits(m, jokers) & m
+    if not live_bits:  # no card can meld (often so in a short hand)
+        cost = jokers * weights[JOKER_KIND]
+        for k in naturals:
+            cost += weights[k]
+        return tuple.__new__(Partition, ((), naturals, jokers, cost))
     live: list[int] = []
     dead: list[int] = []
     dead_cost = 0
