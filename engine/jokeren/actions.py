@@ -60,7 +60,11 @@ class LayMelds:
     @property
     def cards(self) -> tuple[int, ...]:
         """Every card laid, in the order of the melds."""
-        return tuple(c for cards, _ in self.melds for c in cards)
+        melds = self.melds
+        if len(melds) == 1:
+            cards, _ = melds[0]
+            return tuple(cards)
+        return tuple([c for cards, _ in melds for c in cards])
 
 
 @dataclass(frozen=True)

@@ -207,6 +207,8 @@ class Meld:
 
 _new = object.__new__
 _set = object.__setattr__
+_RANK = CARD_RANK
+_SUIT = CARD_SUIT
 
 
 def _meld(
@@ -216,6 +218,23 @@ def _meld(
     ``__init__`` (a meld is built for every lay-down and lay-off)."""
     meld = _new(Meld)
     _set(meld, "__dict__", {"kind": kind, "cards": cards, "stands_for": stands_for, "owner": owner})
+    return meld
+
+
+def _known_meld(
+    kind: MeldKind,
+    cards: tuple[int, ...],
+    stands_for: tuple[StandsFor, ...],
+    owner: int,
+    known: dict[str, Any],
+) -> Meld:
+    """``_meld`` with some of its computed values (``_cached``) already known."""
+    meld = _new(Meld)
+    known["kind"] = kind
+    known["cards"] = cards
+    known["stands_for"] = stands_for
+    known["owner"] = owner
+    _set(meld, "__dict__", known)
     return meld
 
 
@@ -268,11 +287,10 @@ def check_meld(
     ``stands_for`` names the card of each joker (``None`` for a natural card, or for a
     joker whose card the engine may choose: the first free choice, see the module text).
     """
+    fast = _quick_meld(cards, stands_for, owner)
+    if fast is not None:
+        return fast
     n = len(cards)
-    if stands_for is None or not any(stands_for):
-        fast = _natural_meld(cards, owner)
-        if fast is not None:
-            return fast
     if n < 3:
         raise _invalid("Een setje heeft minstens 3 kaarten.", "A meld needs at least 3 cards.")
     if len(set(cards)) != n:
@@ -340,25 +358,69 @@ def check_meld(
     )
 
 
-def _natural_meld(cards: Sequence[int], owner: int) -> Meld | None:
-    """The common case quickly: natural cards only (no joker) that form a valid meld;
-    ``None`` for anything else (``check_meld`` then finds the reason)."""
+def _quick_meld(
+    cards: Sequence[int], stands_for: Sequence[StandsFor] | None, owner: int
+) -> Meld | None:
+    """The common cases quickly: a valid meld of card ids in which every joker is named;
+    ``None`` for anything else (``check_meld`` then decides, slowly, and finds the
+    reason when it is no meld). Gives the same meld as ``check_meld``'s full path."""
     n = len(cards)
     if n < 3 or n > MAX_RUN:
         return None
+    if stands_for is None:
+        stands_for = (None,) * n
+    elif len(stands_for) != n:
+        return None
+    ranks: list[int] = []
+    suits: list[int] = []
+    nat_rank = nat_suit = -1  # of the first natural card
+    one_rank = one_suit = True  # the natural cards share a rank / a suit
+    naturals = 0
     try:
-        ranks = [CARD_RANK[c] for c in cards]
-        suits = [CARD_SUIT[c] for c in cards]
-    except (IndexError, TypeError):
+        for c, x in zip(cards, stands_for, strict=True):
+            if type(c) is not int or c < 0:
+                return None
+            r = _RANK[c]
+            if r:
+                if x is not None:
+                    return None
+                s = _SUIT[c]
+                if naturals:
+                    one_rank = one_rank and r == nat_rank
+                    one_suit = one_suit and s == nat_suit
+                else:
+                    nat_rank, nat_suit = r, s
+                naturals += 1
+            else:  # a joker: named with a tuple (rank, suit) of whole numbers
+                if type(x) is not tuple or len(x) != 2:
+                    return None
+                r, s = x
+                if type(r) is not int or type(s) is not int or not (1 <= r <= 13 and 0 <= s <= 3):
+                    return None
+            ranks.append(r)
+            suits.append(s)
+    except IndexError:  # not a card id
         return None
-    if 0 in ranks:
+    if not naturals or len(set(cards)) != n:
         return None
-    if len(set(ranks)) == 1:
-        if n > MAX_GROUP or len(set(suits)) != n:
+    if naturals == 1:
+        # a lone natural card with named jokers: a run when a joker names another card
+        # of its suit, else a group
+        group = not any(s == nat_suit and r != nat_rank for r, s in zip(ranks, suits, strict=True))
+    elif one_rank:
+        group = True
+    elif one_suit:
+        group = False
+    else:
+        return None
+    if group:
+        if n > MAX_GROUP or ranks.count(nat_rank) != n or len(set(suits)) != n:
             return None
         order = sorted(range(n), key=suits.__getitem__)
-        return _meld("group", tuple([cards[i] for i in order]), (None,) * n, owner)
-    if len(set(suits)) != 1 or len(set(ranks)) != n:
+        return _meld(
+            "group", tuple([cards[i] for i in order]), tuple([stands_for[i] for i in order]), owner
+        )
+    if suits.count(nat_suit) != n or len(set(ranks)) != n:
         return None
     low = min(ranks)
     if max(ranks) - low + 1 == n:
@@ -370,7 +432,9 @@ def _natural_meld(cards: Sequence[int], owner: int) -> Meld | None:
         order = sorted(range(n), key=places.__getitem__)
     else:
         return None
-    return _meld("run", tuple([cards[i] for i in order]), (None,) * n, owner)
+    return _meld(
+        "run", tuple([cards[i] for i in order]), tuple([stands_for[i] for i in order]), owner
+    )
 
 
 def analyse(cards: Sequence[int], stands_for: Sequence[StandsFor] | None = None) -> Meld | None:
@@ -579,6 +643,12 @@ def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:
             )
     cards = meld.cards
     sfs = meld.stands_for
+    # the new meld keeps what is known of the old one: a natural card, whether it holds
+    # a joker, and a group's suits or a run's low end
+    known: dict[str, Any] = {
+        "_natural": meld._natural,
+        "has_joker": x is not None or meld.has_joker,
+    }
     if meld.kind == "group":
         suit = CARD_SUIT[card] if x is None else x[1]
         i = 0
@@ -586,12 +656,17 @@ def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:
             if (CARD_SUIT[c] if y is None else y[1]) > suit:
                 break
             i += 1
-        return _meld("group", (*cards[:i], card, *cards[i:]), (*sfs[:i], x, *sfs[i:]), meld.owner)
+        known["used_suits"] = meld.used_suits | {suit}
+        return _known_meld(
+            "group", (*cards[:i], card, *cards[i:]), (*sfs[:i], x, *sfs[i:]), meld.owner, known
+        )
     low = meld.low
     rank = CARD_RANK[card] if x is None else x[0]
     if rank == low - 1:
-        return _meld("run", (card, *cards), (x, *sfs), meld.owner)
-    return _meld("run", (*cards, card), (*sfs, x), meld.owner)
+        known["low"] = rank
+        return _known_meld("run", (card, *cards), (x, *sfs), meld.owner, known)
+    known["low"] = low
+    return _known_meld("run", (*cards, card), (*sfs, x), meld.owner, known)
 
 
 def _no_fit(card: int) -> DoesNotFit:
@@ -631,7 +706,14 @@ def swap_joker(meld: Meld, card: int) -> tuple[Meld, int]:
     joker = meld.cards[i]
     cards = (*meld.cards[:i], card, *meld.cards[i + 1 :])
     sfs = (*meld.stands_for[:i], None, *meld.stands_for[i + 1 :])
-    return _meld(meld.kind, cards, sfs, meld.owner), joker
+    # the natural card stands where the joker stood: a natural card of the old meld,
+    # a group's suits and a run's low end stay
+    known: dict[str, Any] = {"_natural": meld._natural}
+    if meld.kind == "group":
+        known["used_suits"] = meld.used_suits
+    else:
+        known["low"] = meld.low
+    return _known_meld(meld.kind, cards, sfs, meld.owner, known), joker
 
 
 # --- finding melds in a hand -----------------------------------------------------------

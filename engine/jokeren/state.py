@@ -285,13 +285,12 @@ def _open_takes(log: Log) -> tuple[tuple[int, int], ...]:
 
 
 _new = object.__new__
-_set = object.__setattr__
 
 
 def _state_of(fields: dict[str, Any]) -> JokerenState:
     """A state with these fields (every field; the dict becomes the state's own)."""
     state = _new(JokerenState)
-    _set(state, "__dict__", fields)
+    _set_state_dict(state, fields)
     return state
 
 
@@ -541,7 +540,12 @@ class JokerenState:
         d = self.__dict__.copy()
         if action.source == "stock":
             stock = self.stock
-            d["hands"] = _set_hand(hands, seat, _put_in(hands[seat], stock[0]))
+            hand = hands[seat]
+            card = stock[0]
+            i = bisect(hand, card)
+            new_hands = list(hands)
+            new_hands[seat] = (*hand[:i], card, *hand[i:])
+            d["hands"] = tuple(new_hands)
             d["stock"] = stock[1:]
             d["taken_from_open"] = None
             entry = _STOCK_DRAWS[seat]
@@ -569,7 +573,9 @@ class JokerenState:
             d["log_tail"] = tail
         else:
             _append_log(d, (entry,))
-        return _state_of(d)
+        new = _new(JokerenState)
+        _set_state_dict(new, d)
+        return new
 
     def _discard(self, seat: int, action: Discard) -> JokerenState:
         card = action.card
@@ -585,10 +591,13 @@ class JokerenState:
                 f"You may not discard {CARD_CODE[card]}: you took that card from the open "
                 "pile this turn.",
             )
-        new_hand = _take_out(hand, card)
+        i = hand.index(card)
+        new_hand = hand[:i] + hand[i + 1 :]
         pile = (*self.open_pile, card)
         d = self.__dict__.copy()
-        d["hands"] = _set_hand(hands, seat, new_hand)
+        new_hands = list(hands)
+        new_hands[seat] = new_hand
+        d["hands"] = tuple(new_hands)
         d["open_pile"] = pile
         d["came_out_this_turn"] = False
         d["taken_from_open"] = None
@@ -631,7 +640,9 @@ class JokerenState:
             _append_log(d, (entry, ("reshuffle", -1, None, (reshuffles, len(below)))))
         d["current_player"] = (seat + 1) % v.num_players
         d["phase"] = "draw"
-        return _state_of(d)
+        new = _new(JokerenState)
+        _set_state_dict(new, d)
+        return new
 
     def _check_lay_off_allowed(self, seat: int) -> None:
         v = self.variant
@@ -652,10 +663,7 @@ class JokerenState:
 
     def _keep_discard(self, hand: tuple[int, ...]) -> None:
         if not _discardable(hand, self.taken_from_open):
-            raise MustKeepDiscard(
-                "Je moet een kaart overhouden die je mag weggooien.",
-                "You must keep a card that you may discard.",
-            )
+            raise _must_keep_discard()
 
     def _leave(self, d: dict[str, Any], meld: Meld) -> LogEntry:
         """A complete meld leaves the table: under the open pile (its first card lowest)
@@ -667,24 +675,17 @@ class JokerenState:
         d["removed"] = d["removed"] + cards
         return ("complete", meld.owner, None, (1, *cards))
 
-    def _table_play(self, seat: int, action: LayOff | SwapJoker) -> tuple[tuple[int, ...], int]:
-        """Check what laying off and swapping share; the hand and the meld index."""
-        self._check_lay_off_allowed(seat)
-        hand = self.hands[seat]
-        if action.card not in hand:
-            raise _not_in_hand(action.card)
-        i = action.meld_index
-        if not 0 <= i < len(self.table):
-            raise _no_meld(i)
-        return hand, i
-
     def _after_table_play(
         self, seat: int, action: LayOff | SwapJoker, i: int, meld: Meld, hand: tuple[int, ...]
     ) -> JokerenState:
         """The state after meld ``i`` became ``meld`` and the hand ``hand``."""
-        self._keep_discard(hand)
+        taken = self.taken_from_open
+        if not hand or (taken is not None and not _has_other_kind(hand, CARD_KIND[taken])):
+            raise _must_keep_discard()
         d = self.__dict__.copy()
-        d["hands"] = _set_hand(self.hands, seat, hand)
+        hands = list(self.hands)
+        hands[seat] = hand
+        d["hands"] = tuple(hands)
         d["move_count"] = self.move_count + 1
         table = self.table
         entry: LogEntry = ("action", seat, action, ())
@@ -693,23 +694,47 @@ class JokerenState:
             _append_log(d, (entry, self._leave(d, meld)))
         else:
             d["table"] = (*table[:i], meld, *table[i + 1 :])
-            _append_log(d, (entry,))
-        return _state_of(d)
+            tail = (*self.log_tail, entry)
+            if len(tail) < _LOG_CHUNK:
+                d["log_tail"] = tail
+            else:
+                _append_log(d, (entry,))
+        new = _new(JokerenState)
+        _set_state_dict(new, d)
+        return new
 
     def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
-        hand, i = self._table_play(seat, action)
-        new_hand = _take_out(hand, action.card)
-        meld = lay_off(self.table[i], action.card, action.stands_for)
+        self._check_lay_off_allowed(seat)
+        card = action.card
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _not_in_hand(card)
+        i = action.meld_index
+        table = self.table
+        if not 0 <= i < len(table):
+            raise _no_meld(i)
+        j = hand.index(card)
+        new_hand = hand[:j] + hand[j + 1 :]
+        meld = lay_off(table[i], card, action.stands_for)
         return self._after_table_play(seat, action, i, meld, new_hand)
 
     def _swap(self, seat: int, action: SwapJoker) -> JokerenState:
-        hand, i = self._table_play(seat, action)
-        meld, joker = swap_joker(self.table[i], action.card)
-        new_hand = _put_in(_take_out(hand, action.card), joker)
+        self._check_lay_off_allowed(seat)
+        card = action.card
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _not_in_hand(card)
+        i = action.meld_index
+        table = self.table
+        if not 0 <= i < len(table):
+            raise _no_meld(i)
+        meld, joker = swap_joker(table[i], card)
+        new_hand = _put_in(_take_out(hand, card), joker)
         return self._after_table_play(seat, action, i, meld, new_hand)
 
     def _lay_melds(self, seat: int, action: LayMelds) -> JokerenState:
-        if self.first_cycle:
+        v = self.variant
+        if v.first_cycle_no_meld and self.turn < v.num_players:
             raise _first_cycle()
         specs = action.melds
         if not specs:
@@ -727,13 +752,15 @@ class JokerenState:
         new_hand = _without(hand, cards)
         self._keep_discard(new_hand)
         coming_out = not self.out[seat]
-        if coming_out:
+        if coming_out and v.opening != "none":
             self._check_opening(melds, len(new_hand))
         # the log shows the melds as they lie (every joker's card filled in)
         laid = tuple([(m.cards, m.stands_for) for m in melds])
         logged = action if laid == specs else LayMelds(laid)
         d = self.__dict__.copy()
-        d["hands"] = _set_hand(self.hands, seat, new_hand)
+        hands = list(self.hands)
+        hands[seat] = new_hand
+        d["hands"] = tuple(hands)
         d["move_count"] = self.move_count + 1
         entries: list[LogEntry] = [("action", seat, logged, ())]
         table = self.table
@@ -749,7 +776,9 @@ class JokerenState:
             d["out"] = tuple(out)
             d["came_out_this_turn"] = True
         _append_log(d, tuple(entries))
-        return _state_of(d)
+        new = _new(JokerenState)
+        _set_state_dict(new, d)
+        return new
 
     def _check_opening(self, melds: Sequence[Meld], left: int) -> None:
         v = self.variant
@@ -1048,32 +1077,35 @@ class JokerenState:
 
     def observe(self, seat: int) -> JokerenObservation:
         """What ``seat`` may see, typed (cheap: no copies, no JSON)."""
-        v = self.variant
-        player = self.current_player
-        first_cycle = v.first_cycle_no_meld and self.turn < v.num_players
-        out = self.out
-        may_meld = player == seat and self.phase == "play" and not first_cycle
-        may_lay_off = may_meld and (
-            v.lay_off_before_out
-            or (out[seat] and (v.lay_off_same_turn or not self.came_out_this_turn))
-        )
-        opening = v.opening
         # the state's fields without the hidden ones, and the seat's own
         d = self.__dict__.copy()
-        del d["round_seed"], d["hands"], d["stock"]
-        hands = self.hands
+        del d["round_seed"]
+        hands = d.pop("hands")
+        d["stock_count"] = len(d.pop("stock"))
+        v = self.variant
+        player = d["current_player"]
+        out = d["out"]
+        first_cycle = v.first_cycle_no_meld and d["turn"] < v.num_players
+        if player == seat and d["phase"] == "play" and not first_cycle:
+            d["may_meld"] = True
+            d["may_lay_off"] = v.lay_off_before_out or (
+                out[seat] and (v.lay_off_same_turn or not d["came_out_this_turn"])
+            )
+        else:
+            d["may_meld"] = d["may_lay_off"] = False
         d["seat"] = seat
         d["hand"] = hands[seat]
-        d["hand_counts"] = tuple(map(len, hands))
-        d["stock_count"] = len(self.stock)
+        if len(hands) == 4:
+            d["hand_counts"] = (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3]))
+        else:
+            d["hand_counts"] = tuple(map(len, hands))
         d["first_cycle"] = first_cycle
-        d["may_meld"] = may_meld
-        d["may_lay_off"] = may_lay_off
+        opening = v.opening
         d["needs_opening"] = opening != "none" and not out[seat]
-        d["contract"] = None if opening != "contract" else v.contract_for(self.round_index)
+        d["contract"] = None if opening != "contract" else v.contract_for(d["round_index"])
         d["is_terminal"] = player is None
         obs = _new(JokerenObservation)
-        _set(obs, "__dict__", d)
+        _set_obs_dict(obs, d)
         return obs
 
     def observation(self, seat: int) -> dict[str, Any]:
@@ -1153,9 +1185,25 @@ class JokerenState:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+#: Set an instance's ``__dict__`` (the fields of a new state or observation) directly.
+_set_state_dict: Callable[[JokerenState, dict[str, Any]], None] = JokerenState.__dict__[
+    "__dict__"
+].__set__
+_set_obs_dict: Callable[[JokerenObservation, dict[str, Any]], None] = JokerenObservation.__dict__[
+    "__dict__"
+].__set__
+
+
 def _not_in_hand(card: int) -> CardNotInHand:
     code = CARD_CODE[card] if 0 <= card < len(CARD_CODE) else str(card)
     return CardNotInHand(f"{code} zit niet in je hand.", f"{code} is not in your hand.")
+
+
+def _must_keep_discard() -> MustKeepDiscard:
+    return MustKeepDiscard(
+        "Je moet een kaart overhouden die je mag weggooien.",
+        "You must keep a card that you may discard.",
+    )
 
 
 def _no_meld(index: int) -> NoSuchMeld:
