@@ -889,9 +889,16 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
         if lay is not None:
             return lay
     if view.lay_off_now:
-        action: Action | None = _swap(view, part, strong) or _lay_off(view, part, strong)
-        if action is not None:
-            return action
+        table = view.table
+        if table.swaps:
+            swap = _swap(view, part, strong)
+            if swap is not None:
+                return swap
+        fit = table.fit
+        if (part.loose_jokers and JOKER_KIND in fit) or not fit.keys().isdisjoint(part.loose):
+            lay_off = _lay_off(view, part, strong)
+            if lay_off is not None:
+                return lay_off
     return _DISCARD[_discard(view, part, strong, rng)]
 
 
@@ -1100,10 +1107,9 @@ def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
 
 
 def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
-    """Lay off a loose card (the most costly first) onto a meld it fits."""
+    """Lay off a loose card (the most costly first) onto a meld it fits (``decide`` calls
+    it only when one fits)."""
     fit = view.table.fit
-    if not (part.loose_jokers and JOKER_KIND in fit) and fit.keys().isdisjoint(part.loose):
-        return None  # nothing fits (the common case)
     weights = _weights_of(view)
     loose = sorted(set(part.loose), key=lambda k: (-weights[k], k))
     if part.loose_jokers:
