@@ -17,15 +17,31 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib
 import secrets
 import struct
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 _TWO_64 = 1 << 64
 _hmac_digest = hmac.digest
+#: Each byte XOR 0x36 (the inner pad) and XOR 0x5c (the outer pad) of HMAC.
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+
+
+def _quick_sha256() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 (quicker than OpenSSL's for a short message), else
+    ``hashlib.sha256``: the same hash."""
+    try:
+        return importlib.import_module("_sha256").sha256  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):  # pragma: no cover - not in every Python
+        return hashlib.sha256
+
+
+_sha256 = _quick_sha256()
 _unpack = struct.unpack
 _unpack4 = struct.Struct(">4Q").unpack
 #: ``2**64 - (2**64 mod n)`` for n < 256: the rejection limit of ``uniform(n)``.
@@ -78,13 +94,8 @@ class Stream:
     def _blocks(self, count: int) -> list[int]:
         """The numbers left in the current block and those of the next ``count`` blocks
         (the stream moves past all of them)."""
-        key, label, block = self._key, self._label, self._block
-        data = b"".join(
-            [
-                _hmac_digest(key, label + str(b).encode("ascii"), "sha256")
-                for b in range(block, block + count)
-            ]
-        )
+        block = self._block
+        data = _hmac_blocks(self._key, self._label, block, count)
         self._block = block + count
         vals = [*self._vals[self._pos :], *_unpack(f">{4 * count}Q", data)]
         self._vals = ()
@@ -138,6 +149,33 @@ class Stream:
     def choice(self, items: Sequence[T]) -> T:
         """One element, uniformly (used by bots to break ties)."""
         return items[self.uniform(len(items))]
+
+
+def _hmac_blocks(key: bytes, label: bytes, first: int, count: int) -> bytes:
+    """``HMAC-SHA256(key, label + str(i))`` for ``i = first .. first + count - 1``, one
+    after the other. HMAC as RFC 2104 defines it: ``H((K ^ opad) + H((K ^ ipad) + m))``
+    with the key padded to 64 bytes (hashed first when longer); the hashes of the padded
+    keys are computed once for all blocks."""
+    if count < 3:
+        return b"".join(
+            [
+                _hmac_digest(key, label + str(i).encode("ascii"), "sha256")
+                for i in range(first, first + count)
+            ]
+        )
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    inner = _sha256(key.translate(_IPAD))
+    outer = _sha256(key.translate(_OPAD))
+    out = []
+    for i in range(first, first + count):
+        h = inner.copy()
+        h.update(label + str(i).encode("ascii"))
+        o = outer.copy()
+        o.update(h.digest())
+        out.append(o.digest())
+    return b"".join(out)
 
 
 def shuffled_pack(seed: bytes, pack: Sequence[T], label: str = "deal") -> list[T]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from engine.cards import (
@@ -209,6 +210,8 @@ _new = object.__new__
 _set = object.__setattr__
 _RANK = CARD_RANK
 _SUIT = CARD_SUIT
+#: A card's place in a run with the ace high (14 for an ace).
+_PLACE_HIGH = tuple(14 if r == 1 else r for r in CARD_RANK)
 
 
 def _meld(
@@ -361,15 +364,15 @@ def check_meld(
 def _quick_meld(
     cards: Sequence[int], stands_for: Sequence[StandsFor] | None, owner: int
 ) -> Meld | None:
-    """The common cases quickly: a valid meld of card ids in which every joker is named;
-    ``None`` for anything else (``check_meld`` then decides, slowly, and finds the
-    reason when it is no meld). Gives the same meld as ``check_meld``'s full path."""
+    """The common cases quickly: a valid meld of natural cards, or one in which every
+    joker is named; ``None`` for anything else (``check_meld`` then decides on the full
+    path, and finds the reason when it is no meld). Gives the meld of the full path."""
     n = len(cards)
     if n < 3 or n > MAX_RUN:
         return None
-    if stands_for is None:
-        stands_for = (None,) * n
-    elif len(stands_for) != n:
+    if stands_for is None or not any(stands_for):
+        return _natural_meld(cards, n, owner)
+    if len(stands_for) != n:
         return None
     ranks: list[int] = []
     suits: list[int] = []
@@ -416,25 +419,48 @@ def _quick_meld(
     if group:
         if n > MAX_GROUP or ranks.count(nat_rank) != n or len(set(suits)) != n:
             return None
-        order = sorted(range(n), key=suits.__getitem__)
-        return _meld(
-            "group", tuple([cards[i] for i in order]), tuple([stands_for[i] for i in order]), owner
-        )
+        pick = itemgetter(*sorted(range(n), key=suits.__getitem__))
+        return _meld("group", pick(cards), pick(stands_for), owner)
     if suits.count(nat_suit) != n or len(set(ranks)) != n:
         return None
     low = min(ranks)
     if max(ranks) - low + 1 == n:
-        order = sorted(range(n), key=ranks.__getitem__)
+        pick = itemgetter(*sorted(range(n), key=ranks.__getitem__))
     elif low == 1:  # the ace may be high: Q K A
         places = [14 if r == 1 else r for r in ranks]
         if 14 - min(places) + 1 != n:
             return None
-        order = sorted(range(n), key=places.__getitem__)
+        pick = itemgetter(*sorted(range(n), key=places.__getitem__))
     else:
         return None
-    return _meld(
-        "run", tuple([cards[i] for i in order]), tuple([stands_for[i] for i in order]), owner
-    )
+    return _meld("run", pick(cards), pick(stands_for), owner)
+
+
+def _natural_meld(cards: Sequence[int], n: int, owner: int) -> Meld | None:
+    """``_quick_meld`` of natural cards only (3 to 13 of them)."""
+    try:
+        ranks = list(map(_RANK.__getitem__, cards))
+        suits = list(map(_SUIT.__getitem__, cards))
+    except (IndexError, TypeError):  # not a card id
+        return None
+    if 0 in ranks or min(cards) < 0:  # a joker without its card, or not a card id
+        return None
+    low = min(ranks)
+    if low == max(ranks):
+        if n > MAX_GROUP or len(set(suits)) != n:
+            return None
+        return _meld("group", tuple(sorted(cards, key=_SUIT.__getitem__)), (None,) * n, owner)
+    if suits.count(suits[0]) != n or len(set(ranks)) != n:
+        return None
+    if max(ranks) - low + 1 == n:
+        ordered = sorted(cards, key=_RANK.__getitem__)
+    elif low == 1:  # the ace may be high: Q K A
+        if 14 - min(_PLACE_HIGH[c] for c in cards) + 1 != n:
+            return None
+        ordered = sorted(cards, key=_PLACE_HIGH.__getitem__)
+    else:
+        return None
+    return _meld("run", tuple(ordered), (None,) * n, owner)
 
 
 def analyse(cards: Sequence[int], stands_for: Sequence[StandsFor] | None = None) -> Meld | None:

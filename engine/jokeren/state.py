@@ -78,7 +78,7 @@ import json
 from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, filterfalse
 from typing import Any, Literal
 
 from engine.cards import (
@@ -104,6 +104,7 @@ from engine.jokeren.actions import (
     FirstCycleNoMeld,
     LayMelds,
     LayOff,
+    MeldSpec,
     MustDrawFirst,
     MustKeepDiscard,
     NoSuchMeld,
@@ -142,6 +143,8 @@ _DRAW_STOCK = Draw("stock")
 _DRAW_OPEN = Draw("open")
 #: The log entry of a draw from the stock, per seat (shared: entries are immutable).
 _STOCK_DRAWS: tuple[LogEntry, ...] = tuple(("action", s, _DRAW_STOCK, ()) for s in range(4))
+#: The ``CARD_KIND`` of every joker.
+_JOKER_KIND = CARD_KIND[52]
 #: One ``Discard`` per card id, shared (actions are immutable).
 _DISCARDS = tuple(Discard(c) for c in range(len(CARD_CODE)))
 _LAY_OFFS: dict[tuple[int, int, tuple[int, int] | None], LayOff] = {}
@@ -741,22 +744,29 @@ class JokerenState:
             raise InvalidMeld("Leg minstens één setje.", "Lay at least one meld.")
         hand = self.hands[seat]
         cards = action.cards
-        if len(set(cards)) != len(cards):
+        laid_cards = set(cards)
+        if len(laid_cards) != len(cards):
             raise InvalidMeld(
                 "Een kaart kan maar in één setje liggen.", "A card can be in only one meld."
             )
         for c in cards:
             if c not in hand:
                 raise _not_in_hand(c)
-        melds = [check_meld(cs, sfs, owner=seat) for cs, sfs in specs]
-        new_hand = _without(hand, cards)
+        if len(specs) == 1:
+            cs, sfs = specs[0]
+            meld = check_meld(cs, sfs, owner=seat)
+            melds = [meld]
+            laid: tuple[MeldSpec, ...] = ((meld.cards, meld.stands_for),)
+        else:
+            melds = [check_meld(cs, sfs, owner=seat) for cs, sfs in specs]
+            laid = tuple([(m.cards, m.stands_for) for m in melds])
+        new_hand = tuple(filterfalse(laid_cards.__contains__, hand))
         self._keep_discard(new_hand)
         coming_out = not self.out[seat]
         if coming_out and v.opening != "none":
             self._check_opening(melds, len(new_hand))
         # the log shows the melds as they lie (every joker's card filled in)
-        laid = tuple([(m.cards, m.stands_for) for m in melds])
-        logged = action if laid == specs else LayMelds(laid)
+        logged = action if laid == specs else _lay_melds_action(laid)
         d = self.__dict__.copy()
         hands = list(self.hands)
         hands[seat] = new_hand
@@ -823,10 +833,9 @@ class JokerenState:
             return []
         if self.phase == "draw":
             acts: list[Action] = [_DRAW_STOCK]
-            if self.open_pile:
-                code = CARD_CODE[self.open_pile[-1]]
-                if any(CARD_CODE[c] != code for c in self.hands[seat]):
-                    acts.append(_DRAW_OPEN)
+            pile = self.open_pile
+            if pile and _has_other_kind(self.hands[seat], CARD_KIND[pile[-1]]):
+                acts.append(_DRAW_OPEN)
             return acts
         hand = self.hands[seat]
         taken = self.taken_from_open
@@ -837,10 +846,10 @@ class JokerenState:
                 table = self.table
                 # cards that may be discarded this turn: a card may leave the hand if
                 # another such card stays
-                taken_code = None if taken is None else CARD_CODE[taken]
-                free = sum(1 for c in hand if CARD_CODE[c] != taken_code)
+                taken_kind = -1 if taken is None else CARD_KIND[taken]
+                free = sum(1 for c in hand if CARD_KIND[c] != taken_kind)
                 for card in hand:
-                    if free - (CARD_CODE[card] != taken_code) < 1:
+                    if free - (CARD_KIND[card] != taken_kind) < 1:
                         continue
                     rank = CARD_RANK[card]
                     if rank:
@@ -854,12 +863,12 @@ class JokerenState:
                                 out.append(_lay_off_action(card, i, sf))
                 with_jokers = [(i, m.stands_for) for i, m in enumerate(table) if m.has_joker]
                 if with_jokers:
-                    joker_free = taken_code != "**"
+                    joker_free = taken_kind != _JOKER_KIND
                     for card in hand:
                         rank = CARD_RANK[card]
                         if not rank:
                             continue
-                        if free - (CARD_CODE[card] != taken_code) + joker_free < 1:
+                        if free - (CARD_KIND[card] != taken_kind) + joker_free < 1:
                             continue  # only the taken card (or copies) would be left
                         key = (rank, CARD_SUIT[card])
                         for i, sfs in with_jokers:
@@ -868,8 +877,8 @@ class JokerenState:
         if taken is None:
             out.extend([_DISCARDS[c] for c in hand])
         else:
-            code = CARD_CODE[taken]
-            out.extend([_DISCARDS[c] for c in hand if CARD_CODE[c] != code])
+            kind = CARD_KIND[taken]
+            out.extend([_DISCARDS[c] for c in hand if CARD_KIND[c] != kind])
         return out
 
     def lay_melds_options(self) -> list[LayMelds]:
@@ -1190,6 +1199,18 @@ _set_state_dict: Callable[[JokerenState, dict[str, Any]], None] = JokerenState._
     "__dict__"
 ].__set__
 _set_obs_dict: Callable[[JokerenObservation, dict[str, Any]], None] = JokerenObservation.__dict__[
+    "__dict__"
+].__set__
+
+
+def _lay_melds_action(melds: tuple[MeldSpec, ...]) -> LayMelds:
+    """``LayMelds(melds)``, built without the frozen dataclass's ``__init__``."""
+    action = _new(LayMelds)
+    _set_lay_melds_dict(action, {"melds": melds})
+    return action
+
+
+_set_lay_melds_dict: Callable[[LayMelds, dict[str, Any]], None] = LayMelds.__dict__[
     "__dict__"
 ].__set__
 
