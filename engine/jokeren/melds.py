@@ -420,7 +420,19 @@ def _quick_meld(
         if n > MAX_GROUP or ranks.count(nat_rank) != n or len(set(suits)) != n:
             return None
         pick = itemgetter(*sorted(range(n), key=suits.__getitem__))
-        return _meld("group", pick(cards), pick(stands_for), owner)
+        laid, sfs = pick(cards), pick(stands_for)
+        return _known_meld(
+            "group",
+            laid,
+            sfs,
+            owner,
+            {
+                "_natural": laid[sfs.index(None)],
+                "has_joker": True,
+                "used_suits": frozenset(suits),
+                "low": 0,
+            },
+        )
     if suits.count(nat_suit) != n or len(set(ranks)) != n:
         return None
     low = min(ranks)
@@ -428,12 +440,20 @@ def _quick_meld(
         pick = itemgetter(*sorted(range(n), key=ranks.__getitem__))
     elif low == 1:  # the ace may be high: Q K A
         places = [14 if r == 1 else r for r in ranks]
-        if 14 - min(places) + 1 != n:
+        low = min(places)
+        if 14 - low + 1 != n:
             return None
         pick = itemgetter(*sorted(range(n), key=places.__getitem__))
     else:
         return None
-    return _meld("run", pick(cards), pick(stands_for), owner)
+    laid, sfs = pick(cards), pick(stands_for)
+    return _known_meld(
+        "run",
+        laid,
+        sfs,
+        owner,
+        {"_natural": laid[sfs.index(None)], "has_joker": True, "low": low},
+    )
 
 
 def _natural_meld(cards: Sequence[int], n: int, owner: int) -> Meld | None:
@@ -447,20 +467,31 @@ def _natural_meld(cards: Sequence[int], n: int, owner: int) -> Meld | None:
         return None
     low = min(ranks)
     if low == max(ranks):
-        if n > MAX_GROUP or len(set(suits)) != n:
+        used = frozenset(suits)
+        if n > MAX_GROUP or len(used) != n:
             return None
-        return _meld("group", tuple(sorted(cards, key=_SUIT.__getitem__)), (None,) * n, owner)
+        laid = tuple(sorted(cards, key=_SUIT.__getitem__))
+        return _known_meld(
+            "group",
+            laid,
+            (None,) * n,
+            owner,
+            {"_natural": laid[0], "has_joker": False, "used_suits": used, "low": 0},
+        )
     if suits.count(suits[0]) != n or len(set(ranks)) != n:
         return None
     if max(ranks) - low + 1 == n:
-        ordered = sorted(cards, key=_RANK.__getitem__)
+        laid = tuple(sorted(cards, key=_RANK.__getitem__))
     elif low == 1:  # the ace may be high: Q K A
-        if 14 - min(_PLACE_HIGH[c] for c in cards) + 1 != n:
+        low = min(_PLACE_HIGH[c] for c in cards)
+        if 14 - low + 1 != n:
             return None
-        ordered = sorted(cards, key=_PLACE_HIGH.__getitem__)
+        laid = tuple(sorted(cards, key=_PLACE_HIGH.__getitem__))
     else:
         return None
-    return _meld("run", tuple(ordered), (None,) * n, owner)
+    return _known_meld(
+        "run", laid, (None,) * n, owner, {"_natural": laid[0], "has_joker": False, "low": low}
+    )
 
 
 def analyse(cards: Sequence[int], stands_for: Sequence[StandsFor] | None = None) -> Meld | None:

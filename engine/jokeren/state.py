@@ -167,7 +167,7 @@ _MAX_NODES = 20000
 
 #: The log is kept as full chunks of this many entries and a short tail, so that an
 #: action copies at most one chunk (a flat tuple would copy the whole log each time).
-_LOG_CHUNK = 64
+_LOG_CHUNK = 16
 
 
 def _chunked(log: Log) -> tuple[tuple[Log, ...], Log]:
@@ -515,6 +515,30 @@ class JokerenState:
             )
         t = type(action)
         if t is Draw:
+            if action.source == "stock" and self.phase == "draw":  # type: ignore[union-attr]
+                # the most common action, without a further call
+                hands = self.hands
+                stock = self.stock
+                hand = hands[player]
+                card = stock[0]
+                i = bisect(hand, card)
+                new_hands = list(hands)
+                new_hands[player] = (*hand[:i], card, *hand[i:])
+                d = self.__dict__.copy()
+                d["hands"] = tuple(new_hands)
+                d["stock"] = stock[1:]
+                d["taken_from_open"] = None
+                d["phase"] = "play"
+                d["move_count"] = self.move_count + 1
+                entry = _STOCK_DRAWS[player]
+                tail = (*self.log_tail, entry)
+                if len(tail) < _LOG_CHUNK:
+                    d["log_tail"] = tail
+                else:
+                    _append_log(d, (entry,))
+                new = _new(JokerenState)
+                _set_state_dict(new, d)
+                return new
             return self._draw(player, action)  # type: ignore[arg-type]
         if self.phase == "draw":
             raise MustDrawFirst(
@@ -522,6 +546,40 @@ class JokerenState:
                 "Draw a card from the stock or the open pile first.",
             )
         if t is Discard:
+            hands = self.hands
+            hand = hands[player]
+            turn = self.turn + 1
+            v = self.variant
+            if len(hand) > 1 and self.stock and turn < v.turn_limit:
+                # the turn passes without an end or a reshuffle: the most common case
+                card = action.card  # type: ignore[union-attr]
+                try:
+                    i = hand.index(card)
+                except ValueError:
+                    raise _not_in_hand(card) from None
+                taken = self.taken_from_open
+                if taken is not None and CARD_KIND[card] == CARD_KIND[taken]:
+                    return self._discard(player, action)  # type: ignore[arg-type]
+                new_hands = list(hands)
+                new_hands[player] = hand[:i] + hand[i + 1 :]
+                d = self.__dict__.copy()
+                d["hands"] = tuple(new_hands)
+                d["open_pile"] = (*self.open_pile, card)
+                d["came_out_this_turn"] = False
+                d["taken_from_open"] = None
+                d["move_count"] = self.move_count + 1
+                d["turn"] = turn
+                d["current_player"] = (player + 1) % v.num_players
+                d["phase"] = "draw"
+                discarded: LogEntry = ("action", player, action, ())
+                tail = (*self.log_tail, discarded)
+                if len(tail) < _LOG_CHUNK:
+                    d["log_tail"] = tail
+                else:
+                    _append_log(d, (discarded,))
+                new = _new(JokerenState)
+                _set_state_dict(new, d)
+                return new
             return self._discard(player, action)  # type: ignore[arg-type]
         if t is LayOff:
             return self._lay_off(player, action)  # type: ignore[arg-type]
@@ -584,8 +642,10 @@ class JokerenState:
         card = action.card
         hands = self.hands
         hand = hands[seat]
-        if card not in hand:
-            raise _not_in_hand(card)
+        try:
+            i = hand.index(card)
+        except ValueError:
+            raise _not_in_hand(card) from None
         taken = self.taken_from_open
         if taken is not None and CARD_KIND[card] == CARD_KIND[taken]:
             raise CannotDiscardTakenCard(
@@ -594,7 +654,6 @@ class JokerenState:
                 f"You may not discard {CARD_CODE[card]}: you took that card from the open "
                 "pile this turn.",
             )
-        i = hand.index(card)
         new_hand = hand[:i] + hand[i + 1 :]
         pile = (*self.open_pile, card)
         d = self.__dict__.copy()
