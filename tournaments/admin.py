@@ -1,13 +1,29 @@
 """Admin: read-mostly views of tournaments, entries, games and the move log."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import services
 from tournaments.models import Entry, Game, Move, Tournament
 
+# The admin classes are generic only in django-stubs (Django's own are not subscriptable).
+if TYPE_CHECKING:
+    _EntryInline = admin.TabularInline[Entry, Tournament]
+    _TournamentAdmin = admin.ModelAdmin[Tournament]
+    _GameAdmin = admin.ModelAdmin[Game]
+    _MoveAdmin = admin.ModelAdmin[Move]
+else:
+    _EntryInline = admin.TabularInline
+    _TournamentAdmin = _GameAdmin = _MoveAdmin = admin.ModelAdmin
 
-class EntryInline(admin.TabularInline):
+
+class EntryInline(_EntryInline):
     model = Entry
     extra = 0
     readonly_fields = ("user", "joined_at")
@@ -15,7 +31,7 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(_TournamentAdmin):
     list_display = ("name", "game", "preset", "rounds", "opens_at", "closes_at", "closed_at")
     list_filter = ("game", "preset")
     search_fields = ("name",)
@@ -24,32 +40,32 @@ class TournamentAdmin(admin.ModelAdmin):
     actions = ["close_now"]
 
     @admin.action(description=_("Close now (the bot finishes open games)"))
-    def close_now(self, request, queryset):  # type: ignore[no-untyped-def]
+    def close_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset.filter(closed_at__isnull=True):
             services.tournament_close_early(tournament=tournament)
 
-    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         # New tournaments get their secret from services.tournament_create (the site form).
         return False
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(_GameAdmin):
     list_display = ("pk", "user", "game", "preset", "status", "round_index", "seq", "bot_finished")
     list_filter = ("status", "game", "bot_finished")
     readonly_fields = [f.name for f in Game._meta.fields]
 
-    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(_MoveAdmin):
     list_display = ("game", "seq", "round_index", "seat", "by_bot", "created_at")
     readonly_fields = [f.name for f in Move._meta.fields]
 
-    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Move | None = None) -> bool:
         return False

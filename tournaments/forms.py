@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typing
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils import timezone
@@ -202,9 +202,10 @@ class TournamentForm(forms.Form):
             initial.setdefault("bot_level", tournament.bot_level)
             initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
             initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
-        super().__init__(*args, initial=initial, **kwargs)
-        self.fields["preset"].choices = preset_choices()
-        self.fields["bot_level"].choices = bot_level_choices()
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
+        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
         levels = bot_level_choices()
         if levels and "bot_level" not in self.initial:
             self.initial["bot_level"] = levels[-1][0]
@@ -250,7 +251,8 @@ class TournamentForm(forms.Form):
         return [self[name] for name in self.fields if not name.startswith(VARIANT_PREFIX)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        # Form.clean returns cleaned_data (its stub says "or None" for subclasses).
+        data = cast(dict[str, Any], super().clean())
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
@@ -284,8 +286,8 @@ class PracticeForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = preset_choices()
+        cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         levels = bot_level_choices()
-        self.fields["bot_level"].choices = levels
+        cast(forms.ChoiceField, self.fields["bot_level"]).choices = levels
         if levels:
             self.fields["bot_level"].initial = levels[-1][0]

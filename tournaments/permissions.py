@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+
 ORGANIZERS_GROUP = "organizers"
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request of a view behind ``login_required``: its user is logged in (for the type
+    checker only; Django never makes one)."""
+
+    user: User
 
 
 def is_organizer(user: Any) -> bool:

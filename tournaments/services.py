@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
@@ -178,7 +178,7 @@ def _check_window(opens_at: datetime, closes_at: datetime) -> None:
 
 def tournament_create(
     *,
-    created_by: AbstractBaseUser,
+    created_by: User,
     name: str,
     game: str,
     preset: str,
@@ -265,7 +265,9 @@ def tournament_close_early(*, tournament: Tournament) -> Tournament:
         if t.closed_at is not None:
             raise TournamentClosed.of(_("This tournament is closed."))
         _end_window(t)
-        tasks.tournament_close.delay_on_commit(t.pk)
+        # celery-types types a shared_task as a plain Task; Celery's Django fixup makes it a
+        # DjangoTask at run time, which has delay_on_commit.
+        tasks.tournament_close.delay_on_commit(t.pk)  # type: ignore[attr-defined]
     tournament.refresh_from_db()
     return tournament
 
@@ -311,7 +313,9 @@ def tournament_close_if_due(*, tournament: Tournament) -> bool:
         return False
     if not cache.add(f"closing:{tournament.pk}:{tournament.commitment[:16]}", 1, 60):
         return False
-    tasks.tournament_close.delay_on_commit(tournament.pk)
+    # celery-types types a shared_task as a plain Task; Celery's Django fixup makes it a
+    # DjangoTask at run time, which has delay_on_commit.
+    tasks.tournament_close.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
     return True
 
 
@@ -328,7 +332,7 @@ def tournaments_due(*, now: datetime | None = None) -> list[int]:
 # --- Entries and games ------------------------------------------------------------------
 
 
-def entry_join(*, tournament_id: int, user: AbstractBaseUser) -> Entry:
+def entry_join(*, tournament_id: int, user: User) -> Entry:
     """Enter ``user`` into an open tournament that is not full; their game starts at once
     (round 0 dealt, the bots before South have played)."""
     with transaction.atomic():
@@ -356,7 +360,7 @@ def entry_join(*, tournament_id: int, user: AbstractBaseUser) -> Entry:
 
 
 def game_practice_start(
-    *, user: AbstractBaseUser, game: str, preset: str, bot_level: str | None = None
+    *, user: User, game: str, preset: str, bot_level: str | None = None
 ) -> Game:
     """A practice game outside any tournament, on fresh deals (its own new secret)."""
     module = module_of(game)
@@ -397,7 +401,7 @@ class _Run:
 
 def _game_start(
     *,
-    user: AbstractBaseUser,
+    user: User,
     entry: Entry | None,
     game: str,
     preset: str,
@@ -594,9 +598,7 @@ class MoveOutcome:
     events: list[dict[str, Any]]
 
 
-def game_play_move(
-    *, game_id: int, user: AbstractBaseUser, seq: int, action: Mapping[str, Any]
-) -> MoveOutcome:
+def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, Any]) -> MoveOutcome:
     """Play the player's ``action`` in their game, then the bots until it is the player's
     turn again or the game is over.
 
@@ -787,7 +789,8 @@ def _standings_changed(t: Tournament) -> None:
     # between may have cached the old standings).
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
-    tasks.tournament_standings_refresh.delay_on_commit(t.pk)
+    # A DjangoTask at run time (see tournament_close_early).
+    tasks.tournament_standings_refresh.delay_on_commit(t.pk)  # type: ignore[attr-defined]
 
 
 def player_rank(*, game: Game) -> int | None:

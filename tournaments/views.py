@@ -19,7 +19,7 @@ from tournaments import services
 from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
 from tournaments.models import Entry, Game, Tournament
-from tournaments.permissions import is_organizer
+from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
 
 
 def _organizer_required(request: HttpRequest) -> None:
@@ -66,7 +66,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_join(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     try:
         entry = services.entry_join(tournament_id=tournament.pk, user=request.user)
@@ -175,7 +175,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def play(request: HttpRequest, pk: int) -> HttpResponse:
+def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The card table: ``tournaments/play_<game>.html`` where a game has its own table,
     else ``tournaments/play.html`` (both by the front-end engineers)."""
     game = get_object_or_404(
@@ -199,7 +199,7 @@ def play(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def practice(request: HttpRequest) -> HttpResponse:
+def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         game_name, preset = split_preset(form.cleaned_data["preset"])
@@ -219,7 +219,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     entries = (
         Entry.objects.filter(user=request.user)
         .select_related("tournament", "game")
@@ -231,12 +231,14 @@ def my_games(request: HttpRequest) -> HttpResponse:
 # --- Organizer --------------------------------------------------------------------------
 
 
-def _tournament_form_view(request: HttpRequest, tournament: Tournament | None) -> HttpResponse:
+def _tournament_form_view(
+    request: AuthenticatedHttpRequest, tournament: Tournament | None
+) -> HttpResponse:
     _organizer_required(request)
     if request.method == "POST" and "load_preset" in request.POST:
         # Switch the variant fields to another preset's defaults, keep the rest.
         data = request.POST.copy()
-        preset = data.get("preset", "")
+        preset: str | None = data.get("preset", "")
         form = TournamentForm(tournament=tournament, preset=preset, initial=_keep(data))
     elif request.method == "POST":
         form = TournamentForm(request.POST, tournament=tournament)
@@ -273,12 +275,12 @@ def _keep(data: Any) -> dict[str, Any]:
 
 
 @login_required
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _tournament_form_view(request, None)
 
 
 @login_required
-def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     if tournament.is_closed:
         _organizer_required(request)
@@ -290,7 +292,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def tournament_entries(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     _organizer_required(request)
     tournament = get_object_or_404(Tournament, pk=pk)
     games = (
@@ -312,7 +314,7 @@ def tournament_entries(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_close(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     _organizer_required(request)
     tournament = get_object_or_404(Tournament, pk=pk)
     try:
