@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Install and start the site on the embedded default (SQLite, inline Celery tasks,
-# local-memory cache) with the demo data, at http://127.0.0.1:8000
+# local-memory cache) with the demo data, at http://127.0.0.1:${PORT:-8000}, until Ctrl-C.
+# Re-running is safe: migrations and the demo data are idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
+  if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "scripts/run.sh: needs Python 3.11 or newer; '$PYTHON' is $({ "$PYTHON" -V; } 2>/dev/null || echo missing)." >&2
+    echo "Pick one with PYTHON=python3.11 bash scripts/run.sh" >&2
+    exit 1
+  fi
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
