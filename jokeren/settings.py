@@ -193,4 +193,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Django's own "django" logger has a console handler of its own (when DEBUG is on):
+    # without this it would print every line twice, once more through the root logger
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
