@@ -33,7 +33,9 @@ Storage: ``hands`` are sorted tuples of card ids per seat; ``stock`` is top firs
 later melds move up one index); ``removed`` the cards of complete melds out of the game;
 ``phase`` is ``draw``, ``play`` or ``over``; ``turn`` counts completed turns (the first
 cycle is turns ``0 .. num_players-1``); the public log is ``log`` (kept internally in
-chunks). ``round_seed`` is hidden (never in an observation).
+chunks); ``open_takes`` lists ``(seat, card id)`` of every card taken from the open pile
+this round, in order (public, as the log shows it; derived from the log when a state is
+loaded from JSON). ``round_seed`` is hidden (never in an observation).
 
 Observation JSON (``observation(seat)``; ``observe(seat)`` gives the same as a typed
 ``JokerenObservation``)::
@@ -593,50 +595,32 @@ class JokerenState:
     # state from them: the old state is never changed.
 
     def _draw(self, seat: int, action: Draw) -> JokerenState:
+        """Any draw but one from the stock in the draw phase (``apply`` does that one):
+        a second draw, or one from the open pile."""
         if self.phase != "draw":
             raise AlreadyDrew(
                 "Je hebt deze beurt al een kaart gepakt.", "You already drew a card this turn."
             )
-        hands = self.hands
+        pile = self.open_pile
+        if not pile:
+            raise OpenPileEmpty("De open stapel is leeg.", "The open pile is empty.")
+        card = pile[-1]
+        hand = self.hands[seat]
+        if not _has_other_kind(hand, CARD_KIND[card]):
+            code = CARD_CODE[card]
+            raise CannotDiscardTakenCard(
+                f"Met {code} van de open stapel hou je geen kaart over om weg te gooien.",
+                f"Taking {code} from the open pile would leave you nothing you may discard.",
+            )
         d = self.__dict__.copy()
-        if action.source == "stock":
-            stock = self.stock
-            hand = hands[seat]
-            card = stock[0]
-            i = bisect(hand, card)
-            new_hands = list(hands)
-            new_hands[seat] = (*hand[:i], card, *hand[i:])
-            d["hands"] = tuple(new_hands)
-            d["stock"] = stock[1:]
-            d["taken_from_open"] = None
-            entry = _STOCK_DRAWS[seat]
-        else:
-            pile = self.open_pile
-            if not pile:
-                raise OpenPileEmpty("De open stapel is leeg.", "The open pile is empty.")
-            card = pile[-1]
-            hand = hands[seat]
-            if not _has_other_kind(hand, CARD_KIND[card]):
-                code = CARD_CODE[card]
-                raise CannotDiscardTakenCard(
-                    f"Met {code} van de open stapel hou je geen kaart over om weg te gooien.",
-                    f"Taking {code} from the open pile would leave you nothing you may discard.",
-                )
-            d["hands"] = _set_hand(hands, seat, _put_in(hand, card))
-            d["open_pile"] = pile[:-1]
-            d["taken_from_open"] = card
-            d["open_takes"] = (*self.open_takes, (seat, card))
-            entry = ("action", seat, _DRAW_OPEN, (card,))
+        d["hands"] = _set_hand(self.hands, seat, _put_in(hand, card))
+        d["open_pile"] = pile[:-1]
+        d["taken_from_open"] = card
+        d["open_takes"] = (*self.open_takes, (seat, card))
         d["phase"] = "play"
         d["move_count"] = self.move_count + 1
-        tail = (*self.log_tail, entry)
-        if len(tail) < _LOG_CHUNK:
-            d["log_tail"] = tail
-        else:
-            _append_log(d, (entry,))
-        new = _new(JokerenState)
-        _set_state_dict(new, d)
-        return new
+        _append_log(d, (("action", seat, _DRAW_OPEN, (card,)),))
+        return _state_of(d)
 
     def _discard(self, seat: int, action: Discard) -> JokerenState:
         card = action.card
