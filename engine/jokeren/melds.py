@@ -224,20 +224,58 @@ def _meld(
     return meld
 
 
-def _known_meld(
-    kind: MeldKind,
+#: The fields and known values of a group and of a run, in one dict each (a copy is
+#: filled in: no dict grows while a meld is made).
+_GROUP_FIELDS: dict[str, Any] = dict.fromkeys(
+    ("kind", "cards", "stands_for", "owner", "_natural", "has_joker", "used_suits", "low")
+)
+_RUN_FIELDS: dict[str, Any] = dict.fromkeys(
+    ("kind", "cards", "stands_for", "owner", "_natural", "has_joker", "low")
+)
+
+
+def _group_meld(
     cards: tuple[int, ...],
     stands_for: tuple[StandsFor, ...],
     owner: int,
-    known: dict[str, Any],
+    natural: int,
+    has_joker: bool,
+    used_suits: frozenset[int],
 ) -> Meld:
-    """``_meld`` with some of its computed values (``_cached``) already known."""
+    """A group with its ``_cached`` values already known (``natural``: a natural card)."""
+    d = _GROUP_FIELDS.copy()
+    d["kind"] = "group"
+    d["cards"] = cards
+    d["stands_for"] = stands_for
+    d["owner"] = owner
+    d["_natural"] = natural
+    d["has_joker"] = has_joker
+    d["used_suits"] = used_suits
+    d["low"] = 0
     meld = _new(Meld)
-    known["kind"] = kind
-    known["cards"] = cards
-    known["stands_for"] = stands_for
-    known["owner"] = owner
-    _set(meld, "__dict__", known)
+    _set(meld, "__dict__", d)
+    return meld
+
+
+def _run_meld(
+    cards: tuple[int, ...],
+    stands_for: tuple[StandsFor, ...],
+    owner: int,
+    natural: int,
+    has_joker: bool,
+    low: int,
+) -> Meld:
+    """A run with its ``_cached`` values already known (``low``: its lowest position)."""
+    d = _RUN_FIELDS.copy()
+    d["kind"] = "run"
+    d["cards"] = cards
+    d["stands_for"] = stands_for
+    d["owner"] = owner
+    d["_natural"] = natural
+    d["has_joker"] = has_joker
+    d["low"] = low
+    meld = _new(Meld)
+    _set(meld, "__dict__", d)
     return meld
 
 
@@ -421,18 +459,7 @@ def _quick_meld(
             return None
         pick = itemgetter(*sorted(range(n), key=suits.__getitem__))
         laid, sfs = pick(cards), pick(stands_for)
-        return _known_meld(
-            "group",
-            laid,
-            sfs,
-            owner,
-            {
-                "_natural": laid[sfs.index(None)],
-                "has_joker": True,
-                "used_suits": frozenset(suits),
-                "low": 0,
-            },
-        )
+        return _group_meld(laid, sfs, owner, laid[sfs.index(None)], True, frozenset(suits))
     if suits.count(nat_suit) != n or len(set(ranks)) != n:
         return None
     low = min(ranks)
@@ -447,13 +474,7 @@ def _quick_meld(
     else:
         return None
     laid, sfs = pick(cards), pick(stands_for)
-    return _known_meld(
-        "run",
-        laid,
-        sfs,
-        owner,
-        {"_natural": laid[sfs.index(None)], "has_joker": True, "low": low},
-    )
+    return _run_meld(laid, sfs, owner, laid[sfs.index(None)], True, low)
 
 
 def _natural_meld(cards: Sequence[int], n: int, owner: int) -> Meld | None:
@@ -471,13 +492,7 @@ def _natural_meld(cards: Sequence[int], n: int, owner: int) -> Meld | None:
         if n > MAX_GROUP or len(used) != n:
             return None
         laid = tuple(sorted(cards, key=_SUIT.__getitem__))
-        return _known_meld(
-            "group",
-            laid,
-            (None,) * n,
-            owner,
-            {"_natural": laid[0], "has_joker": False, "used_suits": used, "low": 0},
-        )
+        return _group_meld(laid, (None,) * n, owner, laid[0], False, used)
     if suits.count(suits[0]) != n or len(set(ranks)) != n:
         return None
     if max(ranks) - low + 1 == n:
@@ -489,9 +504,7 @@ def _natural_meld(cards: Sequence[int], n: int, owner: int) -> Meld | None:
         laid = tuple(sorted(cards, key=_PLACE_HIGH.__getitem__))
     else:
         return None
-    return _known_meld(
-        "run", laid, (None,) * n, owner, {"_natural": laid[0], "has_joker": False, "low": low}
-    )
+    return _run_meld(laid, (None,) * n, owner, laid[0], False, low)
 
 
 def analyse(cards: Sequence[int], stands_for: Sequence[StandsFor] | None = None) -> Meld | None:
@@ -702,10 +715,8 @@ def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:
     sfs = meld.stands_for
     # the new meld keeps what is known of the old one: a natural card, whether it holds
     # a joker, and a group's suits or a run's low end
-    known: dict[str, Any] = {
-        "_natural": meld._natural,
-        "has_joker": x is not None or meld.has_joker,
-    }
+    natural = meld._natural
+    has_joker = x is not None or meld.has_joker
     if meld.kind == "group":
         suit = CARD_SUIT[card] if x is None else x[1]
         i = 0
@@ -713,17 +724,19 @@ def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:
             if (CARD_SUIT[c] if y is None else y[1]) > suit:
                 break
             i += 1
-        known["used_suits"] = meld.used_suits | {suit}
-        return _known_meld(
-            "group", (*cards[:i], card, *cards[i:]), (*sfs[:i], x, *sfs[i:]), meld.owner, known
+        return _group_meld(
+            (*cards[:i], card, *cards[i:]),
+            (*sfs[:i], x, *sfs[i:]),
+            meld.owner,
+            natural,
+            has_joker,
+            meld.used_suits | {suit},
         )
     low = meld.low
     rank = CARD_RANK[card] if x is None else x[0]
     if rank == low - 1:
-        known["low"] = rank
-        return _known_meld("run", (card, *cards), (x, *sfs), meld.owner, known)
-    known["low"] = low
-    return _known_meld("run", (*cards, card), (*sfs, x), meld.owner, known)
+        return _run_meld((card, *cards), (x, *sfs), meld.owner, natural, has_joker, rank)
+    return _run_meld((*cards, card), (*sfs, x), meld.owner, natural, has_joker, low)
 
 
 def _no_fit(card: int) -> DoesNotFit:
@@ -765,12 +778,12 @@ def swap_joker(meld: Meld, card: int) -> tuple[Meld, int]:
     sfs = (*meld.stands_for[:i], None, *meld.stands_for[i + 1 :])
     # the natural card stands where the joker stood: a natural card of the old meld,
     # a group's suits and a run's low end stay
-    known: dict[str, Any] = {"_natural": meld._natural}
+    has_joker = sfs.count(None) != len(sfs)
     if meld.kind == "group":
-        known["used_suits"] = meld.used_suits
+        new = _group_meld(cards, sfs, meld.owner, meld._natural, has_joker, meld.used_suits)
     else:
-        known["low"] = meld.low
-    return _known_meld(meld.kind, cards, sfs, meld.owner, known), joker
+        new = _run_meld(cards, sfs, meld.owner, meld._natural, has_joker, meld.low)
+    return new, joker
 
 
 # --- finding melds in a hand -----------------------------------------------------------

@@ -267,6 +267,15 @@ def _set_hand(
     hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
     """``hands`` with the hand of ``seat`` replaced."""
+    if len(hands) == 4:
+        a, b, c, d = hands
+        if seat == 0:
+            return (hand, b, c, d)
+        if seat == 1:
+            return (a, hand, c, d)
+        if seat == 2:
+            return (a, b, hand, d)
+        return (a, b, c, hand)
     out = list(hands)
     out[seat] = hand
     return tuple(out)
@@ -524,16 +533,14 @@ class JokerenState:
                 hand = hands[player]
                 card = stock[0]
                 i = bisect(hand, card)
-                new_hands = list(hands)
-                new_hands[player] = (*hand[:i], card, *hand[i:])
                 d = self.__dict__.copy()
-                d["hands"] = tuple(new_hands)
+                d["hands"] = _set_hand(hands, player, (*hand[:i], card, *hand[i:]))
                 d["stock"] = stock[1:]
                 d["taken_from_open"] = None
                 d["phase"] = "play"
                 d["move_count"] = self.move_count + 1
                 entry = _STOCK_DRAWS[player]
-                tail = (*self.log_tail, entry)
+                tail = self.log_tail + (entry,)  # noqa: RUF005 - one copy, not two
                 if len(tail) < _LOG_CHUNK:
                     d["log_tail"] = tail
                 else:
@@ -562,11 +569,9 @@ class JokerenState:
                 taken = self.taken_from_open
                 if taken is not None and CARD_KIND[card] == CARD_KIND[taken]:
                     return self._discard(player, action)  # type: ignore[arg-type]
-                new_hands = list(hands)
-                new_hands[player] = hand[:i] + hand[i + 1 :]
                 d = self.__dict__.copy()
-                d["hands"] = tuple(new_hands)
-                d["open_pile"] = (*self.open_pile, card)
+                d["hands"] = _set_hand(hands, player, hand[:i] + hand[i + 1 :])
+                d["open_pile"] = self.open_pile + (card,)  # noqa: RUF005 - one copy, not two
                 d["came_out_this_turn"] = False
                 d["taken_from_open"] = None
                 d["move_count"] = self.move_count + 1
@@ -574,7 +579,7 @@ class JokerenState:
                 d["current_player"] = (player + 1) % v.num_players
                 d["phase"] = "draw"
                 discarded: LogEntry = ("action", player, action, ())
-                tail = (*self.log_tail, discarded)
+                tail = self.log_tail + (discarded,)  # noqa: RUF005 - one copy, not two
                 if len(tail) < _LOG_CHUNK:
                     d["log_tail"] = tail
                 else:
