@@ -545,8 +545,8 @@ def clear_caches() -> None:
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
-    """``partition`` of a hand of card ids."""
-    naturals, jokers = _kinds(hand)
+    """``partition`` of a hand of card ids (in any order)."""
+    naturals, jokers = _kinds(tuple(sorted(hand)))
     return partition(naturals, jokers, by_cards)
 
 
@@ -860,8 +860,15 @@ def _ids_by_kind(hand: Sequence[int]) -> dict[int, list[int]]:
     return out
 
 
-def _kinds(hand: Sequence[int]) -> tuple[tuple[int, ...], int]:
-    """The sorted natural kinds of a hand and its number of jokers."""
+def _kinds(hand: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """The sorted natural kinds of a hand (sorted card ids, as a state keeps them) and its
+    number of jokers."""
+    if hand and hand[-1] < 54:
+        # one deck: a natural card's id is its kind, the jokers (52, 53) come last
+        n = len(hand)
+        while n and hand[n - 1] >= JOKER_KIND:
+            n -= 1
+        return (hand if n == len(hand) else hand[:n]), len(hand) - n
     kinds = sorted(map(_KIND.__getitem__, hand))
     j = 0
     while kinds and kinds[-1] == JOKER_KIND:
@@ -1442,26 +1449,30 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
         lay_off_now = obs.may_lay_off
     taken = obs.taken_from_open
     n = v.num_players
-    naturals, jokers = _kinds(obs.hand)
+    hand = obs.hand
+    naturals, jokers = _kinds(hand)
     out = obs.out[seat]
     open_pile = obs.open_pile
+    table = obs.table
+    hit = _TABLE_CACHE.get(id(table))
+    view = hit[1] if hit is not None and hit[0] is table else table_view(table)
     # made positionally, in the order of the fields (the named form costs a call)
     return _new_view(
         BotView,
         (
             seat,
             drawing,
-            obs.hand,
+            hand,
             naturals,
             jokers,
             open_pile[-1] if open_pile else None,
-            table_view(obs.table),
-            obs.table,
+            view,
+            table,
             out,
             may_lay,
             lay_off_now,
             v.lay_off_before_out or out,
-            _requirement(obs),
+            _requirement(obs) if obs.needs_opening else None,
             None if taken is None else _KIND[taken],
             v.scoring == "cards",
             v.decks,
