@@ -920,10 +920,6 @@ def _lowest_id(hand: Sequence[int], k: int) -> int:
     return min(c for c in hand if _KIND[c] == JOKER_KIND)
 
 
-def _weights_of(view: BotView) -> tuple[int, ...]:
-    return _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
-
-
 def _open_card_verdict(
     naturals: tuple[int, ...], jokers: int, tk: int, table: TableView | None, strong: bool
 ) -> bool | None:
@@ -989,7 +985,7 @@ def _take_open(view: BotView, strong: bool) -> bool:
     )
     if verdict is not None:
         return verdict
-    weights = _weights_of(view)
+    weights = _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
     now = partition(naturals, jokers, view.by_cards)
     after = partition(tuple(sorted((*naturals, tk))), jokers, view.by_cards)
     if after.cost < now.cost + weights[tk]:
@@ -1117,7 +1113,7 @@ def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
     """Lay off a loose card (the most costly first) onto a meld it fits (``decide`` calls
     it only when one fits)."""
     fit = view.table.fit
-    weights = _weights_of(view)
+    weights = _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
     loose = sorted(set(part.loose), key=lambda k: (-weights[k], k))
     if part.loose_jokers:
         loose.insert(0, JOKER_KIND)
@@ -1212,7 +1208,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
     """The card to discard: a loose natural card (the highest, or for ``strong`` the one
     least worth keeping), else the meld card whose loss costs least; a joker only when
     nothing else may go."""
-    weights = _weights_of(view)
+    weights = _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
     taken = view.taken_kind
     hand = view.hand
     if not strong:
