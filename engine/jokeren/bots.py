@@ -897,7 +897,7 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
             return lay
     if view.lay_off_now:
         table = view.table
-        if table.swaps:
+        if not table.swaps.keys().isdisjoint(view.naturals):
             swap = _swap(view, part, strong)
             if swap is not None:
                 return swap
