@@ -85,10 +85,9 @@ def _rank_of_position(p: int) -> int:
     return 1 if p == 14 else p
 
 
-@dataclass(frozen=True, slots=True)
-class HandMeld:
+class HandMeld(NamedTuple):
     """A meld that a hand can lay: its natural kinds and what each of its jokers stands
-    for (rank 1..13, suit 0..3)."""
+    for (rank 1..13, suit 0..3). (A named tuple: the hand analysis makes many.)"""
 
     run: bool
     naturals: tuple[int, ...]
@@ -103,15 +102,6 @@ class HandMeld:
     def points(self) -> int:
         """The meld's worth in points (seed 001: a joker counts 25)."""
         return sum(_KIND_POINTS[k] for k in self.naturals) + _JOKER_POINTS * len(self.jokers)
-
-    def spec(self, ids: dict[int, list[int]]) -> tuple[tuple[int, ...], tuple[StandsFor, ...]]:
-        """The cards (taken from ``ids``: card ids per kind) and stands-for of this meld,
-        for a ``LayMelds``."""
-        cards = [ids[k].pop() for k in self.naturals]
-        cards += [ids[JOKER_KIND].pop() for _ in self.jokers]
-        sfs: list[StandsFor] = [None] * len(self.naturals)
-        sfs += list(self.jokers)
-        return tuple(cards), tuple(sfs)
 
 
 class Partition(NamedTuple):
@@ -518,7 +508,7 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     naturals = live
     cost, used, raw = _solve_live(live, jokers, by_cards)
-    melds = [HandMeld(run, nat, jk, high) for run, nat, jk, high in raw]
+    melds = [_new_meld(HandMeld, c) for c in raw]
     spare = jokers - used
     while spare and melds:
         for i, m in enumerate(melds):
@@ -534,6 +524,9 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
     for k in in_melds:
         loose.remove(k)
     return Partition(tuple(melds), tuple(loose), spare, cost + spare * weights[JOKER_KIND])
+
+
+_new_meld: Final = tuple.__new__
 
 
 def clear_caches() -> None:
@@ -845,19 +838,24 @@ class BotView(NamedTuple):
     next_taken: frozenset[int]
 
 
-def _ids_by_kind(hand: Sequence[int]) -> dict[int, list[int]]:
-    """Card ids per kind, highest first: a bot plays the last (the lowest id); the kinds
-    in the order of their highest id, from the top."""
-    out: dict[int, list[int]] = {}
-    kinds = _KIND
-    for c in sorted(hand, reverse=True):
-        k = kinds[c]
-        ids = out.get(k)
-        if ids is None:
-            out[k] = [c]
-        else:
-            ids.append(c)
-    return out
+def _specs(
+    hand: Sequence[int], melds: Sequence[HandMeld]
+) -> tuple[tuple[tuple[int, ...], tuple[StandsFor, ...]], ...]:
+    """The cards and stands-for of each meld, for a ``LayMelds``: of the copies of a
+    card the lowest id first (``hand`` sorted, as a state keeps it)."""
+    jokers = [c for c in hand if _KIND[c] == JOKER_KIND]
+    taken: list[int] = []
+    out = []
+    for m in melds:
+        cards = []
+        for k in m.naturals:
+            c = k if k in hand and k not in taken else k + 54
+            taken.append(c)
+            cards.append(c)
+        for _ in m.jokers:
+            cards.append(jokers.pop(0))
+        out.append((tuple(cards), (*(None,) * len(m.naturals), *m.jokers)))
+    return tuple(out)
 
 
 def _kinds(hand: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
@@ -1028,8 +1026,7 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
     if strong:
         unseen = _unseen_all(view)
         melds = tuple(_safe_jokers(m, unseen) for m in melds)
-    ids = _ids_by_kind(view.hand)
-    specs = tuple(m.spec(ids) for m in melds)
+    specs = _specs(view.hand, melds)
     laid = [c for cards, _ in specs for c in cards]
     if not _discard_left(view.hand, laid, view.taken_kind):
         return None
