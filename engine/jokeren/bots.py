@@ -388,6 +388,52 @@ def _lane_neighbours(k: int, m: int) -> int:
 _RANK_LANES: Final = tuple(sum(1 << (s * 16 + p) for s in range(4)) for p in range(16))
 
 
+def _live_with(k: int, m: int, jokers: int) -> bool:
+    """Whether natural ``k`` has a partner to meld with among the cards of the lane mask
+    ``m`` (``_live_mask``'s test, for one card): with a joker one other suit of its rank or
+    one card of its suit within two places; without, two of each (in a row for a run)."""
+    if jokers:
+        return bool(m & _PARTNERS_ONE[k])
+    if (m & _OTHER_SUITS[k]).bit_count() >= 2:
+        return True
+    return any(m & pair == pair for pair in _RUN_PAIRS[k])
+
+
+def _lane_bits(suit: int, positions: Sequence[int]) -> int:
+    return sum(1 << (suit * 16 + p) for p in positions if 1 <= p <= 14)
+
+
+#: per natural kind: the lane bits of its rank in the other suits (an ace at position 1)
+_OTHER_SUITS: Final = tuple(
+    sum(1 << (s * 16 + k % 13 + 1) for s in range(4) if s != k // 13) for k in range(52)
+)
+#: per natural kind: the positions that make it live with one joker (a card of its rank
+#: in another suit, or of its suit one or two places away)
+_PARTNERS_ONE: Final = tuple(
+    _OTHER_SUITS[k]
+    | _lane_bits(
+        k // 13,
+        [
+            q
+            for p in ((1, 14) if k % 13 == 0 else (k % 13 + 1,))
+            for q in (p - 2, p - 1, p + 1, p + 2)
+        ],
+    )
+    for k in range(52)
+)
+#: per natural kind: the pairs of run neighbours that make it live without a joker
+_RUN_PAIRS: Final = tuple(
+    tuple(
+        pair
+        for p in ((1, 14) if k % 13 == 0 else (k % 13 + 1,))
+        for a, b in ((p - 2, p - 1), (p - 1, p + 1), (p + 1, p + 2))
+        if 1 <= a <= 14 and 1 <= b <= 14
+        for pair in (_lane_bits(k // 13, (a, b)),)
+    )
+    for k in range(52)
+)
+
+
 def _live_mask(naturals: Sequence[int], jokers: int) -> int:
     """The lane bits (``_LANE_BIT``) of the positions where a card of the hand has a
     partner to meld with: the same rank in other suits (two more without a joker, one
@@ -957,7 +1003,7 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
         return _DRAW_OPEN if m else _DRAW_STOCK
     if not jokers and m == bits[tk]:
         return _DRAW_STOCK  # only copies of the open card: nothing left to discard
-    if jokers >= 2 or _live_bits(m | bits[tk], jokers) & bits[tk]:
+    if jokers >= 2 or _live_with(tk, m, jokers):
         return _DRAW_OPEN
     lay_off_now = not obs.first_cycle and (obs.variant.lay_off_before_out or obs.out[obs.seat])
     if lay_off_now and tk in table_view(obs.table).fit:
