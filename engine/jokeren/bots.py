@@ -152,13 +152,6 @@ def _run_windows(
         yield nat, jk, b, natural
 
 
-def _candidates(k: int, present: frozenset[int], jokers: int) -> list[_Candidate]:
-    """``_candidate_sets``: the melds of ``k``, or those with two jokers when it has no
-    other."""
-    out, lone = _candidate_sets(k, present, jokers)
-    return out or lone
-
-
 def _candidate_sets(
     k: int, present: frozenset[int], jokers: int
 ) -> tuple[list[_Candidate], list[_Candidate]]:
@@ -347,8 +340,6 @@ def _masks(naturals: Sequence[int]) -> tuple[list[int], list[int]]:
 
 #: run position bits of a rank index (the ace is at positions 1 and 14)
 _POS_BITS: Final = (1 << 1 | 1 << 14, *(1 << (ri + 1) for ri in range(1, 13)))
-#: number of bits set in a 4-bit suit mask
-_POPCOUNT4: Final = tuple(bin(m).count("1") for m in range(16))
 
 
 def _near(mask: int, ri: int) -> int:
