@@ -948,6 +948,35 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
 _DISCARD: Final = tuple(Discard(c) for c in range(108))
 
 
+def _basic_play(obs: JokerenObservation) -> Action:
+    """``decide`` for a basic bot after its draw, read straight from the observation when
+    the hand has nothing to lay down, swap or lay off (most turns): then it discards
+    (``_basic_discard``). Otherwise, or when no loose card may go, the whole view is made
+    and ``decide`` chooses."""
+    hand = obs.hand
+    naturals, jokers = _kinds(hand)
+    by_cards = obs.variant.scoring == "cards"
+    part = partition(naturals, jokers, by_cards)
+    if not (obs.may_meld and (part.melds or obs.needs_opening)):
+        table = obs.table
+        hit = _TABLE_CACHE.get(id(table))
+        view = hit[1] if hit is not None and hit[0] is table else table_view(table)
+        fit = view.fit
+        if not obs.may_lay_off or (
+            view.swaps.keys().isdisjoint(naturals)
+            and not (part.loose_jokers and JOKER_KIND in fit)
+            and fit.keys().isdisjoint(part.loose)
+        ):
+            taken = obs.taken_from_open
+            weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+            k = _basic_discard(
+                part.loose, weights, fit, None if taken is None else _KIND[taken], naturals
+            )
+            if k >= 0:
+                return _DISCARD[_lowest_id(hand, k)]
+    return decide(view_of(obs, strong=False), strong=False, rng=None)
+
+
 def _lowest_id(hand: Sequence[int], k: int) -> int:
     """The lowest card id of kind ``k`` in the hand (the copy a bot plays)."""
     if k != JOKER_KIND:
@@ -1246,7 +1275,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
     taken = view.taken_kind
     hand = view.hand
     if not strong:
-        k = _basic_discard(view, part.loose, weights)
+        k = _basic_discard(part.loose, weights, view.table.fit, taken, view.naturals)
         if k >= 0:
             return _lowest_id(hand, k)
     else:
@@ -1274,14 +1303,19 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
     return _lowest_id(hand, JOKER_KIND if view.jokers or taken is None else taken)
 
 
-def _basic_discard(view: BotView, loose: Sequence[int], weights: tuple[int, ...]) -> int:
+def _basic_discard(
+    loose: Sequence[int],
+    weights: tuple[int, ...],
+    fit: Container[int],
+    taken: int | None,
+    naturals: Sequence[int],
+) -> int:
     """The loose kind a basic bot discards (-1: none may go): the highest (a card that
     fits the table last), among equals the one with fewest neighbours in hand, then the
     highest kind; never the kind taken from the open pile this turn. (The neighbours, at
     most 7, weigh less than one point, so they are counted only for the cards tied on
-    points.)"""
-    fit = view.table.fit
-    taken = view.taken_kind
+    points.) ``fit``: the kinds that fit the table; ``taken``: the kind taken from the open
+    pile this turn; ``naturals``: the hand's natural kinds."""
     top = -10_000
     tied: list[int] = []
     for k in loose:  # sorted, a kind may come twice (two decks)
@@ -1296,7 +1330,7 @@ def _basic_discard(view: BotView, loose: Sequence[int], weights: tuple[int, ...]
     if len(tied) <= 1:
         return tied[0] if tied else -1
     m = 0
-    for k in view.naturals:
+    for k in naturals:
         m |= _LANE_BIT[k]
     fewest = 99
     pick = -1
@@ -1540,6 +1574,6 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
         obs = state.observe(seat)
         if obs.phase == "draw":
             return _basic_draw(obs)
-        return decide(view_of(obs, strong=False), strong=False, rng=None)
+        return _basic_play(obs)
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)

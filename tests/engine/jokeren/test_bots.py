@@ -27,7 +27,7 @@ from engine.jokeren import (
     new_round,
     state_from_json,
 )
-from engine.jokeren.bots import choose, hand_partition
+from engine.jokeren.bots import choose, decide, hand_partition, view_of
 from engine.jokeren.melds import InvalidMeld, check_meld, meld_verdict
 from engine.match import play_round
 
@@ -225,6 +225,20 @@ def test_same_state_same_action(level: str) -> None:
         first = bot_action(state, level=level)
         assert bot_action(state, level=level) == first
         assert bot_action(state_from_json(state.to_json()), level=level) == first
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_basic_bot_plays_as_its_whole_decision(preset: str) -> None:
+    """``bot_action`` takes quick paths for a basic bot (the draw, and a discard when
+    nothing can be laid, swapped or laid off); they choose what ``decide`` chooses on the
+    whole view, in every position of rounds where the seats play at both levels."""
+    checked = 0
+    for state in positions(preset, 6, ("basic", "strong", "basic", "strong")):
+        assert state.current_player is not None
+        view = view_of(state.observe(state.current_player), strong=False)
+        assert bot_action(state, level="basic") == decide(view, strong=False, rng=None)
+        checked += 1
+    assert checked > 100
 
 
 @pytest.mark.parametrize("preset", ["jokeren7", "jokeren13", "klassiek"])
