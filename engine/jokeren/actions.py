@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from engine.cards import CARD_CODE
 from engine.errors import IllegalMove, MalformedAction
@@ -108,8 +108,22 @@ class Discard:
 
 Action = Draw | LayMelds | LayOff | SwapJoker | Discard
 
-_DRAW_STOCK = Draw("stock")
-_DRAW_OPEN = Draw("open")
+# Shared instances (actions are immutable; making frozen dataclasses is the slow part of
+# listing and choosing moves).
+DRAW_STOCK: Final = Draw("stock")
+DRAW_OPEN: Final = Draw("open")
+#: One ``Discard`` per card id.
+DISCARDS: Final = tuple(Discard(c) for c in range(len(CARD_CODE)))
+_LAY_OFFS: dict[tuple[int, int, StandsFor], LayOff] = {}
+
+
+def lay_off_action(card: int, meld_index: int, stands_for: StandsFor = None) -> LayOff:
+    """The shared ``LayOff`` of ``card`` onto meld ``meld_index``."""
+    key = (card, meld_index, stands_for)
+    action = _LAY_OFFS.get(key)
+    if action is None:
+        action = _LAY_OFFS[key] = LayOff(card, meld_index, stands_for)
+    return action
 
 
 def _card(value: Any) -> int:
@@ -144,9 +158,9 @@ def action_from_json(obj: Mapping[str, Any]) -> Action:
         if kind == "draw":
             source = obj["source"]
             if source == "stock":
-                return _DRAW_STOCK
+                return DRAW_STOCK
             if source == "open":
-                return _DRAW_OPEN
+                return DRAW_OPEN
             raise MalformedAction(
                 "Pak van 'stock' of 'open'.", "Draw source must be 'stock' or 'open'."
             )

@@ -50,7 +50,17 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from engine.cards import CARD_POINTS
 from engine.dealing import Stream
 from engine.errors import RoundOver
-from engine.jokeren.actions import Action, Discard, Draw, LayMelds, LayOff, SwapJoker
+from engine.jokeren.actions import (
+    DISCARDS,
+    DRAW_OPEN,
+    DRAW_STOCK,
+    Action,
+    Draw,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+    lay_off_action,
+)
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
 
 if TYPE_CHECKING:
@@ -924,7 +934,7 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
     """The bot's action for a view (see the module text for the policy). ``rng`` breaks
     a strong bot's ties; a basic bot has none to break and may be given ``None``."""
     if view.drawing:
-        return _DRAW_OPEN if _take_open(view, strong) else _DRAW_STOCK
+        return DRAW_OPEN if _take_open(view, strong) else DRAW_STOCK
     part = partition(view.naturals, view.jokers, view.by_cards)
     if view.may_lay and (part.melds or (view.requirement is not None and not view.out)):
         lay = _lay_down(view, part, strong)
@@ -941,11 +951,7 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
             lay_off = _lay_off(view, part, strong)
             if lay_off is not None:
                 return lay_off
-    return _DISCARD[_discard(view, part, strong, rng)]
-
-
-#: one shared ``Discard`` per card id (actions are immutable)
-_DISCARD: Final = tuple(Discard(c) for c in range(108))
+    return DISCARDS[_discard(view, part, strong, rng)]
 
 
 def _basic_play(obs: JokerenObservation) -> Action:
@@ -973,7 +979,7 @@ def _basic_play(obs: JokerenObservation) -> Action:
                 part.loose, weights, fit, None if taken is None else _KIND[taken], naturals
             )
             if k >= 0:
-                return _DISCARD[_lowest_id(hand, k)]
+                return DISCARDS[_lowest_id(hand, k)]
     return decide(view_of(obs, strong=False), strong=False, rng=None)
 
 
@@ -1007,7 +1013,7 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
     pass over the hand gives its jokers and the lane mask of its naturals."""
     pile = obs.open_pile
     if not pile:
-        return _DRAW_STOCK
+        return DRAW_STOCK
     kinds = _KIND
     tk = kinds[pile[-1]]
     bits = _LANE_BIT
@@ -1020,19 +1026,15 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
         else:
             m |= bits[k]
     if tk == JOKER_KIND:
-        return _DRAW_OPEN if m else _DRAW_STOCK
+        return DRAW_OPEN if m else DRAW_STOCK
     if not jokers and m == bits[tk]:
-        return _DRAW_STOCK  # only copies of the open card: nothing left to discard
+        return DRAW_STOCK  # only copies of the open card: nothing left to discard
     if jokers >= 2 or _live_with(tk, m, jokers):
-        return _DRAW_OPEN
+        return DRAW_OPEN
     lay_off_now = not obs.first_cycle and (obs.variant.lay_off_before_out or obs.out[obs.seat])
     if lay_off_now and tk in table_view(obs.table).fit:
-        return _DRAW_OPEN
-    return _DRAW_STOCK
-
-
-_DRAW_OPEN: Final = Draw("open")
-_DRAW_STOCK: Final = Draw("stock")
+        return DRAW_OPEN
+    return DRAW_STOCK
 
 
 def _take_open(view: BotView, strong: bool) -> bool:
@@ -1187,20 +1189,8 @@ def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
             if _discard_left(view.hand, [card], view.taken_kind):
                 if k == JOKER_KIND and strong:
                     return LayOff(card, index, _safe_name(view, index, card))
-                return _lay_off_action(card, index)
+                return lay_off_action(card, index)
     return None
-
-
-def _lay_off_action(card: int, index: int) -> LayOff:
-    """A shared ``LayOff`` without a joker's naming (actions are immutable)."""
-    key = card * 256 + index
-    action = _LAY_OFFS.get(key)
-    if action is None:
-        action = _LAY_OFFS[key] = LayOff(card, index)
-    return action
-
-
-_LAY_OFFS: dict[int, LayOff] = {}
 
 
 def _safe_name(view: BotView, index: int, joker: int) -> StandsFor:

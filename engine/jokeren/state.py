@@ -95,6 +95,9 @@ from engine.cards import (
 from engine.dealing import Stream, commitment, deal_hands, round_seed
 from engine.errors import IllegalMove, NotYourTurn, RoundOver
 from engine.jokeren.actions import (
+    DISCARDS,
+    DRAW_OPEN,
+    DRAW_STOCK,
     Action,
     AlreadyDrew,
     CannotDiscardTakenCard,
@@ -113,6 +116,7 @@ from engine.jokeren.actions import (
     OpenPileEmpty,
     SwapJoker,
     action_from_json,
+    lay_off_action,
 )
 from engine.jokeren.melds import (
     InvalidMeld,
@@ -141,24 +145,10 @@ Log = tuple[LogEntry, ...]
 #: The log as a linked list, newest first: (previous node, entry) or None.
 LogNode = tuple[Any, LogEntry] | None
 
-_DRAW_STOCK = Draw("stock")
-_DRAW_OPEN = Draw("open")
 #: The log entry of a draw from the stock, per seat (shared: entries are immutable).
-_STOCK_DRAWS: tuple[LogEntry, ...] = tuple(("action", s, _DRAW_STOCK, ()) for s in range(4))
+_STOCK_DRAWS: tuple[LogEntry, ...] = tuple(("action", s, DRAW_STOCK, ()) for s in range(4))
 #: The ``CARD_KIND`` of every joker.
 _JOKER_KIND = CARD_KIND[52]
-#: One ``Discard`` per card id, shared (actions are immutable).
-_DISCARDS = tuple(Discard(c) for c in range(len(CARD_CODE)))
-_LAY_OFFS: dict[tuple[int, int, tuple[int, int] | None], LayOff] = {}
-
-
-def _lay_off_action(card: int, meld_index: int, stands_for: tuple[int, int] | None) -> LayOff:
-    """A shared ``LayOff`` (building frozen dataclasses is the slow part of listing)."""
-    key = (card, meld_index, stands_for)
-    action = _LAY_OFFS.get(key)
-    if action is None:
-        action = _LAY_OFFS[key] = LayOff(card, meld_index, stands_for)
-    return action
 
 
 #: Caps on the enumerated opening combinations (``legal_actions`` stays finite and fast;
@@ -624,7 +614,7 @@ class JokerenState:
         d["open_takes"] = (*self.open_takes, (seat, card))
         d["phase"] = "play"
         d["move_count"] = self.move_count + 1
-        _append_log(d, (("action", seat, _DRAW_OPEN, (card,)),))
+        _append_log(d, (("action", seat, DRAW_OPEN, (card,)),))
         return _state_of(d)
 
     def _discard(self, seat: int, action: Discard) -> JokerenState:
@@ -880,10 +870,10 @@ class JokerenState:
         if seat is None:
             return []
         if self.phase == "draw":
-            acts: list[Action] = [_DRAW_STOCK]
+            acts: list[Action] = [DRAW_STOCK]
             pile = self.open_pile
             if pile and _has_other_kind(self.hands[seat], CARD_KIND[pile[-1]]):
-                acts.append(_DRAW_OPEN)
+                acts.append(DRAW_OPEN)
             return acts
         hand = self.hands[seat]
         taken = self.taken_from_open
@@ -904,11 +894,11 @@ class JokerenState:
                         key = (rank, CARD_SUIT[card])
                         for i, meld in enumerate(table):
                             if key in meld.accepts:
-                                out.append(_lay_off_action(card, i, None))
+                                out.append(lay_off_action(card, i, None))
                     else:
                         for i, meld in enumerate(table):
                             for sf in meld.joker_options:
-                                out.append(_lay_off_action(card, i, sf))
+                                out.append(lay_off_action(card, i, sf))
                 with_jokers = [(i, m.stands_for) for i, m in enumerate(table) if m.has_joker]
                 if with_jokers:
                     joker_free = taken_kind != _JOKER_KIND
@@ -923,10 +913,10 @@ class JokerenState:
                             if key in sfs:
                                 out.append(SwapJoker(card, i))
         if taken is None:
-            out.extend([_DISCARDS[c] for c in hand])
+            out.extend([DISCARDS[c] for c in hand])
         else:
             kind = CARD_KIND[taken]
-            out.extend([_DISCARDS[c] for c in hand if CARD_KIND[c] != kind])
+            out.extend([DISCARDS[c] for c in hand if CARD_KIND[c] != kind])
         return out
 
     def lay_melds_options(self) -> list[LayMelds]:
