@@ -300,9 +300,7 @@ def _state_of(fields: dict[str, Any]) -> JokerenState:
 
 def _without(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
     if len(cards) == 1:
-        card = cards[0]
-        i = hand.index(card)
-        return hand[:i] + hand[i + 1 :]
+        return _take_out(hand, cards[0])
     drop = set(cards)
     return tuple([c for c in hand if c not in drop])
 
@@ -530,11 +528,7 @@ class JokerenState:
                 d["phase"] = "play"
                 d["move_count"] = self.move_count + 1
                 entry = _STOCK_DRAWS[player]
-                tail = self.log_tail + (entry,)  # noqa: RUF005 - one copy, not two
-                if len(tail) < _LOG_CHUNK:
-                    d["log_tail"] = tail
-                else:
-                    _append_log(d, (entry,))
+                _append_log(d, (entry,))
                 new = _new(JokerenState)
                 _set_state_dict(new, d)
                 return new
@@ -545,38 +539,6 @@ class JokerenState:
                 "Draw a card from the stock or the open pile first.",
             )
         if t is Discard:
-            hands = self.hands
-            hand = hands[player]
-            turn = self.turn + 1
-            v = self.variant
-            if len(hand) > 1 and self.stock and turn < v.turn_limit:
-                # the turn passes without an end or a reshuffle: the most common case
-                card = action.card  # type: ignore[union-attr]
-                try:
-                    i = hand.index(card)
-                except ValueError:
-                    raise _not_in_hand(card) from None
-                taken = self.taken_from_open
-                if taken is not None and CARD_KIND[card] == CARD_KIND[taken]:
-                    return self._discard(player, action)  # type: ignore[arg-type]
-                d = self.__dict__.copy()
-                d["hands"] = _set_hand(hands, player, hand[:i] + hand[i + 1 :])
-                d["open_pile"] = self.open_pile + (card,)  # noqa: RUF005 - one copy, not two
-                d["came_out_this_turn"] = False
-                d["taken_from_open"] = None
-                d["move_count"] = self.move_count + 1
-                d["turn"] = turn
-                d["current_player"] = (player + 1) % v.num_players
-                d["phase"] = "draw"
-                discarded: LogEntry = ("action", player, action, ())
-                tail = self.log_tail + (discarded,)  # noqa: RUF005 - one copy, not two
-                if len(tail) < _LOG_CHUNK:
-                    d["log_tail"] = tail
-                else:
-                    _append_log(d, (discarded,))
-                new = _new(JokerenState)
-                _set_state_dict(new, d)
-                return new
             return self._discard(player, action)  # type: ignore[arg-type]
         if t is LayOff:
             return self._lay_off(player, action)  # type: ignore[arg-type]
@@ -636,9 +598,7 @@ class JokerenState:
         new_hand = hand[:i] + hand[i + 1 :]
         pile = (*self.open_pile, card)
         d = self.__dict__.copy()
-        new_hands = list(hands)
-        new_hands[seat] = new_hand
-        d["hands"] = tuple(new_hands)
+        d["hands"] = _set_hand(hands, seat, new_hand)
         d["open_pile"] = pile
         d["came_out_this_turn"] = False
         d["taken_from_open"] = None
@@ -661,11 +621,7 @@ class JokerenState:
             _append_log(d, (entry, ("end", -1, None, (2,))))
             return _state_of(d)
         if self.stock:
-            tail = (*self.log_tail, entry)
-            if len(tail) < _LOG_CHUNK:
-                d["log_tail"] = tail
-            else:
-                _append_log(d, (entry,))
+            _append_log(d, (entry,))
         else:
             below = pile[:-1]
             if not below:
@@ -735,41 +691,33 @@ class JokerenState:
             _append_log(d, (entry, self._leave(d, meld)))
         else:
             d["table"] = (*table[:i], meld, *table[i + 1 :])
-            tail = (*self.log_tail, entry)
-            if len(tail) < _LOG_CHUNK:
-                d["log_tail"] = tail
-            else:
-                _append_log(d, (entry,))
+            _append_log(d, (entry,))
         new = _new(JokerenState)
         _set_state_dict(new, d)
         return new
 
-    def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
+    def _table_play(self, seat: int, card: int, i: int) -> tuple[tuple[int, ...], Meld]:
+        """The hand of ``seat`` and meld ``i`` for a lay-off or a joker swap, checked: the
+        seat may lay off now, holds ``card``, and meld ``i`` is on the table."""
         self._check_lay_off_allowed(seat)
-        card = action.card
         hand = self.hands[seat]
         if card not in hand:
             raise _not_in_hand(card)
-        i = action.meld_index
         table = self.table
         if not 0 <= i < len(table):
             raise _no_meld(i)
-        j = hand.index(card)
-        new_hand = hand[:j] + hand[j + 1 :]
-        meld = lay_off(table[i], card, action.stands_for)
-        return self._after_table_play(seat, action, i, meld, new_hand)
+        return hand, table[i]
+
+    def _lay_off(self, seat: int, action: LayOff) -> JokerenState:
+        card, i = action.card, action.meld_index
+        hand, target = self._table_play(seat, card, i)
+        meld = lay_off(target, card, action.stands_for)
+        return self._after_table_play(seat, action, i, meld, _take_out(hand, card))
 
     def _swap(self, seat: int, action: SwapJoker) -> JokerenState:
-        self._check_lay_off_allowed(seat)
-        card = action.card
-        hand = self.hands[seat]
-        if card not in hand:
-            raise _not_in_hand(card)
-        i = action.meld_index
-        table = self.table
-        if not 0 <= i < len(table):
-            raise _no_meld(i)
-        meld, joker = swap_joker(table[i], card)
+        card, i = action.card, action.meld_index
+        hand, target = self._table_play(seat, card, i)
+        meld, joker = swap_joker(target, card)
         new_hand = _put_in(_take_out(hand, card), joker)
         return self._after_table_play(seat, action, i, meld, new_hand)
 
