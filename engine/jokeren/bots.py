@@ -42,7 +42,7 @@ card alone with two jokers is tried only when it has no other meld.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final, NamedTuple
@@ -441,10 +441,16 @@ def _live_mask(naturals: Sequence[int], jokers: int) -> int:
     more with one), or run neighbours (two in a row without a joker, one within two
     places with one). A card without such a partner is loose in every split of the
     hand."""
+    return _live_bits(_lane_mask(naturals), jokers)
+
+
+def _lane_mask(naturals: Iterable[int]) -> int:
+    """The lane mask of natural kinds: the ``_LANE_BIT`` of each, together."""
+    bits = _LANE_BIT
     m = 0
     for k in naturals:
-        m |= _LANE_BIT[k]
-    return _live_bits(m, jokers)
+        m |= bits[k]
+    return m
 
 
 def _live_bits(m: int, jokers: int) -> int:
@@ -513,9 +519,7 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
         return _partition_live(naturals, jokers, by_cards)
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     bits = _LANE_BIT
-    m = 0
-    for k in naturals:
-        m |= bits[k]
+    m = _lane_mask(naturals)
     live_bits = _live_bits(m, jokers) & m
     if not live_bits:  # no card can meld (often so in a short hand)
         cost = jokers * weights[JOKER_KIND]
@@ -991,21 +995,22 @@ def _lowest_id(hand: Sequence[int], k: int) -> int:
 
 
 def _open_card_verdict(
-    naturals: tuple[int, ...], jokers: int, tk: int, table: TableView | None, strong: bool
+    m: int, jokers: int, tk: int, table: TableView | None, strong: bool
 ) -> bool | None:
-    """The rules both levels follow for the open card of kind ``tk``: never when it would
-    leave nothing to discard; always a joker, and a card that can be laid off this turn
-    (``table``: the table when the seat may lay off this turn, else ``None``). A basic
-    bot takes it when it can meld with the hand; ``None``: the strong bot weighs it."""
+    """The rules both levels follow for the open card of kind ``tk``, for a hand of lane
+    mask ``m`` (its naturals) and ``jokers``: never when it would leave nothing to
+    discard; always a joker, and a card that can be laid off this turn (``table``: the
+    table when the seat may lay off this turn, else ``None``). A basic bot takes it when
+    it can meld with the hand; ``None``: the strong bot weighs it."""
     if tk == JOKER_KIND:
-        return bool(naturals)  # with only jokers nothing would be left to discard
-    if not jokers and naturals[0] == tk == naturals[-1]:
-        return False
+        return bool(m)  # with only jokers nothing would be left to discard
+    if not jokers and m == _LANE_BIT[tk]:
+        return False  # only copies of the open card
+    if not strong and (jokers >= 2 or _live_with(tk, m, jokers)):
+        return True
     if table is not None and (tk in table.fit or (strong and tk in table.swaps)):
         return True
-    if strong:
-        return None
-    return jokers >= 2 or bool(_live_mask((*naturals, tk), jokers) & _LANE_BIT[tk])
+    return None if strong else False
 
 
 def _basic_draw(obs: JokerenObservation) -> Draw:
@@ -1015,7 +1020,6 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
     if not pile:
         return DRAW_STOCK
     kinds = _KIND
-    tk = kinds[pile[-1]]
     bits = _LANE_BIT
     m = 0
     jokers = 0
@@ -1025,14 +1029,9 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
             jokers += 1
         else:
             m |= bits[k]
-    if tk == JOKER_KIND:
-        return DRAW_OPEN if m else DRAW_STOCK
-    if not jokers and m == bits[tk]:
-        return DRAW_STOCK  # only copies of the open card: nothing left to discard
-    if jokers >= 2 or _live_with(tk, m, jokers):
-        return DRAW_OPEN
     lay_off_now = not obs.first_cycle and (obs.variant.lay_off_before_out or obs.out[obs.seat])
-    if lay_off_now and tk in table_view(obs.table).fit:
+    table = table_view(obs.table) if lay_off_now else None
+    if _open_card_verdict(m, jokers, kinds[pile[-1]], table, False):
         return DRAW_OPEN
     return DRAW_STOCK
 
@@ -1047,7 +1046,7 @@ def _take_open(view: BotView, strong: bool) -> bool:
     tk = _KIND[top]
     naturals, jokers = view.naturals, view.jokers
     verdict = _open_card_verdict(
-        naturals, jokers, tk, view.table if view.lay_off_now else None, strong
+        _lane_mask(naturals), jokers, tk, view.table if view.lay_off_now else None, strong
     )
     if verdict is not None:
         return verdict
@@ -1319,9 +1318,7 @@ def _basic_discard(
             tied.append(k)
     if len(tied) <= 1:
         return tied[0] if tied else -1
-    m = 0
-    for k in naturals:
-        m |= _LANE_BIT[k]
+    m = _lane_mask(naturals)
     fewest = 99
     pick = -1
     for k in tied:  # ascending: the last of the fewest is the highest kind
