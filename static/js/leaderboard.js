@@ -64,5 +64,6 @@
       // offline for a moment: try again at the next tick
     }
   }
-  window.setInterval(refresh, 20000);
+  // Every 20 s (the tests set window.JK_LEADERBOARD_MS to poll faster).
+  window.setInterval(refresh, window.JK_LEADERBOARD_MS || 20000);
 })();
