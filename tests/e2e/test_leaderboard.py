@@ -12,14 +12,8 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import log_in
 from tournaments import services
-from tournaments.models import Game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def _set_rounds(game: Game, round_scores: list[list[int]]) -> None:
-    totals = [sum(r[s] for r in round_scores) for s in range(4)]
-    Game.objects.filter(pk=game.pk).update(round_scores=round_scores, totals=totals)
 
 
 def _row(page: Page, name: str) -> Any:
@@ -32,8 +26,8 @@ def test_the_live_leaderboard_shows_only_the_rounds_you_have_finished(
     t = factories.make_tournament(rounds=3)
     anna = services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
     bram = services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
-    _set_rounds(anna, [[10, 20, 30, 40]])
-    _set_rounds(bram, [[4, 25, 25, 25]])
+    factories.set_rounds(anna, [[10, 20, 30, 40]])
+    factories.set_rounds(bram, [[4, 25, 25, 25]])
     services.standings_refresh(tournament=t)
 
     log_in(page, live_server.url, "bram")
@@ -43,7 +37,7 @@ def test_the_live_leaderboard_shows_only_the_rounds_you_have_finished(
 
     # Anna plays her second round (7 - 131/3 = -36.67): Bram's page updates her progress
     # but still shows her result over round 1 only.
-    _set_rounds(anna, [[10, 20, 30, 40], [7, 41, 43, 47]])
+    factories.set_rounds(anna, [[10, 20, 30, 40], [7, 41, 43, 47]])
     services.standings_refresh(tournament=t)
     expect(_row(page, "anna")).to_contain_text("2/3")
     expect(_row(page, "anna")).to_contain_text("-20,00")
@@ -51,7 +45,7 @@ def test_the_live_leaderboard_shows_only_the_rounds_you_have_finished(
     assert page.locator("h3", has_text="Ronde 2").count() == 0
 
     # Bram finishes his second round: the page loads again with both rounds.
-    _set_rounds(bram, [[4, 25, 25, 25], [0, 1, 1, 1]])
+    factories.set_rounds(bram, [[4, 25, 25, 25], [0, 1, 1, 1]])
     services.standings_refresh(tournament=t)
     expect(_row(page, "anna")).to_contain_text("-56,67")
     expect(page.locator("h3", has_text="Ronde 2")).to_be_visible()

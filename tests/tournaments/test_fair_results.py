@@ -45,13 +45,6 @@ def _client(user: Any = None) -> Client:
     return client
 
 
-def _set_rounds(game: Game, round_scores: list[list[int]]) -> None:
-    """Give ``game`` these finished rounds (its own totals follow)."""
-    totals = [sum(r[s] for r in round_scores) for s in range(4)]
-    Game.objects.filter(pk=game.pk).update(round_scores=round_scores, totals=totals)
-    game.refresh_from_db()
-
-
 def _play_rounds(game: Game, user: Any, rounds: int) -> Game:
     """Play ``game`` through the service (South choosing like the basic bot) until
     ``rounds`` rounds are over; South must get a turn in each (``south_plays``)."""
@@ -106,9 +99,9 @@ def abandoned(organizer: Any) -> Abandoned:
     for g in (anna, bram, dirk, cees):
         g.refresh_from_db()
     bot = cees.round_scores
-    _set_rounds(anna, [[r[0] + 4, *r[1:]] for r in bot])
-    _set_rounds(bram, [[r[0] + 8, *r[1:]] for r in bot])
-    _set_rounds(dirk, [[bot[0][0] - 4, *bot[0][1:]], dirk.round_scores[1]])
+    factories.set_rounds(anna, [[r[0] + 4, *r[1:]] for r in bot])
+    factories.set_rounds(bram, [[r[0] + 8, *r[1:]] for r in bot])
+    factories.set_rounds(dirk, [[bot[0][0] - 4, *bot[0][1:]], dirk.round_scores[1]])
     services.standings_refresh(tournament=t)
     return Abandoned(t, anna, bram, dirk, cees)
 
@@ -158,10 +151,10 @@ def test_entries_with_bot_rounds_rank_by_own_rounds_then_result(organizer: Any) 
         g.refresh_from_db()
     # Gijs and Hans played the same first round alike; Fien's own two rounds are worse
     # than either, and every bot round is the best of its deal.
-    _set_rounds(games["eva"], [[50, 0, 0, 0]] * 3)
-    _set_rounds(games["fien"], [[40, 0, 0, 0], [40, 0, 0, 0], [0, 90, 90, 90]])
-    _set_rounds(games["gijs"], [[10, 0, 0, 0], [0, 90, 90, 90], [0, 90, 90, 90]])
-    _set_rounds(games["hans"], [[10, 0, 0, 0], [0, 60, 60, 60], [0, 90, 90, 90]])
+    factories.set_rounds(games["eva"], [[50, 0, 0, 0]] * 3)
+    factories.set_rounds(games["fien"], [[40, 0, 0, 0], [40, 0, 0, 0], [0, 90, 90, 90]])
+    factories.set_rounds(games["gijs"], [[10, 0, 0, 0], [0, 90, 90, 90], [0, 90, 90, 90]])
+    factories.set_rounds(games["hans"], [[10, 0, 0, 0], [0, 60, 60, 60], [0, 90, 90, 90]])
     rows = services.standings_refresh(tournament=t)
     assert [(s.username, s.rank, s.rounds_counted, s.result) for s in rows] == [
         ("eva", 1, 3, 150.0),
@@ -261,9 +254,9 @@ def race(organizer: Any) -> Race:
         name: services.entry_join(tournament_id=t.pk, user=factories.make_user(name)).game
         for name in ("anna", "bram", "cees")
     }
-    _set_rounds(games["anna"], [[10, 20, 30, 40], [7, 41, 43, 47]])
-    _set_rounds(games["bram"], [[4, 25, 25, 25]])
-    _set_rounds(games["cees"], [])
+    factories.set_rounds(games["anna"], [[10, 20, 30, 40], [7, 41, 43, 47]])
+    factories.set_rounds(games["bram"], [[4, 25, 25, 25]])
+    factories.set_rounds(games["cees"], [])
     services.standings_refresh(tournament=t)
     return Race(t, games["anna"], games["bram"], games["cees"], factories.make_user("dora"))
 
@@ -383,7 +376,7 @@ def test_the_organizer_sees_no_scores_during_the_window(race: Race) -> None:
 
 
 def test_an_entrant_who_has_finished_sees_every_round(race: Race) -> None:
-    _set_rounds(race.bram, [[4, 25, 25, 25], [0, 1, 1, 1], [0, 1, 1, 1]])
+    factories.set_rounds(race.bram, [[4, 25, 25, 25], [0, 1, 1, 1], [0, 1, 1, 1]])
     Game.objects.filter(pk=race.bram.pk).update(status=Game.Status.FINISHED)
     services.standings_refresh(tournament=race.t)
     body, data = _standings_api(race, race.bram.user)
