@@ -203,7 +203,7 @@ def test_the_page_and_the_api_after_the_close_follow_the_rule(abandoned: Abandon
     assert [s.username for s in response.context["standings"]] == ["anna", "bram", "dirk", "cees"]
     page = _text(response)
     # Three rows of the per-deal tables are the bot's (Cees twice, Dirk once), marked.
-    assert page.count('class=" by-bot"') == 3
+    assert page.count('class="by-bot"') == 3
     assert "the bot played the entrant's seat in this round" in page
     assert "2 rounds not counted" in page and "1 round not counted" in page
     data = _client().get(reverse("api_tournament_standings", args=[a.t.pk])).json()
