@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -592,6 +592,28 @@ def game_finish(*, game: Game) -> Game:
     return game
 
 
+def _lock_for_play(tournament_id: int) -> Tournament:
+    """The tournament's row, read under a share lock (``FOR SHARE``) held until the move's
+    transaction ends.
+
+    Moves share the lock, so they never wait for each other; the close and ``close now``
+    take ``FOR UPDATE`` on the same row, which waits until every move holding the share
+    lock has committed, and a move that asks after them waits until the close has
+    committed and then reads its new ``closes_at``. So a move and a close are serialized
+    on the tournament: a move is accepted only if the clock, read after its lock is
+    granted, is before ``closes_at`` (and nothing closed the tournament), and no move
+    commits once the close has started (docs/rules.md §7, tournaments 5). On SQLite every
+    transaction holds the database's write lock from its start (``BEGIN IMMEDIATE``),
+    which serializes them already.
+    """
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Tournament._meta.db_table)
+        column = connection.ops.quote_name(Tournament._meta.pk.column or "id")
+        query = f"SELECT * FROM {table} WHERE {column} = %s FOR SHARE"
+        return Tournament.objects.raw(query, [tournament_id])[0]
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
 @dataclass(frozen=True)
 class MoveOutcome:
     game: Game
@@ -617,9 +639,11 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
                 raise StaleMove.at(g.seq)
             if g.status == Game.Status.FINISHED:
                 raise GameFinished.of(_("This game is over."))
-            t = g.tournament
-            if t is not None and not t.window_open():
-                raise TournamentClosed.of(_("This tournament is closed for play."))
+            if g.entry is not None:
+                # The clock is read once the share lock is held (see _lock_for_play).
+                t = _lock_for_play(g.entry.tournament_id)
+                if not t.window_open(timezone.now()):
+                    raise TournamentClosed.of(_("This tournament is closed for play."))
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
             state = module.state_from_json(g.state)
