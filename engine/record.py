@@ -145,7 +145,7 @@ def read_record(data: Any) -> GameRecord:
         raise RecordError("variant must be a JSON object")
     try:
         variant = module.variant_from_json(data["variant"])
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RecordError(f"variant is not a valid {game} variant: {exc}") from None
     if data["bot_level"] not in module.BOT_LEVELS:
         raise RecordError(f"bot_level must be one of {', '.join(module.BOT_LEVELS)}")

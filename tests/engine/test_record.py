@@ -5,7 +5,6 @@ of tampering is reported with its round."""
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import pytest
@@ -14,47 +13,14 @@ from engine import record
 from engine.dealing import commitment
 from engine.registry import game_module
 
-SECRET = bytes(range(32, 64))
-
-
-def play_record(game: str, preset: str, rounds: int, *, level: str = "strong") -> dict[str, Any]:
-    """A record of a game where seat 0 plays like the basic bot (not a bot: ``by_bot``
-    false) and the others are bots of ``level``; the scores are the engine's."""
-    module = game_module(game)
-    variant = module.PRESETS[preset]
-    actions: list[list[record.RecordedAction]] = []
-    scores: list[list[int]] = []
-    for r in range(rounds):
-        state = module.new_round(variant, secret=SECRET, round_index=r)
-        row = []
-        while not state.is_terminal:
-            seat = state.current_player
-            action = module.bot_action(state, level="basic" if seat == 0 else level)
-            row.append(record.RecordedAction(seat, action.to_json(), by_bot=seat != 0))
-            state = state.apply(action)
-        actions.append(row)
-        scores.append(state.scores())
-    totals = [sum(column) for column in zip(*scores, strict=True)]
-    data = record.build_record(
-        game=game,
-        variant=variant.to_json(),
-        bot_level=level,
-        secret=SECRET,
-        rounds=rounds,
-        actions=actions,
-        round_scores=scores,
-        totals=totals,
-    ).to_json()
-    return json.loads(json.dumps(data))  # as read from a file
-
 
 def check(data: dict[str, Any]) -> record.Verification:
     return record.verify(record.read_record(data))
 
 
-@pytest.fixture(scope="module")
-def jokeren() -> dict[str, Any]:
-    return play_record("jokeren", "jokeren7", 2)
+@pytest.fixture
+def jokeren(jokeren_record: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(jokeren_record)
 
 
 def test_a_played_game_verifies(jokeren: dict[str, Any]) -> None:
@@ -62,14 +28,14 @@ def test_a_played_game_verifies(jokeren: dict[str, Any]) -> None:
     assert result.ok, result.all_problems()
     assert [c.replayed for c in result.rounds] == jokeren["round_scores"]
     assert result.totals_replayed == jokeren["totals"]
-    assert jokeren["commitment"] == commitment(SECRET)
+    assert jokeren["commitment"] == commitment(bytes.fromhex(jokeren["secret"]))
     assert result.final_state.is_terminal
     lines = record.verification_lines(result)
     assert lines[0].startswith("round 1: ") and lines[0].endswith("ok")
     assert lines[-1].startswith("verified")
 
 
-def test_a_klaverjas_game_verifies() -> None:
+def test_a_klaverjas_game_verifies(play_record: Any) -> None:
     result = check(play_record("klaverjas", "rotterdams", 1, level="basic"))
     assert result.ok, result.all_problems()
 
@@ -120,16 +86,14 @@ def test_a_bot_action_that_is_not_the_bots_choice_is_reported(jokeren: dict[str,
     module = game_module("jokeren")
     variant = module.variant_from_json(jokeren["variant"])
     data = copy.deepcopy(jokeren)
-    state = module.new_round(variant, secret=SECRET, round_index=0)
-    for i, item in enumerate(data["actions"][0]):
-        if item["by_bot"]:
-            chosen = item["action"]
-            other = next(
-                a.to_json() for a in state.legal_actions() if a.to_json() != chosen
-            )
-            item["action"] = other
-            break
+    state = module.new_round(variant, secret=bytes.fromhex(data["secret"]), round_index=0)
+    row = data["actions"][0]
+    i = next(i for i, item in enumerate(row) if item["by_bot"])
+    for item in row[:i]:
         state = state.apply(module.action_from_json(item["action"]))
+    row[i]["action"] = next(
+        a.to_json() for a in state.legal_actions() if a.to_json() != row[i]["action"]
+    )
     result = check(data)
     assert "not the bot's choice" in result.rounds[0].problems[0]
     assert f"action {i + 1} " in result.rounds[0].problems[0]
