@@ -138,6 +138,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                     "rounds_played": s.rounds_played,
                     "finished": s.finished,
                     "bot_finished": s.bot_finished,
+                    "under_review": s.under_review,
                 }
                 for s in rows
             ],
