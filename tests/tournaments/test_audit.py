@@ -167,6 +167,8 @@ def test_the_entries_page_and_the_admin_show_a_mismatch(
     assert "under review: the replay differs" in page
     assert detail.replace("[", "").split(",")[0] in page.replace("[", "")
     assert reverse("entry_audit", args=[tournament.pk, entry_of(game).pk]) in page
+    dutch = client.get(reverse("tournament_entries", args=[tournament.pk])).content.decode()
+    assert "in onderzoek: het naspelen wijkt af" in dutch and "Opnieuw controleren" in dutch
 
     admin = factories.make_user("beheerder", is_staff=True, is_superuser=True)
     client.force_login(admin)
