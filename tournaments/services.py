@@ -1074,7 +1074,12 @@ def _audit_problems(g: Game) -> list[str]:
         problems.append(f"the move log has no move {missing[0]} (of {len(seqs)} moves)")
     if g.seq != len(seqs):
         problems.append(f"seq is {g.seq}, the move log holds {len(seqs)} moves")
-    verification = record.verify(game_record(game=g))
+    try:
+        verification = record.verify(game_record(game=g))
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        # Stored data the engine cannot even read (a variant, a secret): a finding too,
+        # never a crash of the close that runs the audit.
+        return [*problems, f"the game cannot be replayed: {exc!r}"]
     problems.extend(verification.all_problems())
     final = verification.final_state
     replayed_last = bool(verification.rounds) and verification.rounds[-1].ok

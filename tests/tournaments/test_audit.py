@@ -111,6 +111,18 @@ def test_a_changed_stored_state_is_caught(game: Game) -> None:
     assert audit.problems == ["the stored state is not the replay's last state"]
 
 
+def test_a_game_the_engine_cannot_read_is_flagged_and_the_close_completes(
+    tournament: Tournament, game: Game
+) -> None:
+    Game.objects.filter(pk=game.pk).update(variant={"name": "jokeren7"})
+    services.tournament_close(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.closed_at is not None
+    entry = entry_of(game)
+    assert entry.audit_status == Entry.AuditStatus.MISMATCH
+    assert entry.audit_detail.startswith("the game cannot be replayed: ")
+
+
 def test_an_unfinished_game_is_not_audited(tournament: Tournament, user: Any) -> None:
     game = services.entry_join(tournament_id=tournament.pk, user=user).game
     with pytest.raises(services.GameNotFinished):

@@ -79,9 +79,7 @@ def test_an_exported_record_verifies_without_the_site(
         assert f"round {r}: {' '.join(map(str, scores))}  ok" in lines
 
 
-def test_a_changed_score_in_an_exported_record_is_reported(
-    client: Client, tmp_path: Path
-) -> None:
+def test_a_changed_score_in_an_exported_record_is_reported(client: Client, tmp_path: Path) -> None:
     played = closed_game("jokeren", "jokeren7", 2)
     data = download(client, played)
     data["round_scores"][1][0] -= 5
