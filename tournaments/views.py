@@ -344,7 +344,7 @@ def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> Ht
         elif action == "resolve":
             services.entry_audit_resolve(entry_id=entry_id, user=request.user)
         else:
-            return HttpResponseBadRequest()
+            return HttpResponseBadRequest(str(_("Unknown audit action.")))
     except services.ServiceError as exc:
         messages.error(request, exc.message())
     return redirect("tournament_entries", pk)

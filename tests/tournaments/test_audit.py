@@ -232,14 +232,18 @@ def test_audit_again_after_a_repair_clears_the_entry(
     assert services.standings(tournament=tournament)[0].rank == 1
 
 
-def test_only_organizers_answer_an_audit(
-    tournament: Tournament, game: Game, user: Any, client: Client
+def test_only_organizers_answer_an_audit_and_only_with_a_known_action(
+    tournament: Tournament, game: Game, user: Any, organizer: Any, client: Client
 ) -> None:
     change_score(game, 0, 3)
     services.tournament_close(tournament_id=tournament.pk)
     client.force_login(user)
     url = reverse("entry_audit", args=[tournament.pk, entry_of(game).pk])
     assert client.post(url, {"action": "resolve"}).status_code == 403
+    assert entry_of(game).audit_status == Entry.AuditStatus.MISMATCH
+    client.force_login(organizer)
+    refused = client.post(url, {"action": "delete"})
+    assert refused.status_code == 400 and "Onbekende controleactie." in refused.content.decode()
     assert entry_of(game).audit_status == Entry.AuditStatus.MISMATCH
 
 
