@@ -1069,9 +1069,9 @@ def _audit_problems(g: Game) -> list[str]:
     stored state with the replay's last one."""
     seqs = list(g.moves.order_by("seq").values_list("seq", flat=True))
     problems = []
-    missing = sorted(set(range(len(seqs))) - set(seqs))
+    missing = sorted(set(range(max(g.seq, len(seqs)))) - set(seqs))
     if missing:
-        problems.append(f"the move log has no move {missing[0]} (of {len(seqs)} moves)")
+        problems.append(f"the move log has no move {missing[0]} (seq is {g.seq})")
     if g.seq != len(seqs):
         problems.append(f"seq is {g.seq}, the move log holds {len(seqs)} moves")
     try:
