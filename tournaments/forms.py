@@ -34,6 +34,7 @@ VARIANT_LABELS: dict[str, Any] = {
     "first_cycle_no_meld": _("Nobody may lay down in the first cycle"),
     "scoring": _("Round scoring"),
     "turn_limit": _("Turn limit of a round"),
+    "open_card": _("A card is turned face up at the deal to start the open pile"),
     "points_limit": _("Points limit (the game ends when a team reaches it; empty: none)"),
     "bidding": _("Bidding"),
     "must_trump": _("Must trump when you cannot follow suit"),

@@ -112,7 +112,11 @@ class Variant:
     - ``first_cycle_no_meld``: nobody may lay down, lay off or swap in their first turn;
     - ``scoring``: a loser scores the points in hand (``points``) or the number of cards
       (``cards``);
-    - ``turn_limit``: the round ends with no winner after this many turns (platform).
+    - ``turn_limit``: the round ends with no winner after this many turns (platform);
+    - ``open_card``: one card is turned face up at the deal to start the open pile
+      (seed 000); without it (seed 001: "de overige kaarten worden gedekt op één stapel
+      gelegd") the rest of the pack is the closed stock, the first player's first draw can
+      only be from the stock, and the open pile starts with the first discard.
     """
 
     name: str
@@ -129,6 +133,7 @@ class Variant:
     opening_points: int = 40
     contracts: tuple[Contract, ...] = ()
     turn_limit: int = 400
+    open_card: bool = True
     title_nl: str = ""
     title_en: str = ""
 
@@ -139,6 +144,7 @@ class Variant:
             "lay_off_before_out",
             "lay_off_same_turn",
             "first_cycle_no_meld",
+            "open_card",
         ):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"variant: {flag} must be true or false")
@@ -153,11 +159,12 @@ class Variant:
         if self.hand_size < 1:
             raise ValueError("variant: hand_size must be at least 1")
         pack = CARDS_PER_DECK * self.decks
-        # every hand, one open card and at least one card in the stock
-        if self.num_players * self.hand_size + 2 > pack:
+        # every hand, the open card where one is turned, and at least one card in the stock
+        if self.num_players * self.hand_size + 1 + self.open_card > pack:
             raise ValueError(
-                f"variant: {self.num_players} hands of {self.hand_size} cards, an open card "
-                f"and a stock need more than the {pack} cards of {self.decks} deck(s)"
+                f"variant: {self.num_players} hands of {self.hand_size} cards, "
+                f"{'an open card ' if self.open_card else ''}and a stock need more than the "
+                f"{pack} cards of {self.decks} deck(s)"
             )
         if self.rounds < 1:
             raise ValueError("variant: rounds must be at least 1")
@@ -221,6 +228,7 @@ class Variant:
             "first_cycle_no_meld": self.first_cycle_no_meld,
             "scoring": self.scoring,
             "turn_limit": self.turn_limit,
+            "open_card": self.open_card,
         }
 
 
@@ -370,6 +378,7 @@ KLASSIEK = replace(
     contracts=KLASSIEK_CONTRACTS,
     first_cycle_no_meld=True,
     scoring="cards",
+    open_card=False,
 )
 
 VEERTIGEN = replace(
@@ -380,6 +389,7 @@ VEERTIGEN = replace(
     opening="points",
     opening_points=40,
     first_cycle_no_meld=True,
+    open_card=False,
 )
 
 VIJF_RONDES = replace(
