@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from engine.cards import CARDS_PER_DECK
 
@@ -116,8 +116,18 @@ class Variant:
     - ``open_card``: one card is turned face up at the deal to start the open pile
       (seed 000); without it (seed 001: "de overige kaarten worden gedekt op één stapel
       gelegd") the rest of the pack is the closed stock, the first player's first draw can
-      only be from the stock, and the open pile starts with the first discard.
+      only be from the stock, and the open pile starts with the first discard;
+    - ``part_rounds``: the game is played in parts of this many rounds, each on a score
+      sheet of its own with its own total (seed 001, the competition: "er worden 2 ronden
+      van 10 gespeeld"); 0: the whole game is one part. When ``rounds`` is not a
+      multiple, the last part is shorter;
+    - ``subtotal_after``: on each part's score sheet a subtotal is counted after every this
+      many rounds (seed 001: "na vijf beurten wordt een tussentotaal geteld"); 0: none.
+      Fewer than the rounds of a part (of the game, without parts).
     """
+
+    #: The few values a whole-number field allows (the organizer's form offers a choice).
+    FIELD_CHOICES: ClassVar[dict[str, tuple[int, ...]]] = {"num_players": (3, 4)}
 
     name: str
     decks: int
@@ -134,6 +144,8 @@ class Variant:
     contracts: tuple[Contract, ...] = ()
     turn_limit: int = 400
     open_card: bool = True
+    part_rounds: int = 0
+    subtotal_after: int = 0
     title_nl: str = ""
     title_en: str = ""
 
@@ -148,7 +160,16 @@ class Variant:
         ):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"variant: {flag} must be true or false")
-        for num in ("decks", "hand_size", "rounds", "num_players", "opening_points", "turn_limit"):
+        for num in (
+            "decks",
+            "hand_size",
+            "rounds",
+            "num_players",
+            "opening_points",
+            "turn_limit",
+            "part_rounds",
+            "subtotal_after",
+        ):
             value = getattr(self, num)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"variant: {num} must be a whole number")
@@ -170,6 +191,12 @@ class Variant:
             raise ValueError("variant: rounds must be at least 1")
         if self.turn_limit < 1:
             raise ValueError("variant: turn_limit must be at least 1")
+        if self.part_rounds < 0 or self.subtotal_after < 0:
+            raise ValueError("variant: part_rounds and subtotal_after must be 0 or more")
+        if self.subtotal_after and self.subtotal_after >= (self.part_rounds or self.rounds):
+            raise ValueError(
+                "variant: the subtotal comes after fewer rounds than a part (or the game) has"
+            )
         if self.complete_meld not in ("recycle", "remove"):
             raise ValueError("variant: complete_meld must be 'recycle' or 'remove'")
         if self.opening not in ("none", "contract", "points"):
@@ -229,7 +256,16 @@ class Variant:
             "scoring": self.scoring,
             "turn_limit": self.turn_limit,
             "open_card": self.open_card,
+            "part_rounds": self.part_rounds,
+            "subtotal_after": self.subtotal_after,
         }
+
+    def parts(self) -> list[range]:
+        """The rounds (from 0) of each part of a game (one part without ``part_rounds``)."""
+        size = self.part_rounds or self.rounds
+        return [
+            range(start, min(start + size, self.rounds)) for start in range(0, self.rounds, size)
+        ]
 
 
 def _bool(value: Any, name: str) -> bool:
@@ -401,7 +437,21 @@ VIJF_RONDES = replace(
     contracts=VIJF_RONDES_CONTRACTS,
 )
 
+#: The match of seed 001 ("Wedstrijd"): the classic rules (the potjes in order, starting
+#: again from the first after the sixth), card-count scoring, 13 cards each, no open card;
+#: two parts of 10 rounds ("er worden 2 ronden van 10 gespeeld"), each on its own score
+#: sheet with a subtotal after five ("na vijf beurten wordt een tussentotaal geteld").
+WEDSTRIJD = replace(
+    KLASSIEK,
+    name="wedstrijd",
+    title_nl="Wedstrijd",
+    title_en="Match",
+    rounds=20,
+    part_rounds=10,
+    subtotal_after=5,
+)
+
 #: The presets an organizer chooses from, by name.
 PRESETS: dict[str, Variant] = {
-    v.name: v for v in (JOKEREN7, JOKEREN13, KLASSIEK, VEERTIGEN, VIJF_RONDES)
+    v.name: v for v in (JOKEREN7, JOKEREN13, KLASSIEK, VEERTIGEN, VIJF_RONDES, WEDSTRIJD)
 }
