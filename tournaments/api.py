@@ -147,6 +147,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                     "bot_rounds": list(s.bot_rounds),
                     "finished": s.finished,
                     "bot_finished": s.bot_finished,
+                    "parts": list(s.parts),
                 }
                 for s in board.rows
             ],

@@ -36,6 +36,7 @@
             cell(s.result === null ? "–" : fmt.format(s.result), true),
             cell(s.total === null ? "–" : String(s.total), true),
             cell(s.opponents_average === null ? "–" : fmt.format(s.opponents_average), true),
+            ...(s.parts || []).map((p) => cell(p === null ? "–" : fmt.format(p), true)),
             cell(s.rounds_played + "/" + rounds, true),
           );
         } else {
