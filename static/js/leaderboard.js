@@ -47,11 +47,23 @@
     );
   }
 
+  // Once the visitor submits a form (join, close) or leaves, the page is on its way out: a
+  // reload now would cancel that navigation (the join's redirect to the table).
+  let leaving = false;
+  document.addEventListener("submit", () => {
+    leaving = true;
+  });
+  window.addEventListener("pagehide", () => {
+    leaving = true;
+  });
+
   async function refresh() {
+    if (leaving) return;
     try {
       const response = await fetch(box.dataset.liveUrl, { headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const data = await response.json();
+      if (leaving) return;
       if (data.closed || data.visible_rounds !== visibleRounds) {
         window.location.reload();
         return;
