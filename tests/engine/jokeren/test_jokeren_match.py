@@ -149,3 +149,24 @@ def test_two_parts_each_with_its_own_subtotal_and_total() -> None:
 def test_a_sheet_needs_one_winner_entry_per_round() -> None:
     with pytest.raises(ValueError, match="winner"):
         score_sheet([[0, 1, 2]], [], parts=[range(10)])
+
+
+def test_the_game_module_gives_a_sheet_for_card_count_variants_only() -> None:
+    from engine import jokeren, klaverjas
+
+    scores = [[0, 4, 6, 2], [3, 3, 3, 3]]
+    outcomes = [{"winner": 0, "end_reason": "out"}, {"winner": None, "end_reason": "stock"}]
+    sheet = jokeren.score_sheet_of(WEDSTRIJD, round_scores=scores, round_results=outcomes)
+    assert sheet is not None
+    assert [line.winner for line in sheet.parts[0].lines] == [0, None]
+    assert sheet.dashes == (1, 0, 0, 0) and sheet.totals == (3, 7, 9, 5)
+    # hand points (Jokeren 7 and 13, Veertigen) are not the form's card count
+    for name in ("jokeren7", "jokeren13", "veertigen"):
+        assert (
+            jokeren.score_sheet_of(PRESETS[name], round_scores=scores, round_results=outcomes)
+            is None
+        )
+    rotterdams = klaverjas.PRESETS["rotterdams"]
+    assert klaverjas.score_sheet_of(rotterdams, round_scores=[], round_results=[]) is None
+    assert klaverjas.game_parts(rotterdams) == [range(rotterdams.rounds)]
+    assert jokeren.game_parts(WEDSTRIJD) == [range(10), range(10, 20)]
