@@ -113,6 +113,18 @@ def test_a_game_at_a_table_of_three(client: Client, user: Any) -> None:
 # --- the match: results per part -------------------------------------------------------------
 
 
+def test_rules_page_of_the_match(client: Client) -> None:
+    url = reverse("preset_rules", args=["jokeren", "wedstrijd"])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Wedstrijd" in html
+    assert "A game has 20 rounds" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "delen van 10 rondes" in html  # "2 ronden van 10"
+    assert "Na elke 5 rondes van een scoreblad wordt een tussentotaal geteld" in html
+    assert "de winnaar van een ronde krijgt een „−”" in html
+    plain = client.get(reverse("preset_rules", args=["jokeren", "jokeren13"])).content.decode()
+    assert "tussentotaal" not in plain and "scoreblad" not in plain.lower()
+
+
 def match_tournament(**kwargs: Any) -> Any:
     variant = {**PRESETS["wedstrijd"].to_json(), "part_rounds": 2, "subtotal_after": 1}
     return factories.make_tournament(

@@ -19,8 +19,9 @@ SECRET = bytes(range(32))
 # --- three or four at a table --------------------------------------------------------------
 
 
+@pytest.mark.parametrize("level", ["basic", "strong"])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_preset_plays_at_a_table_of_three(preset: str) -> None:
+def test_every_preset_plays_at_a_table_of_three(preset: str, level: str) -> None:
     variant = replace(PRESETS[preset], num_players=3)
     state = new_round(variant, secret=SECRET, round_index=1)
     assert len(state.hands) == 3
@@ -28,7 +29,7 @@ def test_every_preset_plays_at_a_table_of_three(preset: str) -> None:
     turns = 0
     while not state.is_terminal:
         assert state.current_player in (0, 1, 2)
-        state = state.apply(bot_action(state, level="basic"))
+        state = state.apply(bot_action(state, level=level))
         turns += 1
     assert len(state.scores()) == 3
     assert turns > 0
