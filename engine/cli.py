@@ -2,13 +2,14 @@
 
 Subcommands:
 
-- ``deal --variant V --secret HEX --round R``: the deal of round R (the game module's
-  ``deal_summary``: commitment, hands, and the open card and stock or the trump);
+- ``deal --variant V --secret HEX --round R [--players N]``: the deal of round R (the
+  game module's ``deal_summary``: commitment, hands, and the open card and stock or the
+  trump); ``--players 3`` deals a Jokeren table of three (seed 001);
 - ``meld CODE...``: ``valid`` (exit 0) or ``invalid: <reason>`` (exit 1) for Jokeren
   cards such as ``7h Td **``, in any order;
-- ``simulate --variant V --secret HEX [--rounds N] [--bots B]``: a game with a bot in
-  every seat; B is one level for every seat or one per seat, comma-separated, seat 0
-  first (default: the weakest level);
+- ``simulate --variant V --secret HEX [--rounds N] [--bots B] [--players N]``: a game
+  with a bot in every seat; B is one level for every seat or one per seat,
+  comma-separated, seat 0 first (default: the weakest level);
 - ``roem C C C C --trump S``: the roem of one Klaverjas trick (S: c, d, h or s);
 - ``bench [--seconds T]``: full rounds per second for each preset of every game and
   each bot level, one core;
@@ -38,6 +39,10 @@ from engine.registry import GAMES, game_module, game_of_preset
 BENCH_SECRET = bytes(range(32))
 
 
+#: Help of ``--players``.
+PLAYERS_HELP = "players at the table (Jokeren: 3 or 4; default: the variant's)"
+
+
 class UsageError(Exception):
     """A bad argument: printed on stderr, exit status 2."""
 
@@ -55,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     deal.add_argument("--variant", required=True, help="preset name, e.g. jokeren13")
     deal.add_argument("--secret", required=True, help="the tournament secret in hex")
     deal.add_argument("--round", required=True, type=int, help="round index, from 0")
+    deal.add_argument("--players", type=int, default=None, help=PLAYERS_HELP)
 
     meld = sub.add_parser("meld", help="is this a Jokeren meld? (** is a joker)")
     meld.add_argument("codes", nargs="+", metavar="CODE")
@@ -64,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--secret", required=True)
     sim.add_argument("--rounds", type=int, default=None)
     sim.add_argument("--bots", default=None, help="a level, or one level per seat: a,b,c,d")
+    sim.add_argument("--players", type=int, default=None, help=PLAYERS_HELP)
 
     roem = sub.add_parser("roem", help="the roem of one Klaverjas trick")
     roem.add_argument("cards", nargs=4, metavar="CODE")
@@ -87,13 +94,21 @@ def _secret(text: str) -> bytes:
     return secret
 
 
-def _game_and_variant(name: str) -> tuple[GameModule, Any]:
+def _game_and_variant(name: str, players: int | None = None) -> tuple[GameModule, Any]:
+    """The game and the preset ``name``, with ``players`` seats where given (the variant
+    checks the number: a bad one is a usage error)."""
     try:
         game = game_module(game_of_preset(name))
     except KeyError:
         names = ", ".join(p for g in GAMES for p in game_module(g).PRESETS)
         raise UsageError(f"unknown variant {name!r}; choose one of: {names}") from None
-    return game, game.PRESETS[name]
+    variant = game.PRESETS[name]
+    if players is not None:
+        try:
+            variant = game.variant_from_json({**variant.to_json(), "num_players": players})
+        except ValueError as exc:
+            raise UsageError(f"--players {players}: {exc}") from None
+    return game, variant
 
 
 def _levels(game: GameModule, variant: Any, spec: str | None) -> list[str]:
@@ -114,7 +129,7 @@ def _levels(game: GameModule, variant: Any, spec: str | None) -> list[str]:
 
 
 def cmd_deal(args: argparse.Namespace) -> dict[str, Any]:
-    game, variant = _game_and_variant(args.variant)
+    game, variant = _game_and_variant(args.variant, args.players)
     if args.round < 0:
         raise UsageError("--round must be 0 or more")
     return game.deal_summary(variant, secret=_secret(args.secret), round_index=args.round)
@@ -128,7 +143,7 @@ def cmd_meld(codes: Sequence[str]) -> tuple[str, int]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> dict[str, Any]:
-    game, variant = _game_and_variant(args.variant)
+    game, variant = _game_and_variant(args.variant, args.players)
     if args.rounds is not None and args.rounds < 1:
         raise UsageError("--rounds must be at least 1")
     levels = _levels(game, variant, args.bots)

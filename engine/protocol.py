@@ -15,7 +15,11 @@
 - ``BOT_LEVELS``: the bot levels, weakest first;
 - ``results(totals)``: each seat's duplicate result from the match totals;
 - ``LOWER_IS_BETTER``: the sense of ``results`` for ranking;
-- ``deal_summary(variant, *, secret, round_index)``: the JSON of ``python -m engine deal``.
+- ``deal_summary(variant, *, secret, round_index)``: the JSON of ``python -m engine deal``;
+- ``game_parts(variant)``: the rounds (from 0) of each part of a game (seed 001's match:
+  "2 ronden van 10"; one part for most variants);
+- ``score_sheet_of(variant, *, round_scores, round_results)``: the paper score sheet of
+  the rounds so far (seed 001, "het formulier"), or ``None`` where the game has none.
 
 A round state is immutable; ``apply`` returns a new one. See ``RoundState`` below.
 """
@@ -105,3 +109,13 @@ class GameModule(Protocol):
     def results(self, totals: Sequence[int]) -> list[float]: ...
 
     def deal_summary(self, variant: Any, *, secret: bytes, round_index: int) -> dict[str, Any]: ...
+
+    def game_parts(self, variant: Any) -> list[range]: ...
+
+    def score_sheet_of(
+        self,
+        variant: Any,
+        *,
+        round_scores: Sequence[Sequence[int]],
+        round_results: Sequence[Mapping[str, Any]],
+    ) -> Any: ...

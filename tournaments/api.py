@@ -148,6 +148,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                     "finished": s.finished,
                     "bot_finished": s.bot_finished,
                     "under_review": s.under_review,
+                    "parts": list(s.parts),
                 }
                 for s in board.rows
             ],

@@ -34,6 +34,9 @@ VARIANT_LABELS: dict[str, Any] = {
     "first_cycle_no_meld": _("Nobody may lay down in the first cycle"),
     "scoring": _("Round scoring"),
     "turn_limit": _("Turn limit of a round"),
+    "open_card": _("A card is turned face up at the deal to start the open pile"),
+    "part_rounds": _("Rounds per part, each on its own score sheet (0: one part)"),
+    "subtotal_after": _("Subtotal on the score sheet after every so many rounds (0: none)"),
     "points_limit": _("Points limit (the game ends when a team reaches it; empty: none)"),
     "bidding": _("Bidding"),
     "must_trump": _("Must trump when you cannot follow suit"),
@@ -50,8 +53,16 @@ VARIANT_LABELS: dict[str, Any] = {
 #: The games' names in the preset list.
 GAME_TITLES: dict[str, Any] = {"jokeren": _("Jokeren"), "klaverjas": _("Klaverjassen")}
 
-#: Settings that allow only a few whole numbers (a choice instead of a number field).
+#: Settings that allow only a few whole numbers (a choice instead of a number field); a
+#: variant class may name more in its ``FIELD_CHOICES`` (Jokeren: 3 or 4 players).
 INT_CHOICES: dict[str, tuple[int, ...]] = {"four_jacks": (100, 200)}
+
+
+def int_choices(variant_type: type | None, key: str) -> tuple[int, ...] | None:
+    """The few whole numbers a variant field allows (``None``: any)."""
+    own: dict[str, tuple[int, ...]] = getattr(variant_type, "FIELD_CHOICES", {})
+    return own.get(key, INT_CHOICES.get(key))
+
 
 #: Labels of the values of the engines' ``Literal`` settings (else the value itself).
 VALUE_LABELS: dict[tuple[str, str], Any] = {
@@ -135,15 +146,21 @@ def optional_int(variant_type: type, key: str) -> bool:
 
 
 def variant_field(
-    key: str, value: Any, choices: tuple[Any, ...] | None = None, *, optional: bool = False
+    key: str,
+    value: Any,
+    choices: tuple[Any, ...] | None = None,
+    *,
+    optional: bool = False,
+    numbers: tuple[int, ...] | None = None,
 ) -> forms.Field:
     """A form field for one variant setting: a choice for a ``Literal`` field or a setting
-    with a few allowed numbers, an optional whole number for ``int | None``, else by the
-    type of its JSON value."""
+    with a few allowed ``numbers``, an optional whole number for ``int | None``, else by
+    the type of its JSON value."""
     label = VARIANT_LABELS.get(key, key.replace("_", " "))
-    if key in INT_CHOICES:
+    allowed = numbers if numbers is not None else INT_CHOICES.get(key)
+    if allowed:
         return forms.TypedChoiceField(
-            label=label, initial=value, coerce=int, choices=[(n, n) for n in INT_CHOICES[key]]
+            label=label, initial=value, coerce=int, choices=[(n, n) for n in allowed]
         )
     if optional:
         return forms.IntegerField(label=label, initial=value, required=False, min_value=1)
@@ -235,7 +252,7 @@ class TournamentForm(forms.Form):
             choices = literal_choices(vtype, key) if vtype is not None else None
             optional = optional_int(vtype, key) if vtype is not None else False
             self.fields[VARIANT_PREFIX + key] = variant_field(
-                key, value, choices, optional=optional
+                key, value, choices, optional=optional, numbers=int_choices(vtype, key)
             )
         self.variant_base = base
         if tournament is not None and tournament.entries.exists():

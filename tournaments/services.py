@@ -764,6 +764,9 @@ class Standing:
     bot_finished: bool
     #: The replay audit contradicts the stored scores: listed apart, not ranked.
     under_review: bool = False
+    #: With a game in parts (seed 001's match, "2 ronden van 10"): the result over each
+    #: part's rounds counted as above (``None`` where there are none); else empty.
+    parts: tuple[float | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -903,6 +906,28 @@ def results_visibility(*, tournament: Tournament, user: Any) -> Visibility:
     return _visibility_in(tournament, _field(tournament), user)
 
 
+def tournament_parts(*, tournament: Tournament) -> list[range]:
+    """The rounds of each part of a tournament's game when it has more than one (seed
+    001's match: "2 ronden van 10"), else ``[]``."""
+    module = module_of(tournament.game)
+    parts = module.game_parts(module.variant_from_json(tournament.variant))
+    return list(parts) if len(parts) > 1 else []
+
+
+def _over(
+    module: GameModule, e: EntryRounds, rounds: Sequence[int]
+) -> tuple[int, float, float] | None:
+    """The figures of an entry over some of its rounds (``None`` without any)."""
+    if not rounds:
+        return None
+    totals = [sum(seat) for seat in zip(*(e.round_scores[r] for r in rounds), strict=True)]
+    return _figures(module, totals)
+
+
+def _result_of(figures: tuple[int, float, float] | None) -> float | None:
+    return figures[2] if figures is not None else None
+
+
 def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) -> list[Standing]:
     """The leaderboard over the rounds ``visibility`` shows. An entry is ranked on the
     rounds it played itself: entries complete in the view (no bot round, and every visible
@@ -910,7 +935,9 @@ def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) ->
     their own, more rounds first, then by result; without any, unranked, listed last."""
     module = module_of(t.game)
     cap = visibility.rounds
+    parts = tournament_parts(tournament=t)
     figures: list[tuple[int, float, float] | None] = []
+    part_results: list[tuple[float | None, ...]] = []
     tiers: list[tuple[int, ...]] = []
     counted: list[int] = []
     for e in field:
@@ -919,11 +946,10 @@ def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) ->
         complete = len(own) == span and (span == cap or e.finished)
         tiers.append((0, 0) if complete else (1, -len(own)))
         counted.append(len(own))
-        if own:
-            totals = [sum(seat) for seat in zip(*(e.round_scores[r] for r in own), strict=True)]
-            figures.append(_figures(module, totals))
-        else:
-            figures.append(None)
+        figures.append(_over(module, e, own))
+        part_results.append(
+            tuple(_result_of(_over(module, e, [r for r in own if r in part])) for part in parts)
+        )
     ranks = rank_values(
         [
             None if f is None or e.under_review else f[2]
@@ -948,8 +974,9 @@ def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) ->
             finished=e.finished,
             bot_finished=e.bot_finished,
             under_review=e.under_review,
+            parts=by_part,
         )
-        for e, f, n, rank in zip(field, figures, counted, ranks, strict=True)
+        for e, f, n, rank, by_part in zip(field, figures, counted, ranks, part_results, strict=True)
     ]
     rows.sort(key=lambda s: (s.rank is None, s.rank or 0, -s.rounds_played, s.username.lower()))
     return rows
@@ -1066,6 +1093,26 @@ def deal_results(*, tournament: Tournament, visibility: Visibility) -> list[Deal
 
 
 # --- Replay and verification ----------------------------------------------------------------
+
+
+def has_score_sheet(*, game: str, variant: Mapping[str, Any]) -> bool:
+    """Whether games of this variant have a paper score sheet (seed 001's form: the
+    card-count variants of Jokeren)."""
+    module = module_of(game)
+    v = module.variant_from_json(variant)
+    return module.score_sheet_of(v, round_scores=[], round_results=[]) is not None
+
+
+def game_score_sheet(*, game: Game) -> Any:
+    """The score sheet of a game's finished rounds (``engine.jokeren.scoring.ScoreSheet``:
+    per part its rounds with a "−" for the winner, subtotals and totals, and the "−"
+    count per seat as the check), or ``None`` where the variant has none."""
+    module = module_of(game.game)
+    return module.score_sheet_of(
+        module.variant_from_json(game.variant),
+        round_scores=game.round_scores,
+        round_results=game.round_results,
+    )
 
 
 @dataclass(frozen=True)

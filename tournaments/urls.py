@@ -24,6 +24,7 @@ urlpatterns = [
     path("games/<int:pk>/", views.play, name="play"),
     path("games/<int:pk>/replay/", views.game_replay, name="game_replay"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
+    path("games/<int:pk>/sheet/", views.game_sheet, name="game_sheet"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
     path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
     path(

@@ -59,6 +59,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "standings": board.rows,
         "visibility": board.visibility,
         "under_review": [s for s in board.rows if s.under_review],
+        "parts": services.tournament_parts(tournament=tournament),
+        "has_sheet": services.has_score_sheet(game=tournament.game, variant=tournament.variant),
         "deals": services.deal_results(tournament=tournament, visibility=board.visibility),
         "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
         "is_organizer": is_organizer(request.user),
@@ -172,6 +174,38 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "frames": services.replay_frames_json(game=game, frames=frames),
             "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
             "scores": game.round_scores[round_index] if round_index < played else None,
+            "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
+        },
+    )
+
+
+def _may_see_sheet(request: HttpRequest, game: Game) -> bool:
+    """Whoever may replay the game (``_may_replay``), and its own player at any time:
+    the sheet shows their finished rounds, which their table's score panel shows too.
+    Nobody else sees a tournament game's sheet before the close."""
+    return _may_replay(request, game) or game.user_id == request.user.pk
+
+
+def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The score sheet of a game (seed 001's "formulier"), printable on A4; 404 where
+    the viewer may not see it or the variant has none (it scores points in hand)."""
+    game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
+    if not _may_see_sheet(request, game):
+        raise Http404
+    sheet = services.game_score_sheet(game=game)
+    if sheet is None:
+        raise Http404
+    module = services.module_of(game.game)
+    variant = module.variant_from_json(game.variant)
+    return render(
+        request,
+        "tournaments/sheet.html",
+        {
+            "game": game,
+            "sheet": sheet,
+            "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
+            "parts_count": len(module.game_parts(variant)),
+            "may_replay": _may_replay(request, game) and bool(game.round_scores),
         },
     )
 

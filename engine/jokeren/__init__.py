@@ -16,7 +16,8 @@ Use::
 - ``state``: ``JokerenState`` (``legal_actions``, ``apply``, ``is_legal``, ``scores``,
   ``observation``, ``observe``, ``to_json``, ``state_hash``), ``new_round``,
   ``state_from_json``, ``deal_summary``;
-- ``scoring``: ``results`` (own total minus the opponents' average), ``rank``;
+- ``scoring``: ``results`` (own total minus the opponents' average), ``rank``,
+  ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
 - ``bots``: ``BOT_LEVELS``, ``bot_action``.
 """
 
@@ -52,7 +53,14 @@ from engine.jokeren.melds import (
     meld_verdict,
     melds_in,
 )
-from engine.jokeren.scoring import LOWER_IS_BETTER, rank, results
+from engine.jokeren.scoring import (
+    LOWER_IS_BETTER,
+    ScoreSheet,
+    game_parts,
+    rank,
+    results,
+    score_sheet_of,
+)
 from engine.jokeren.state import (
     JokerenObservation,
     JokerenState,
@@ -91,6 +99,7 @@ __all__ = [
     "MustKeepDiscard",
     "NoSuchMeld",
     "OpenPileEmpty",
+    "ScoreSheet",
     "SwapJoker",
     "Variant",
     "action_from_json",
@@ -98,12 +107,14 @@ __all__ = [
     "can_lay_off",
     "check_meld",
     "deal_summary",
+    "game_parts",
     "is_meld",
     "meld_verdict",
     "melds_in",
     "new_round",
     "rank",
     "results",
+    "score_sheet_of",
     "state_from_json",
     "variant_from_json",
 ]

@@ -1244,14 +1244,18 @@ def _first_cycle() -> FirstCycleNoMeld:
 
 def deal(
     variant: Variant, *, secret: bytes, round_index: int
-) -> tuple[bytes, list[list[int]], int, list[int]]:
-    """The round seed, the hands per seat in the order dealt, the open card and the
-    stock (top first) of round ``round_index`` (RULES.md §5)."""
+) -> tuple[bytes, list[list[int]], int | None, list[int]]:
+    """The round seed, the hands per seat in the order dealt, the open card (``None`` when
+    the variant turns none, ``variant.open_card``) and the stock (top first) of round
+    ``round_index`` (RULES.md §5: the card after the hands opens the pile; without an open
+    card it stays on top of the stock)."""
     seed = round_seed(secret, round_index)
     pack = Stream(seed, "deal").shuffle(jokeren_deck(variant.decks))
     n = variant.num_players
     first = (round_index % n + 1) % n
     hands, rest = deal_hands(pack, num_players=n, hand_size=variant.hand_size, first_player=first)
+    if not variant.open_card:
+        return seed, hands, None, rest
     return seed, hands, rest[0], rest[1:]
 
 
@@ -1272,7 +1276,7 @@ def new_round(variant: Variant, *, secret: bytes, round_index: int) -> JokerenSt
             "phase": "draw",
             "hands": tuple([tuple(sorted(h)) for h in hands]),
             "stock": tuple(stock),
-            "open_pile": (open_card,),
+            "open_pile": () if open_card is None else (open_card,),
             "table": (),
             "out": (False,) * n,
             "came_out_this_turn": False,
@@ -1297,7 +1301,7 @@ def deal_summary(variant: Variant, *, secret: bytes, round_index: int) -> dict[s
     return {
         "commitment": commitment(secret),
         "hands": [[CARD_CODE[c] for c in h] for h in hands],
-        "open": [CARD_CODE[open_card]],
+        "open": [] if open_card is None else [CARD_CODE[open_card]],
         "stock": [CARD_CODE[c] for c in stock],
     }
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from engine.cards import CARDS_PER_DECK
 
@@ -112,8 +112,22 @@ class Variant:
     - ``first_cycle_no_meld``: nobody may lay down, lay off or swap in their first turn;
     - ``scoring``: a loser scores the points in hand (``points``) or the number of cards
       (``cards``);
-    - ``turn_limit``: the round ends with no winner after this many turns (platform).
+    - ``turn_limit``: the round ends with no winner after this many turns (platform);
+    - ``open_card``: one card is turned face up at the deal to start the open pile
+      (seed 000); without it (seed 001: "de overige kaarten worden gedekt op één stapel
+      gelegd") the rest of the pack is the closed stock, the first player's first draw can
+      only be from the stock, and the open pile starts with the first discard;
+    - ``part_rounds``: the game is played in parts of this many rounds, each on a score
+      sheet of its own with its own total (seed 001, the competition: "er worden 2 ronden
+      van 10 gespeeld"); 0: the whole game is one part. When ``rounds`` is not a
+      multiple, the last part is shorter;
+    - ``subtotal_after``: on each part's score sheet a subtotal is counted after every this
+      many rounds (seed 001: "na vijf beurten wordt een tussentotaal geteld"); 0: none.
+      Fewer than the rounds of a part (of the game, without parts).
     """
+
+    #: The few values a whole-number field allows (the organizer's form offers a choice).
+    FIELD_CHOICES: ClassVar[dict[str, tuple[int, ...]]] = {"num_players": (3, 4)}
 
     name: str
     decks: int
@@ -129,6 +143,9 @@ class Variant:
     opening_points: int = 40
     contracts: tuple[Contract, ...] = ()
     turn_limit: int = 400
+    open_card: bool = True
+    part_rounds: int = 0
+    subtotal_after: int = 0
     title_nl: str = ""
     title_en: str = ""
 
@@ -139,10 +156,20 @@ class Variant:
             "lay_off_before_out",
             "lay_off_same_turn",
             "first_cycle_no_meld",
+            "open_card",
         ):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"variant: {flag} must be true or false")
-        for num in ("decks", "hand_size", "rounds", "num_players", "opening_points", "turn_limit"):
+        for num in (
+            "decks",
+            "hand_size",
+            "rounds",
+            "num_players",
+            "opening_points",
+            "turn_limit",
+            "part_rounds",
+            "subtotal_after",
+        ):
             value = getattr(self, num)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"variant: {num} must be a whole number")
@@ -153,16 +180,23 @@ class Variant:
         if self.hand_size < 1:
             raise ValueError("variant: hand_size must be at least 1")
         pack = CARDS_PER_DECK * self.decks
-        # every hand, one open card and at least one card in the stock
-        if self.num_players * self.hand_size + 2 > pack:
+        # every hand, the open card where one is turned, and at least one card in the stock
+        if self.num_players * self.hand_size + 1 + self.open_card > pack:
             raise ValueError(
-                f"variant: {self.num_players} hands of {self.hand_size} cards, an open card "
-                f"and a stock need more than the {pack} cards of {self.decks} deck(s)"
+                f"variant: {self.num_players} hands of {self.hand_size} cards, "
+                f"{'an open card ' if self.open_card else ''}and a stock need more than the "
+                f"{pack} cards of {self.decks} deck(s)"
             )
         if self.rounds < 1:
             raise ValueError("variant: rounds must be at least 1")
         if self.turn_limit < 1:
             raise ValueError("variant: turn_limit must be at least 1")
+        if self.part_rounds < 0 or self.subtotal_after < 0:
+            raise ValueError("variant: part_rounds and subtotal_after must be 0 or more")
+        if self.subtotal_after and self.subtotal_after >= (self.part_rounds or self.rounds):
+            raise ValueError(
+                "variant: the subtotal comes after fewer rounds than a part (or the game) has"
+            )
         if self.complete_meld not in ("recycle", "remove"):
             raise ValueError("variant: complete_meld must be 'recycle' or 'remove'")
         if self.opening not in ("none", "contract", "points"):
@@ -221,7 +255,17 @@ class Variant:
             "first_cycle_no_meld": self.first_cycle_no_meld,
             "scoring": self.scoring,
             "turn_limit": self.turn_limit,
+            "open_card": self.open_card,
+            "part_rounds": self.part_rounds,
+            "subtotal_after": self.subtotal_after,
         }
+
+    def parts(self) -> list[range]:
+        """The rounds (from 0) of each part of a game (one part without ``part_rounds``)."""
+        size = self.part_rounds or self.rounds
+        return [
+            range(start, min(start + size, self.rounds)) for start in range(0, self.rounds, size)
+        ]
 
 
 def _bool(value: Any, name: str) -> bool:
@@ -370,6 +414,7 @@ KLASSIEK = replace(
     contracts=KLASSIEK_CONTRACTS,
     first_cycle_no_meld=True,
     scoring="cards",
+    open_card=False,
 )
 
 VEERTIGEN = replace(
@@ -380,6 +425,7 @@ VEERTIGEN = replace(
     opening="points",
     opening_points=40,
     first_cycle_no_meld=True,
+    open_card=False,
 )
 
 VIJF_RONDES = replace(
@@ -391,7 +437,21 @@ VIJF_RONDES = replace(
     contracts=VIJF_RONDES_CONTRACTS,
 )
 
+#: The match of seed 001 ("Wedstrijd"): the classic rules (the potjes in order, starting
+#: again from the first after the sixth), card-count scoring, 13 cards each, no open card;
+#: two parts of 10 rounds ("er worden 2 ronden van 10 gespeeld"), each on its own score
+#: sheet with a subtotal after five ("na vijf beurten wordt een tussentotaal geteld").
+WEDSTRIJD = replace(
+    KLASSIEK,
+    name="wedstrijd",
+    title_nl="Wedstrijd",
+    title_en="Match",
+    rounds=20,
+    part_rounds=10,
+    subtotal_after=5,
+)
+
 #: The presets an organizer chooses from, by name.
 PRESETS: dict[str, Variant] = {
-    v.name: v for v in (JOKEREN7, JOKEREN13, KLASSIEK, VEERTIGEN, VIJF_RONDES)
+    v.name: v for v in (JOKEREN7, JOKEREN13, KLASSIEK, VEERTIGEN, VIJF_RONDES, WEDSTRIJD)
 }

@@ -2,7 +2,8 @@
 
 ``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``LOWER_IS_BETTER``, ``variant_from_json``,
 ``new_round``, ``state_from_json``, ``action_from_json``, ``bot_action``, ``results``,
-``deal_summary``; plus the variant, state, action and error types and ``trick_roem``.
+``deal_summary``, ``game_parts``, ``score_sheet_of``; plus the variant, state, action and
+error types and ``trick_roem``.
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
@@ -32,7 +33,8 @@ Decisions that RULES.md does not settle (platform):
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard, action_from_json
 from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose
@@ -65,6 +67,22 @@ from engine.klaverjas.variants import AMSTERDAMS, PRESETS, ROTTERDAMS, Variant, 
 GAME: Final = "klaverjas"
 LOWER_IS_BETTER: Final = False
 
+
+def game_parts(variant: Variant) -> list[range]:
+    """A Klaverjas game is one part: every round on one score sheet."""
+    return [range(variant.rounds)]
+
+
+def score_sheet_of(
+    variant: Variant,
+    *,
+    round_scores: Sequence[Sequence[int]],
+    round_results: Sequence[Mapping[str, Any]],
+) -> None:
+    """Klaverjassen has no card-count score sheet (seed 001's form is Jokeren's)."""
+    return None
+
+
 __all__ = [
     "AMSTERDAMS",
     "BOT_LEVELS",
@@ -95,10 +113,12 @@ __all__ = [
     "choose",
     "deal_summary",
     "game_over",
+    "game_parts",
     "legal_cards",
     "new_round",
     "results",
     "score_round",
+    "score_sheet_of",
     "state_from_json",
     "trick_roem",
     "variant_from_json",

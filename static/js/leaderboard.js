@@ -36,6 +36,7 @@
             cell(s.result === null ? "–" : fmt.format(s.result), true),
             cell(s.total === null ? "–" : String(s.total), true),
             cell(s.opponents_average === null ? "–" : fmt.format(s.opponents_average), true),
+            ...(s.parts || []).map((p) => cell(p === null ? "–" : fmt.format(p), true)),
             cell(s.rounds_played + "/" + rounds, true),
           );
         } else {
@@ -46,11 +47,23 @@
     );
   }
 
+  // Once the visitor submits a form (join, close) or leaves, the page is on its way out: a
+  // reload now would cancel that navigation (the join's redirect to the table).
+  let leaving = false;
+  document.addEventListener("submit", () => {
+    leaving = true;
+  });
+  window.addEventListener("pagehide", () => {
+    leaving = true;
+  });
+
   async function refresh() {
+    if (leaving) return;
     try {
       const response = await fetch(box.dataset.liveUrl, { headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const data = await response.json();
+      if (leaving) return;
       if (data.closed || data.visible_rounds !== visibleRounds) {
         window.location.reload();
         return;

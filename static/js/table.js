@@ -120,11 +120,21 @@ function roundIndex() {
   return state.obs.round_index ?? state.game.round ?? 0;
 }
 
+/** Players at the table: 3 or 4 (seed 001: "met 3 of 4 personen aan een tafel"). */
+const numSeats = () => (state.game.seat_names || []).length || 4;
+
+/** The box of a seat on the felt. At a table of three the bots sit West and East (seats 1
+ *  and 2, named so by the server) and the North box stays empty. */
+const seatBox = (s) => $(numSeats() === 3 && s === 2 ? "seat-3" : `seat-${s}`);
+
 function renderSeats() {
   const sizes = handSizes();
-  for (const s of [1, 2, 3]) {
-    const box = $(`seat-${s}`);
+  const north = $("seat-2");
+  if (north) north.hidden = numSeats() === 3;
+  for (let s = 1; s < numSeats(); s += 1) {
+    const box = seatBox(s);
     if (!box) continue;
+    box.dataset.seat = String(s);
     const n = sizes[s] ?? 0;
     const turn = playing() && currentPlayer() === s;
     box.classList.toggle("is-turn", turn);
@@ -373,13 +383,34 @@ function renderInfo() {
   $("round-info").replaceChildren(...parts);
 }
 
+/** The score panel's lines: each round and, as on the score sheet of seed 001, a subtotal
+ *  of the part so far after every `subtotal_after` rounds and, in a game of several parts
+ *  ("2 ronden van 10"), each part's total at its end. */
+function scoreLines(rows) {
+  const v = state.game.variant || {};
+  const rounds = state.game.rounds || rows.length;
+  const size = v.part_rounds || rounds;
+  const every = v.subtotal_after || 0;
+  const out = [];
+  let running = [];
+  rows.forEach((row, r) => {
+    const i = (r % size) + 1;
+    if (i === 1) running = row.map(() => 0);
+    running = running.map((t, s) => t + row[s]);
+    out.push({ cls: "", label: String(r + 1), cells: row });
+    if (every && i % every === 0 && i < size) out.push({ cls: "jk-subtotal", label: fmt(T.subtotal_after, { n: r + 1 }), cells: running });
+    if (size < rounds && (i === size || r === rounds - 1)) out.push({ cls: "jk-part-total", label: fmt(T.part_total, { n: Math.floor(r / size) + 1 }), cells: running });
+  });
+  return out;
+}
+
 function scoreTable(rows, totals) {
   const seats = (state.game.seat_names || []).map((_, s) => s);
   return h(
     "table",
     { class: "jk-score-table" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: T.round }), seats.map((s) => h("th", { scope: "col", text: seatName(s) })))),
-    h("tbody", {}, rows.map((row, r) => h("tr", {}, h("th", { scope: "row", text: String(r + 1) }), row.map((p) => h("td", { text: String(p) }))))),
+    h("tbody", {}, scoreLines(rows).map((line) => h("tr", { class: line.cls, "data-testid": line.cls || null }, h("th", { scope: "row", text: line.label }), line.cells.map((p) => h("td", { text: String(p) }))))),
     totals ? h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: T.total }), totals.map((p) => h("td", { text: String(p) })))) : null,
   );
 }

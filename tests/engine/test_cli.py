@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,14 +49,14 @@ def test_deal_matches_new_round(preset: str) -> None:
     assert len(out["commitment"]) == 64
     assert len(out["hands"]) == variant.num_players
     assert all(len(h) == variant.hand_size for h in out["hands"])
-    assert len(out["open"]) == 1
+    assert len(out["open"]) == (1 if variant.open_card else 0)
     # every card of the pack exactly once
     everything = [c for h in out["hands"] for c in h] + out["open"] + out["stock"]
     assert len(everything) == variant.pack_size
     state = new_round(variant, secret=bytes(range(32)), round_index=3)
     for seat in range(variant.num_players):
         assert Counter(out["hands"][seat]) == Counter(CARD_CODE[c] for c in state.hands[seat])
-    assert out["open"] == [CARD_CODE[state.open_pile[-1]]]
+    assert out["open"] == [CARD_CODE[c] for c in state.open_pile]
     assert out["stock"] == [CARD_CODE[c] for c in state.stock]
 
 
@@ -128,7 +129,49 @@ def test_meld_invalid(codes: str) -> None:
     assert len(proc.stdout.strip()) > len("invalid: ")
 
 
+@pytest.mark.parametrize("preset", ["jokeren7", "klassiek", "wedstrijd"])
+def test_deal_at_a_table_of_three(preset: str) -> None:
+    """``--players 3`` (seed 001: "met 3 of 4 personen aan een tafel"): three hands,
+    the rest in the stock, the same deal as the engine's for that table."""
+    variant = replace(JOKEREN_PRESETS[preset], num_players=3)
+    out = run_json(
+        "deal", "--variant", preset, "--secret", SECRET_HEX, "--round", "4", "--players", "3"
+    )
+    assert len(out["hands"]) == 3
+    assert all(len(h) == variant.hand_size for h in out["hands"])
+    everything = [c for h in out["hands"] for c in h] + out["open"] + out["stock"]
+    assert len(everything) == variant.pack_size
+    state = new_round(variant, secret=bytes(range(32)), round_index=4)
+    assert state.dealer == 1  # round 4: 4 mod 3
+    for seat in range(3):
+        assert Counter(out["hands"][seat]) == Counter(CARD_CODE[c] for c in state.hands[seat])
+
+
 # --- simulate --------------------------------------------------------------------------
+
+
+def test_simulate_at_a_table_of_three() -> None:
+    out = run_json(
+        "simulate",
+        "--variant",
+        "klassiek",
+        "--secret",
+        SECRET_HEX,
+        "--rounds",
+        "3",
+        "--players",
+        "3",
+        "--bots",
+        "strong,basic,basic",
+    )
+    assert len(out["rounds"]) == 3
+    assert all(len(r) == 3 for r in out["rounds"])
+    totals = [sum(r[s] for r in out["rounds"]) for s in range(3)]
+    assert out["totals"] == totals
+    # own total minus the average of the two others
+    for s in range(3):
+        others = [totals[o] for o in range(3) if o != s]
+        assert out["results"][s] == pytest.approx(totals[s] - sum(others) / 2)
 
 
 def test_simulate_shape_and_totals() -> None:
@@ -224,6 +267,30 @@ def test_bench_reports_every_preset_and_level() -> None:
         ["roem", "7h", "8h", "9h", "2h", "--trump", "h"],
         ["roem", "7h", "7h", "9h", "Th", "--trump", "h"],
         ["bench", "--seconds", "0"],
+        ["deal", "--variant", "jokeren7", "--secret", SECRET_HEX, "--round", "0", "--players", "5"],
+        [
+            "deal",
+            "--variant",
+            "rotterdams",
+            "--secret",
+            SECRET_HEX,
+            "--round",
+            "0",
+            "--players",
+            "3",
+        ],
+        ["simulate", "--variant", "klassiek", "--secret", SECRET_HEX, "--players", "2"],
+        [
+            "simulate",
+            "--variant",
+            "klassiek",
+            "--secret",
+            SECRET_HEX,
+            "--players",
+            "3",
+            "--bots",
+            "basic,basic,basic,basic",
+        ],
     ],
 )
 def test_bad_arguments_exit_2(args: list[str]) -> None:

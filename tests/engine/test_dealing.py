@@ -27,9 +27,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def reference_deal(
-    secret: bytes, round_index: int, *, decks: int, players: int, hand_size: int
+    secret: bytes,
+    round_index: int,
+    *,
+    decks: int,
+    players: int,
+    hand_size: int,
+    open_card: bool = True,
 ) -> dict[str, object]:
-    """RULES.md §5 and the dealing text, step by step."""
+    """RULES.md §5 and the dealing text, step by step. RULES.md §2: the card after the
+    hands opens the open pile; where the variant turns no open card (seed 001: "de
+    kaarten die overblijven worden gesloten op een stapel gelegd") it stays on the stock."""
     # the ordered pack: per deck suits c d h s, ranks A..K, then two jokers
     pack = []
     for _ in range(decks):
@@ -74,12 +82,12 @@ def reference_deal(
     return {
         "commitment": hashlib.sha256(secret).hexdigest(),
         "hands": hands,
-        "open": [pack[top]],
-        "stock": pack[top + 1 :],
+        "open": [pack[top]] if open_card else [],
+        "stock": pack[top + 1 :] if open_card else pack[top:],
     }
 
 
-@pytest.mark.parametrize("preset", ["jokeren7", "jokeren13", "klassiek"])
+@pytest.mark.parametrize("preset", ["jokeren7", "jokeren13", "klassiek", "veertigen"])
 @pytest.mark.parametrize("round_index", [0, 1, 5])
 def test_deal_follows_the_published_text(secret: bytes, preset: str, round_index: int) -> None:
     variant = PRESETS[preset]
@@ -89,6 +97,7 @@ def test_deal_follows_the_published_text(secret: bytes, preset: str, round_index
         decks=variant.decks,
         players=variant.num_players,
         hand_size=variant.hand_size,
+        open_card=variant.open_card,
     )
     assert deal_summary(variant, secret=secret, round_index=round_index) == expected
 

@@ -266,3 +266,17 @@ def test_moves_are_rate_limited(player: Client, game: Game, settings: Any) -> No
     response = _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
     assert response.status_code == 429
     assert response.json()["error"]["code"] == "rate_limited"
+
+
+def test_without_an_open_card_the_first_draw_is_from_the_stock(player: Client, user: Any) -> None:
+    # seed 001 (Klassiek): no card is turned at the deal; the first player (West in round
+    # 0) draws from the stock and the open pile holds only cards discarded since
+    t = factories.make_tournament(preset="klassiek", rounds=6)
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    first = game.moves.order_by("seq").first()
+    assert first is not None and first.seat == 1
+    assert first.action == {"type": "draw", "source": "stock"}
+    discarded = {m.action["card"] for m in game.moves.all() if m.action["type"] == "discard"}
+    view = player.get(reverse("api_game", args=[game.pk])).json()
+    assert set(view["observation"]["open_pile"]) <= discarded
+    assert view["variant"]["open_card"] is False

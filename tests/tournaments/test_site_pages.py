@@ -355,6 +355,12 @@ def test_rules_follow_the_variant(client: Client, preset: str) -> None:
         assert "Het gaat uit het spel." in page
     if variant.scoring == "cards":
         assert "het aantal kaarten" in page
+    # seed 001: without an open card the first player draws from the stock
+    if variant.open_card:
+        assert "één kaart wordt open gelegd" in page
+    else:
+        assert "er wordt geen kaart open gelegd" in page
+        assert "De eerste speler pakt van de dichte stapel" in page
 
 
 def test_rules_of_every_game_render(client: Client) -> None:

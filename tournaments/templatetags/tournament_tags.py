@@ -38,3 +38,11 @@ def bot_level(level: str) -> str:
 @register.filter
 def compact_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+@register.filter
+def has_sheet(game: Any) -> bool:
+    """Whether a game (a ``Game``) has a score sheet: a card-count Jokeren variant."""
+    from tournaments.services import has_score_sheet
+
+    return has_score_sheet(game=game.game, variant=game.variant)

@@ -35,7 +35,14 @@ OTHERS = ["3c", "4c", "5c"]
 
 
 def test_preset_names() -> None:
-    assert set(PRESETS) == {"jokeren7", "jokeren13", "klassiek", "veertigen", "vijf-rondes"}
+    assert set(PRESETS) == {
+        "jokeren7",
+        "jokeren13",
+        "klassiek",
+        "veertigen",
+        "vijf-rondes",
+        "wedstrijd",
+    }
 
 
 def test_jokeren7_preset_fields() -> None:
