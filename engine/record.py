@@ -107,6 +107,74 @@ def build_record(
     )
 
 
+# --- Rebuilding a round from the entrant's actions ----------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundReplay:
+    """A round rebuilt from the entrant's own actions: every action in order (the bots'
+    recomputed) with the state after it, and what went wrong (``None``: nothing)."""
+
+    deal: Any
+    actions: tuple[RecordedAction, ...]
+    states: tuple[Any, ...]
+    problem: str | None
+
+    @property
+    def final_state(self) -> Any:
+        return self.states[-1] if self.states else self.deal
+
+
+def replay_round(
+    module: GameModule,
+    variant: Any,
+    *,
+    secret: bytes,
+    round_index: int,
+    bot_level: str,
+    own_actions: Sequence[Mapping[str, Any]],
+    bot_from: int | None = None,
+) -> RoundReplay:
+    """Deal round ``round_index`` from the secret and play it: the bots choose every other
+    seat's action (they are deterministic), seat 0 plays ``own_actions`` in order, and from
+    its ``bot_from``-th action on (the bot took over the entrant's seat) the bot plays seat 0
+    too. Stops when the round is over, or when seat 0 is to move and its actions are used up
+    (a round still being played). An action that cannot be read or is illegal, or actions
+    left over after the round ended, are the ``problem``."""
+    deal = module.new_round(variant, secret=secret, round_index=round_index)
+    state = deal
+    done: list[RecordedAction] = []
+    states: list[Any] = []
+    used = 0
+    seat0 = 0
+    while not state.is_terminal:
+        seat = state.current_player
+        by_bot = seat != PLAYER_SEAT or (bot_from is not None and seat0 >= bot_from)
+        if by_bot:
+            action = module.bot_action(state, level=bot_level)
+        elif used >= len(own_actions):
+            break
+        else:
+            try:
+                action = module.action_from_json(own_actions[used])
+            except (IllegalMove, ValueError, KeyError, TypeError, AttributeError) as exc:
+                problem = f"the player's action {used + 1} cannot be read: {exc}"
+                return RoundReplay(deal, tuple(done), tuple(states), problem)
+            used += 1
+        try:
+            state = state.apply(action)
+        except IllegalMove as exc:
+            problem = f"action {len(done) + 1} (seat {seat}) is illegal: {exc.en}"
+            return RoundReplay(deal, tuple(done), tuple(states), problem)
+        if seat == PLAYER_SEAT:
+            seat0 += 1
+        done.append(RecordedAction(seat, action.to_json(), by_bot))
+        states.append(state)
+    left = len(own_actions) - used
+    extra = f"{left} of the player's actions come after the round ended" if left else None
+    return RoundReplay(deal, tuple(done), tuple(states), extra)
+
+
 # --- Reading ------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Admin: read-mostly views of tournaments, entries, games and the move log."""
+"""Admin: read-mostly views of tournaments, entries, games and their stored rounds."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import services, tasks
-from tournaments.models import Entry, Game, Move, Tournament
+from tournaments.models import Entry, Game, GameRound, Tournament
 
 # The admin classes are generic only in django-stubs (Django's own are not subscriptable).
 if TYPE_CHECKING:
@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     _EntryAdmin = admin.ModelAdmin[Entry]
     _TournamentAdmin = admin.ModelAdmin[Tournament]
     _GameAdmin = admin.ModelAdmin[Game]
-    _MoveAdmin = admin.ModelAdmin[Move]
+    _GameRoundAdmin = admin.ModelAdmin[GameRound]
 else:
     _EntryInline = admin.TabularInline
-    _TournamentAdmin = _EntryAdmin = _GameAdmin = _MoveAdmin = admin.ModelAdmin
+    _TournamentAdmin = _EntryAdmin = _GameAdmin = _GameRoundAdmin = admin.ModelAdmin
 
 
 AUDIT_FIELDS = ("audit_status", "audited_at", "audit_detail", "audit_resolved_by")
@@ -97,13 +97,13 @@ class GameAdmin(_GameAdmin):
         return False
 
 
-@admin.register(Move)
-class MoveAdmin(_MoveAdmin):
-    list_display = ("game", "seq", "round_index", "seat", "by_bot", "created_at")
-    readonly_fields = [f.name for f in Move._meta.fields]
+@admin.register(GameRound)
+class GameRoundAdmin(_GameRoundAdmin):
+    list_display = ("game", "round_index", "moves", "bot_from")
+    readonly_fields = [f.name for f in GameRound._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Move | None = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: GameRound | None = None) -> bool:
         return False

@@ -82,6 +82,15 @@ def _error(exc: services.ServiceError, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": exc.to_json(), **extra}, status=exc.status)
 
 
+def _event_in(event: dict[str, Any], *, english: bool) -> dict[str, Any]:
+    """A move event with one ``text``, in the request's language, for its two."""
+    if "text_nl" not in event:
+        return event
+    out = {k: v for k, v in event.items() if k not in ("text_nl", "text_en")}
+    out["text"] = event["text_en"] if english else event["text_nl"]
+    return out
+
+
 @require_POST
 def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md."""
@@ -117,8 +126,14 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
         return _error(exc, seq=exc.seq)
     except services.ServiceError as exc:
         return _error(exc)
-    game = Game.objects.select_related("entry__tournament").get(pk=outcome.game.pk)
-    return JsonResponse({**game_payload(game), "events": outcome.events})
+    # The events carry only what each action changed, and its text in the request's
+    # language; the final observation comes once, in the payload (the game as stored).
+    english = (translation.get_language() or settings.LANGUAGE_CODE).startswith("en")
+    events = [_event_in(event, english=english) for event in outcome.events]
+    return JsonResponse(
+        {**game_payload(outcome.game), "events": events},
+        json_dumps_params={"separators": (",", ":")},
+    )
 
 
 @require_GET

@@ -3,12 +3,17 @@
 A ``Tournament`` fixes a game module (``engine.registry``), a variant, the rounds, the
 bots' level, a window and a secret. An ``Entry`` is one user in one tournament; each
 entry plays one ``Game`` (its rounds one after another, as South against three bots).
-A practice ``Game`` has no entry and its own secret. Every action of a game is kept in
-the append-only ``Move`` log, so a game can be rebuilt from the secret and the moves.
+A practice ``Game`` has no entry and its own secret. The bots are deterministic, so a game
+is fully defined by the secret, the variant, the bots' level and the entrant's own actions:
+each finished round is one ``GameRound`` row holding those actions (compact JSON), and
+everything else (the bots' moves, the replay, the audit) is rebuilt through the engine
+(``engine.record.replay_round``). The round being played keeps its entrant's actions and
+a snapshot of its state on the ``Game``.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.conf import settings
@@ -152,7 +157,10 @@ class Game(models.Model):
     """One player's game: ``rounds`` rounds as South (seat 0) against bots.
 
     ``state`` is the snapshot of the current round (the engine's ``to_json``); ``seq`` is
-    the number of moves in the log, which the next move must quote.
+    the number of moves made so far, every seat's (the next move must quote it);
+    ``round_seq`` the ``seq`` at the current round's deal; ``round_actions`` the entrant's
+    own actions in the current round (compact JSON, moved to its ``GameRound`` row when
+    the round ends).
     """
 
     class Status(models.TextChoices):
@@ -176,6 +184,8 @@ class Game(models.Model):
     bot_finished = models.BooleanField(default=False)
     seq = models.PositiveIntegerField(default=0)
     round_index = models.PositiveSmallIntegerField(default=0)
+    round_seq = models.PositiveIntegerField(default=0)
+    round_actions = models.TextField(default="[]", blank=True)
     state = models.JSONField()
     totals = models.JSONField(default=list)
     round_scores = models.JSONField(default=list)
@@ -222,23 +232,41 @@ class Game(models.Model):
         return len(self.round_scores)
 
 
-class Move(models.Model):
-    """One action in a game's log (append-only): the entrant's, a bot's, or the bot that
-    played the entrant's seat after the tournament closed (``by_bot`` with seat 0)."""
+def compact_json(value: Any) -> str:
+    """JSON without spaces (how ``GameRound.actions`` and ``Game.round_actions`` are kept)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()
+
+class GameRound(models.Model):
+    """One finished round of a game, as little as rebuilds it: the entrant's own actions in
+    order (``actions``, compact JSON of the actions' ``to_json``; the bots' are recomputed,
+    they are deterministic), ``moves`` the number of actions of every seat (the round's
+    share of the game's ``seq``), and ``bot_from``: when the bot took over the entrant's
+    seat at the close (``game_bot_finish``), how many of the round's seat-0 actions the
+    entrant had made before (the rest are the bot's); ``None`` when the entrant played the
+    whole round. Written once when the round ends; the round's scores and outcome are the
+    game's ``round_scores`` and ``round_results``."""
+
+    #: No index of its own: the unique (game, round_index) index serves the lookups.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="played_rounds", db_index=False
+    )
     round_index = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
-    by_bot = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    moves = models.PositiveSmallIntegerField()
+    bot_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    actions = models.TextField(default="[]")
 
     class Meta:
-        ordering = ["game", "seq"]
+        ordering = ["game", "round_index"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq_per_game")
+            models.UniqueConstraint(
+                fields=["game", "round_index"], name="gameround_unique_per_game"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id}#{self.seq}"
+        return f"{self.game_id}/{self.round_index}"
+
+    @property
+    def action_list(self) -> list[dict[str, Any]]:
+        return list(json.loads(self.actions))

@@ -27,7 +27,7 @@ from engine import dealing, record
 from engine.errors import IllegalMove
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
-from tournaments.models import MAX_ROUNDS, Entry, Game, Move, Tournament
+from tournaments.models import MAX_ROUNDS, Entry, Game, GameRound, Tournament, compact_json
 
 PLAYER_SEAT = 0
 
@@ -400,14 +400,21 @@ def game_practice_start(
 
 @dataclass
 class _Run:
-    """A game being advanced inside one transaction."""
+    """A game being advanced inside one transaction. ``own``: the entrant's actions in the
+    current round (JSON); ``bot_from``: how many of them came before the bot took over
+    seat 0 in it (``None``: it has not); ``ended``: the rows of the rounds that ended, to
+    insert; ``shown``: the player's observation as the last event left it (each event
+    carries only what changed since, ``_view_delta``)."""
 
     game: Game
     module: GameModule
     variant: Any
     secret: bytes
     state: Any
-    moves: list[Move] = dataclasses.field(default_factory=list)
+    own: list[Any] = dataclasses.field(default_factory=list)
+    bot_from: int | None = None
+    ended: list[GameRound] = dataclasses.field(default_factory=list)
+    shown: dict[str, Any] = dataclasses.field(default_factory=dict)
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     rounds_done: int = 0
 
@@ -458,31 +465,77 @@ def _observe(run: _Run) -> dict[str, Any]:
 
 def _record(run: _Run, action: Any, *, seat: int, by_bot: bool) -> None:
     """Apply ``action`` through the engine (an ``IllegalMove`` leaves the run unchanged),
-    then log it and add its event."""
+    then count it, keep it if it is the entrant's own, and add its event: the action, its
+    text and what it changed in the player's observation (``set`` / ``extend``)."""
     g = run.game
     after = run.state.apply(action)
     nl, en = describe_action(action, seat, run.variant.num_players)
-    run.moves.append(
-        Move(
-            game=g,
-            seq=g.seq,
-            round_index=g.round_index,
-            seat=seat,
-            action=action.to_json(),
-            by_bot=by_bot,
-        )
-    )
+    if seat == PLAYER_SEAT and not by_bot:
+        run.own.append(action.to_json())
+    elif seat == PLAYER_SEAT and run.bot_from is None:
+        run.bot_from = len(run.own)
     g.seq += 1
     run.state = after
+    observation = _observe(run)
     run.events.append(
         {
             "seat": seat,
             "action": action.to_json(),
             "text_nl": nl,
             "text_en": en,
-            "observation": _observe(run),
+            **_event_delta(run.shown, observation),
         }
     )
+    run.shown = observation
+
+
+def _end_round(run: _Run) -> None:
+    """Keep the round that just ended as its ``GameRound`` row (to insert) and start the
+    next round's count."""
+    g = run.game
+    run.ended.append(
+        GameRound(
+            game=g,
+            round_index=g.round_index,
+            moves=g.seq - g.round_seq,
+            bot_from=run.bot_from,
+            actions=compact_json(run.own),
+        )
+    )
+    run.own = []
+    run.bot_from = None
+    g.round_seq = g.seq
+
+
+def _event_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """What an action changed in the player's observation, for a move event: ``set`` the
+    keys with a new value; ``splice`` for a list that kept a head or a tail, ``[start,
+    removed, items]``: from ``start``, ``removed`` items replaced by ``items`` (the log
+    grows at its end; a meld laid off onto changes one item of the table)."""
+    changed: dict[str, Any] = {}
+    spliced: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if key in before and old == value:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and old and value:
+            head = 0
+            most = min(len(old), len(value))
+            while head < most and old[head] == value[head]:
+                head += 1
+            tail = 0
+            while tail < most - head and old[-1 - tail] == value[-1 - tail]:
+                tail += 1
+            if head or tail:
+                spliced[key] = [head, len(old) - head - tail, value[head : len(value) - tail]]
+                continue
+        changed[key] = value
+    delta: dict[str, Any] = {}
+    if changed:
+        delta["set"] = changed
+    if spliced:
+        delta["splice"] = spliced
+    return delta
 
 
 def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]:
@@ -521,6 +574,7 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
             g.round_results = [*g.round_results, outcome]
             g.totals = [t + s for t, s in zip(g.totals, scores, strict=True)]
             run.rounds_done += 1
+            _end_round(run)
             run.events.append(
                 {
                     "type": "round_over",
@@ -583,7 +637,9 @@ def _finish(g: Game) -> None:
 def _store(run: _Run) -> None:
     g = run.game
     g.state = run.state.to_json()
-    Move.objects.bulk_create(run.moves)
+    g.round_actions = compact_json(run.own)
+    if run.ended:
+        GameRound.objects.bulk_create(run.ended)
     g.save()
     if run.rounds_done and g.entry_id is not None:
         _standings_changed(g.entry.tournament)  # type: ignore[union-attr]
@@ -665,7 +721,15 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
                 err = IllegalMoveError.of(_("This move cannot be read."))
                 err.code = "malformed_action"
                 raise err from exc
-            run = _Run(game=g, module=module, variant=variant, secret=g.secret_bytes, state=state)
+            run = _Run(
+                game=g,
+                module=module,
+                variant=variant,
+                secret=g.secret_bytes,
+                state=state,
+                own=json.loads(g.round_actions),
+                shown=dict(state.observation(PLAYER_SEAT)),
+            )
             try:
                 _record(run, act, seat=PLAYER_SEAT, by_bot=False)
             except IllegalMove as exc:
@@ -698,6 +762,7 @@ def game_bot_finish(*, game_id: int) -> Game:
             variant=variant,
             secret=g.secret_bytes,
             state=module.state_from_json(g.state),
+            own=json.loads(g.round_actions),
         )
         _advance(run, bot_seats=frozenset(range(variant.num_players)))
         g.bot_finished = True
@@ -847,7 +912,7 @@ def _field_compute(t: Tournament) -> list[EntryRounds]:
     bot_finished = [g.pk for g in games if g.bot_finished]
     if bot_finished:
         first_rounds = (
-            Move.objects.filter(game_id__in=bot_finished, seat=PLAYER_SEAT, by_bot=True)
+            GameRound.objects.filter(game_id__in=bot_finished, bot_from__isnull=False)
             .order_by()
             .values("game_id")
             .annotate(first=Min("round_index"))
@@ -1135,18 +1200,93 @@ class Frame:
         return [self.state.observation(s) for s in range(self.num_players)]
 
 
-def game_replay(*, game: Game, round_index: int) -> list[Frame]:
-    """Rebuild one round of a game from the secret and the move log, step by step."""
+@dataclass(frozen=True)
+class StoredRound:
+    """What is stored of one round: the entrant's actions, when the bot took over their
+    seat (``GameRound.bot_from``), its number of moves and the ``seq`` of its first move.
+    The round being played comes from the ``Game`` (``moves``: those made so far)."""
+
+    round_index: int
+    actions: list[Any]
+    bot_from: int | None
+    moves: int
+    first_seq: int
+
+
+def _stored_rounds(game: Game) -> list[StoredRound]:
+    """The game's rounds as stored, in order: the finished rounds' rows, then the round
+    being played (a game still playing)."""
+    rows = game.played_rounds.order_by("round_index").values_list(
+        "round_index", "actions", "bot_from", "moves"
+    )
+    out: list[StoredRound] = []
+    seq = 0
+    for round_index, actions, bot_from, moves in rows:
+        out.append(StoredRound(round_index, json.loads(actions), bot_from, moves, seq))
+        seq += moves
+    if game.status != Game.Status.FINISHED:
+        current = json.loads(game.round_actions)
+        out.append(
+            StoredRound(game.round_index, current, None, game.seq - game.round_seq, game.round_seq)
+        )
+    return out
+
+
+def _replay_stored(game: Game, module: GameModule, variant: Any, stored: StoredRound) -> Any:
+    """``engine.record.replay_round`` of a stored round: its bots' moves recomputed."""
+    return record.replay_round(
+        module,
+        variant,
+        secret=game.secret_bytes,
+        round_index=stored.round_index,
+        bot_level=game.bot_level,
+        own_actions=stored.actions,
+        bot_from=stored.bot_from,
+    )
+
+
+@dataclass(frozen=True)
+class PlayedMove:
+    """One action of a game as rebuilt from what is stored (``game_moves``)."""
+
+    seq: int
+    round_index: int
+    seat: int
+    action: dict[str, Any]
+    by_bot: bool
+
+
+def game_moves(*, game: Game) -> list[PlayedMove]:
+    """Every action of the game so far, every seat's, in order: the entrant's as stored,
+    the bots' recomputed (a stored round that does not replay stops where it fails)."""
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
-    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    out: list[PlayedMove] = []
+    for stored in _stored_rounds(game):
+        replay = _replay_stored(game, module, variant, stored)
+        out.extend(
+            PlayedMove(stored.first_seq + i, stored.round_index, a.seat, dict(a.action), a.by_bot)
+            for i, a in enumerate(replay.actions)
+        )
+    return out
+
+
+def game_replay(*, game: Game, round_index: int) -> list[Frame]:
+    """Rebuild one round of a game step by step from the secret and the entrant's stored
+    actions (the bots' are recomputed: they are deterministic). A round with nothing
+    stored is its deal only; a stored action the engine refuses ends the frames."""
+    module = module_of(game.game)
+    variant = module.variant_from_json(game.variant)
     n = variant.num_players
-    frames = [Frame(None, None, False, "", "", state, n)]
-    for move in game.moves.filter(round_index=round_index).order_by("seq"):
-        action = module.action_from_json(move.action)
-        nl, en = describe_action(action, move.seat, n)
-        state = state.apply(action)
-        frames.append(Frame(move.seq, move.seat, move.by_bot, nl, en, state, n))
+    stored = next((r for r in _stored_rounds(game) if r.round_index == round_index), None)
+    if stored is None:
+        deal = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+        return [Frame(None, None, False, "", "", deal, n)]
+    replay = _replay_stored(game, module, variant, stored)
+    frames = [Frame(None, None, False, "", "", replay.deal, n)]
+    for i, (done, state) in enumerate(zip(replay.actions, replay.states, strict=True)):
+        nl, en = describe_action(module.action_from_json(done.action), done.seat, n)
+        frames.append(Frame(stored.first_seq + i, done.seat, done.by_bot, nl, en, state, n))
     return frames
 
 
@@ -1247,15 +1387,43 @@ def tournament_verify(*, tournament: Tournament) -> Verification:
 # --- Audit ---------------------------------------------------------------------------------
 
 
+def _game_actions(game: Game) -> tuple[list[list[record.RecordedAction]], list[str]]:
+    """Every action of every stored round, rebuilt from the entrant's actions (the bots'
+    recomputed), and what contradicts the stored rounds: a round missing, an action the
+    engine refuses, a round's number of moves, the game's ``seq``."""
+    module = module_of(game.game)
+    variant = module.variant_from_json(game.variant)
+    stored = _stored_rounds(game)
+    played = max([len(game.round_scores), *(r.round_index + 1 for r in stored)])
+    actions: list[list[record.RecordedAction]] = [[] for _ in range(played)]
+    problems: list[str] = []
+    present = {r.round_index for r in stored}
+    problems.extend(f"round {r + 1} is not stored" for r in range(played) if r not in present)
+    for row in stored:
+        replay = _replay_stored(game, module, variant, row)
+        actions[row.round_index] = list(replay.actions)
+        where = f"round {row.round_index + 1}"
+        if replay.problem is not None:
+            problems.append(f"{where}: {replay.problem}")
+        elif len(replay.actions) != row.moves:
+            problems.append(
+                f"{where}: {row.moves} moves stored, the replay makes {len(replay.actions)}"
+            )
+    stored_moves = sum(r.moves for r in stored)
+    if game.seq != stored_moves:
+        problems.append(f"seq is {game.seq}, the stored rounds hold {stored_moves} moves")
+    return actions, problems
+
+
 def game_record(*, game: Game) -> record.GameRecord:
     """The game as a game record (docs/game-record.md): its variant, bots' level and
-    secret, every move of its log by round, and the scores and totals stored for it."""
-    moves = game.moves.order_by("seq").values_list("round_index", "seat", "action", "by_bot")
-    actions: list[list[record.RecordedAction]] = [[] for _ in game.round_scores]
-    for round_index, seat, action, by_bot in moves:
-        while len(actions) <= round_index:
-            actions.append([])
-        actions[round_index].append(record.RecordedAction(seat, action, by_bot))
+    secret, every action by round (the entrant's as stored, the bots' recomputed), and
+    the scores and totals stored for it."""
+    actions, _problems = _game_actions(game)
+    return _game_record(game, actions)
+
+
+def _game_record(game: Game, actions: list[list[record.RecordedAction]]) -> record.GameRecord:
     tournament = game.tournament
     return record.build_record(
         game=game.game,
@@ -1292,22 +1460,17 @@ class GameAudit:
 
 
 def _audit_problems(g: Game) -> list[str]:
-    """Replay ``g`` through the engine (``engine.record.verify``) and compare: the move
-    log's numbering and ``seq``, every action, every round's scores, the totals, and the
-    stored state with the replay's last one."""
-    seqs = list(g.moves.order_by("seq").values_list("seq", flat=True))
-    problems = []
-    missing = sorted(set(range(max(g.seq, len(seqs)))) - set(seqs))
-    if missing:
-        problems.append(f"the move log has no move {missing[0]} (seq is {g.seq})")
-    if g.seq != len(seqs):
-        problems.append(f"seq is {g.seq}, the move log holds {len(seqs)} moves")
+    """Replay ``g`` through the engine from the entrant's stored actions
+    (``engine.record.verify``) and compare: every stored round is there and replays with
+    its number of moves, ``seq``, every round's scores, the totals, and the stored state
+    with the replay's last one."""
     try:
-        verification = record.verify(game_record(game=g))
+        actions, problems = _game_actions(g)
+        verification = record.verify(_game_record(g, actions))
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         # Stored data the engine cannot even read (a variant, a secret): a finding too,
         # never a crash of the close that runs the audit.
-        return [*problems, f"the game cannot be replayed: {exc!r}"]
+        return [f"the game cannot be replayed: {exc!r}"]
     problems.extend(verification.all_problems())
     final = verification.final_state
     replayed_last = bool(verification.rounds) and verification.rounds[-1].ok

@@ -149,6 +149,21 @@ export async function showEvents(data, delay, { show, roundOver }) {
   }
 }
 
+/**
+ * The observation after an event of a move response: `obs` with the event's changes, the
+ * keys in `set` replaced and in each list of `splice` (`[start, removed, items]`) the
+ * `removed` items from `start` replaced by `items` (docs/api.md). `obs` is left as it was.
+ */
+export function withDelta(obs, event) {
+  const next = Object.assign({}, obs, event.set || {});
+  for (const [key, [start, removed, items]] of Object.entries(event.splice || {})) {
+    const list = [...(obs[key] || [])];
+    list.splice(start, removed, ...items);
+    next[key] = list;
+  }
+  return next;
+}
+
 /** Put `message` in an element (the table's error line) and show it; hide it when empty. */
 export function showMessage(el, message) {
   el.textContent = message;
@@ -185,8 +200,8 @@ export function payloadOf(data) {
  * is already under way (`state.busy`), it empties the error line, marks the table busy,
  * renders, POSTs the action to `root.dataset.movesUrl` and then, by the answer:
  * - moved: `forget()` (the player's half-made choices), then the response's events one
- *   after another, `delay` ms apart: a move's observation is applied
- *   (`applyObservation(obs)`, which sets `state.obs`), the table rendered and
+ *   after another, `delay` ms apart: a move's changes are applied to the shown observation
+ *   (`applyObservation(withDelta(state.obs, event))`, which sets `state.obs`), the table rendered and
  *   `afterMove(before)` awaited (`before`: the observation shown until then); a round over
  *   adds the round's scores to `state.game`, renders and awaits `roundOver(event, isLast)`
  *   (`isLast` when it ends the game). Then the table settles on the response's state.
@@ -226,7 +241,7 @@ export function moveSender({
       },
       show: async (event) => {
         const before = state.obs;
-        if (event.observation) applyObservation(event.observation);
+        applyObservation(withDelta(state.obs, event));
         render();
         await afterMove(before);
       },

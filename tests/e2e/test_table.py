@@ -27,7 +27,7 @@ from tests.e2e.helpers import (
     table,
 )
 from tournaments import services
-from tournaments.models import Game, Move, Tournament
+from tournaments.models import Game, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -290,7 +290,7 @@ def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> Non
     # The other tab's discard is the move stored at that seq. While round 0 goes on the
     # card has left South's hand; a bot may go out after it, and round 1's new hand may
     # then hold the same card.
-    stored = Move.objects.get(game_id=game_id, seq=int(before["seq"]))
+    stored = services.game_moves(game=Game.objects.get(pk=game_id))[int(before["seq"])]
     assert (stored.seat, stored.action) == (0, {"type": "discard", "card": discard})
     if server["round"] == 0:
         assert discard not in server["observation"]["hand"]

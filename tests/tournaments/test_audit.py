@@ -1,11 +1,12 @@
 """The replay audit (services.game_audit): a finished game is rebuilt from the secret and
-its move log through the engine and compared with what is stored. A changed score, a
-deleted move, a swapped action are each caught; the close audits every game, a flagged
+the entrant's stored actions through the engine and compared with what is stored. A
+changed score, a deleted action or round, a changed move count, a swapped action are each
+caught; the close audits every game, a flagged
 entry is kept out of the ranking and shown to the organizer until it is resolved."""
 
 from __future__ import annotations
 
-import itertools
+import json
 from typing import Any
 
 import factories
@@ -15,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments import services, tasks
-from tournaments.models import Entry, Game, Move, Tournament
+from tournaments.models import Entry, Game, GameRound, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -46,12 +47,18 @@ def change_score(game: Game, round_index: int, delta: int) -> None:
     Game.objects.filter(pk=game.pk).update(round_scores=scores, totals=totals)
 
 
-def south_turn(game: Game) -> tuple[Move, Move]:
-    """South's draw and the move after it (South's own, same turn) in the last round."""
-    moves = list(game.moves.filter(round_index=game.rounds - 1).order_by("seq"))
-    for move, after in itertools.pairwise(moves):
-        if move.seat == 0 and move.action["type"] == "draw" and after.seat == 0:
-            return move, after
+def stored_round(game: Game, round_index: int) -> tuple[GameRound, list[Any]]:
+    row = game.played_rounds.get(round_index=round_index)
+    return row, json.loads(row.actions)
+
+
+def south_turn(game: Game) -> tuple[GameRound, list[Any], int]:
+    """The last round's row, South's actions in it and the index of a draw of South's
+    (the action after it is South's own, in the same turn)."""
+    row, actions = stored_round(game, game.rounds - 1)
+    for i, action in enumerate(actions[:-1]):
+        if action["type"] == "draw":
+            return row, actions, i
     raise AssertionError("South never drew in the last round")
 
 
@@ -82,22 +89,44 @@ def test_changed_totals_are_caught(game: Game) -> None:
 
 
 @pytest.mark.parametrize("which", ["early", "last"])
-def test_a_deleted_move_is_caught(game: Game, which: str) -> None:
-    seq = 5 if which == "early" else game.seq - 1
-    gone = game.moves.get(seq=seq)
-    gone.delete()
+def test_a_deleted_action_of_the_player_is_caught(game: Game, which: str) -> None:
+    round_index = 0 if which == "early" else game.rounds - 1
+    row, actions = stored_round(game, round_index)
+    gone = 1 if which == "early" else len(actions) - 1
+    GameRound.objects.filter(pk=row.pk).update(
+        actions=json.dumps(actions[:gone] + actions[gone + 1 :])
+    )
     audit = services.game_audit(game_id=game.pk)
     assert not audit.ok
-    assert f"the move log has no move {seq} (seq is {game.seq})" == audit.problems[0]
-    assert f"seq is {game.seq}, the move log holds {game.seq - 1} moves" in audit.problems
-    assert any(p.startswith(f"round {gone.round_index + 1}: ") for p in audit.problems)
+    assert any(p.startswith(f"round {round_index + 1}: ") for p in audit.problems)
     assert entry_of(game).audit_status == Entry.AuditStatus.MISMATCH
 
 
+def test_a_deleted_round_is_caught(game: Game) -> None:
+    row, _actions = stored_round(game, 1)
+    row.delete()
+    audit = services.game_audit(game_id=game.pk)
+    assert audit.problems[0] == "round 2 is not stored"
+    assert f"seq is {game.seq}, the stored rounds hold {game.seq - row.moves} moves" in (
+        audit.problems
+    )
+    assert entry_of(game).audit_status == Entry.AuditStatus.MISMATCH
+
+
+def test_a_changed_move_count_is_caught(game: Game) -> None:
+    row, _actions = stored_round(game, 1)
+    GameRound.objects.filter(pk=row.pk).update(moves=row.moves + 1)
+    audit = services.game_audit(game_id=game.pk)
+    assert audit.problems == [
+        f"round 2: {row.moves + 1} moves stored, the replay makes {row.moves}",
+        f"seq is {game.seq}, the stored rounds hold {game.seq + 1} moves",
+    ]
+
+
 def test_a_swapped_action_is_caught(game: Game) -> None:
-    draw, after = south_turn(game)
-    Move.objects.filter(pk=draw.pk).update(action=after.action)
-    Move.objects.filter(pk=after.pk).update(action=draw.action)
+    row, actions, i = south_turn(game)
+    actions[i], actions[i + 1] = actions[i + 1], actions[i]
+    GameRound.objects.filter(pk=row.pk).update(actions=json.dumps(actions))
     audit = services.game_audit(game_id=game.pk)
     assert not audit.ok
     assert "(seat 0) is illegal" in audit.problems[0]

@@ -67,7 +67,10 @@ def test_an_exported_record_verifies_without_the_site(
     assert data["secret"] == tournament.secret_bytes.hex()
     assert data["commitment"] == tournament.commitment == commitment(tournament.secret_bytes)
     assert data["round_scores"] == played.round_scores and data["totals"] == played.totals
-    assert sum(len(r) for r in data["actions"]) == played.moves.count()
+    assert sum(len(r) for r in data["actions"]) == played.seq
+    assert [sum(not a["by_bot"] for a in r) for r in data["actions"]] == [
+        len(r.action_list) for r in played.played_rounds.all()
+    ]
     assert data["context"]["tournament"] == {"id": tournament.pk, "name": tournament.name}
 
     path = tmp_path / "game.json"

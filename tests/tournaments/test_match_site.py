@@ -87,7 +87,7 @@ def test_a_game_at_a_table_of_three(client: Client, user: Any) -> None:
     assert all(len(r) == 3 for r in game.round_scores)
     # the dealer of round 1 is seat 1 (1 mod 3), and every seat that moved is 0, 1 or 2
     assert {e["seat"] for e in events if "seat" in e} <= {0, 1, 2}
-    assert game.moves.filter(round_index=1).order_by("seq").first().seat == 2
+    assert next(m for m in services.game_moves(game=game) if m.round_index == 1).seat == 2
     # own total minus the average of the two opponents
     total, against, result = services.game_result(game)
     assert total == game.totals[0]

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import services, tasks
-from tournaments.models import Move
+from tournaments.models import Game
 
 
 def _race(workers: list[Any]) -> list[Any]:
@@ -64,9 +64,10 @@ def test_two_posts_of_the_same_move_one_wins() -> None:
     statuses = _race([post, post])
     assert sorted(statuses) == [200, 409], statuses
     game.refresh_from_db()
-    assert game.moves.count() == game.seq
-    assert list(game.moves.values_list("seq", flat=True)) == list(range(game.seq))
-    assert game.moves.filter(seat=0).count() == 1
+    moves = services.game_moves(game=game)
+    assert [m.seq for m in moves] == list(range(game.seq))
+    assert [m.seat for m in moves].count(0) == 1
+    assert game.round_actions == services.compact_json([json.loads(body)["action"]])
 
 
 @pytest.mark.django_db(transaction=True)
@@ -103,6 +104,24 @@ def test_two_joins_for_the_last_place_one_wins() -> None:
 HOLD_SECONDS = 0.5
 
 
+def _stored_at(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[Any]]:
+    """When each game's moves were written (``services._store``: inside the move's
+    transaction), per game id."""
+    times: dict[int, list[Any]] = {}
+    store = services._store
+
+    def timed(run: Any) -> None:
+        store(run)
+        times.setdefault(run.game.pk, []).append(timezone.now())
+
+    monkeypatch.setattr(services, "_store", timed)
+    return times
+
+
+def _own_actions(game: Game) -> list[Any]:
+    return [m.action for m in services.game_moves(game=game) if m.seat == 0 and not m.by_bot]
+
+
 def _once(hook: Any, signal: threading.Event, hold: float = HOLD_SECONDS) -> Any:
     """``hook`` that, the first time only, runs and then signals ``signal`` and holds the
     transaction it runs in (and its locks) for ``hold`` seconds."""
@@ -130,6 +149,7 @@ def test_a_move_in_progress_is_stored_before_close_now_ends_the_window(
     moving = threading.Event()
     # The bots' turns of the move: the move holds its locks here, before storing anything.
     monkeypatch.setattr(services, "_advance", _once(services._advance, moving))
+    stored_at = _stored_at(monkeypatch)
 
     def play() -> Any:
         return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
@@ -143,9 +163,10 @@ def test_a_move_in_progress_is_stored_before_close_now_ends_the_window(
     assert not isinstance(closed, Exception), closed
     tournament.refresh_from_db()
     assert tournament.closed_at is not None
-    player_moves = Move.objects.filter(game=game, by_bot=False)
-    assert player_moves.filter(seq=seq).exists()
-    last = max(m.created_at for m in player_moves)
+    game.refresh_from_db()
+    played = services.game_moves(game=game)[seq]
+    assert (played.seat, played.by_bot, played.action) == (0, False, action)
+    last = stored_at[game.pk][0]
     assert last < tournament.closes_at <= tournament.closed_at, (last, tournament.closes_at)
 
 
@@ -159,7 +180,7 @@ def test_a_move_while_close_now_holds_the_tournament_is_refused(
     tournament = factories.make_tournament()
     game = services.entry_join(tournament_id=tournament.pk, user=user).game
     seq, action = game.seq, factories.south_action(game)
-    before = Move.objects.filter(game=game, by_bot=False).count()
+    before = _own_actions(game)
     closing = threading.Event()
     # close now: the window is ended (not committed yet) and the tournament held. The close
     # it queues is kept back: this test is about the window, not the bot finishing games.
@@ -181,7 +202,8 @@ def test_a_move_while_close_now_holds_the_tournament_is_refused(
     closed, move = _race([close, play])
     assert not isinstance(closed, Exception), closed
     assert isinstance(move, services.TournamentClosed), move
-    assert Move.objects.filter(game=game, by_bot=False).count() == before
+    game.refresh_from_db()
+    assert _own_actions(game) == before
     game.refresh_from_db()
     assert game.seq == seq
     tournament.refresh_from_db()
@@ -204,6 +226,7 @@ def test_a_move_asked_before_the_closing_time_lands_and_the_close_waits_for_it(
     )
     moving = threading.Event()
     monkeypatch.setattr(services, "_advance", _once(services._advance, moving, hold=1.0))
+    stored_at = _stored_at(monkeypatch)
 
     def play() -> Any:
         return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
@@ -217,7 +240,8 @@ def test_a_move_asked_before_the_closing_time_lands_and_the_close_waits_for_it(
     move, closed = _race([play, close_when_due])
     assert isinstance(move, services.MoveOutcome), move
     assert not isinstance(closed, Exception), closed
-    stored = Move.objects.get(game=game, seq=seq)
+    game.refresh_from_db()
+    stored = services.game_moves(game=game)[seq]
     assert not stored.by_bot and stored.action == action
     tournament.refresh_from_db()
-    assert tournament.closes_at < stored.created_at < tournament.closed_at
+    assert tournament.closes_at < stored_at[game.pk][0] < tournament.closed_at

@@ -167,7 +167,7 @@ def test_after_closing_secret_replays_and_verification_are_public(
     response = client.get(replay + "?round=1")
     assert response.status_code == 200
     frames = response.context["frames"]
-    assert len(frames) == game.moves.filter(round_index=1).count() + 1
+    assert len(frames) == game.played_rounds.get(round_index=1).moves + 1
     assert 'id="replay-frames"' in response.content.decode()
     assert client.get(replay + "?round=7").status_code == 404
     check = client.get(verify)
@@ -394,7 +394,7 @@ def test_admin_lists_and_closes_tournaments(
 ) -> None:
     admin_user = get_user_model().objects.create_superuser("beheer", "b@example.org", "pw-123")
     client.force_login(admin_user)
-    for url in ("tournament", "game", "move"):
+    for url in ("tournament", "game", "gameround"):
         assert client.get(reverse(f"admin:tournaments_{url}_changelist")).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         client.post(

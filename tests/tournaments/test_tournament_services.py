@@ -13,7 +13,7 @@ from django.utils import timezone
 from engine.cards import hand_points
 from engine.jokeren import PRESETS
 from tournaments import services, tasks
-from tournaments.models import Game, Move, Tournament
+from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -101,11 +101,11 @@ def test_join_starts_the_game_with_the_bots_before_south(tournament: Tournament,
     assert state.current_player == services.PLAYER_SEAT
     assert game.status == Game.Status.PLAYING and game.round_index == 0
     assert game.round_scores == [] and game.totals == [0, 0, 0, 0]
-    moves = game.moves.all()
+    moves = services.game_moves(game=game)
     seats = [m.seat for m in moves]
     assert seats[0] == 1 and seats == sorted(seats) and set(seats) == {1, 2, 3}
     assert all(m.by_bot and m.round_index == 0 for m in moves)
-    assert game.seq == Move.objects.filter(game=game).count()
+    assert game.seq == len(moves) and game.round_seq == 0
 
 
 def test_join_plays_on_into_round_1_when_a_bot_goes_out_before_south(
@@ -127,7 +127,8 @@ def test_join_plays_on_into_round_1_when_a_bot_goes_out_before_south(
     assert game.status == Game.Status.PLAYING and game.round_index == 1
     assert _state(game).current_player == services.PLAYER_SEAT
     # Round 0: only the bots played, West first, and one of them went out.
-    first = list(game.moves.filter(round_index=0))
+    moves = services.game_moves(game=game)
+    first = [m for m in moves if m.round_index == 0]
     assert first[0].seat == 1 and all(m.by_bot and m.seat in (1, 2, 3) for m in first)
     (outcome,) = game.round_results
     winner = outcome["winner"]
@@ -138,9 +139,10 @@ def test_join_plays_on_into_round_1_when_a_bot_goes_out_before_south(
     assert scores[winner] == 0 and end[winner]["hand"] == []
     assert game.totals == scores
     # Round 1: the dealer is West (seat 1), so North and East play before South.
-    seats = list(game.moves.filter(round_index=1).values_list("seat", flat=True))
+    seats = [m.seat for m in moves if m.round_index == 1]
     assert seats[0] == 2 and seats == sorted(seats) and set(seats) == {2, 3}
-    assert game.seq == game.moves.count()
+    assert game.seq == len(moves) and game.round_seq == len(first)
+    assert game.played_rounds.get().moves == len(first)
     row = services.standings(tournament=t)[0]
     assert row.rounds_played == 1 and row.rank == 1
 
@@ -186,9 +188,9 @@ def test_every_entrant_gets_identical_deals_and_bots(organizer: Any) -> None:
     one, _ = factories.play_to_end(one, one.user)
     two, _ = factories.play_to_end(two, two.user)
     # Same choices, same deals, deterministic bots: the same game move for move.
-    assert list(one.moves.values_list("seat", "action")) == list(
-        two.moves.values_list("seat", "action")
-    )
+    assert [(m.seat, m.action) for m in services.game_moves(game=one)] == [
+        (m.seat, m.action) for m in services.game_moves(game=two)
+    ]
     assert one.round_scores == two.round_scores
 
 
@@ -205,8 +207,11 @@ def test_a_full_game_scores_each_round_by_the_hands_left(tournament: Tournament,
         # Jokeren 7 scores hand points: the one who went out has none left and scores 0.
         assert end["scores"] == game.round_scores[end["round"]]
         assert [hand_points(h) for h in end["hands"]] == end["scores"]
-    assert game.seq == game.moves.count()
-    assert list(game.moves.values_list("seq", flat=True)) == list(range(game.seq))
+    moves = services.game_moves(game=game)
+    assert [m.seq for m in moves] == list(range(game.seq))
+    assert [r.moves for r in game.played_rounds.all()] == [
+        len([m for m in moves if m.round_index == r]) for r in range(tournament.rounds)
+    ]
 
 
 def test_result_is_own_total_minus_the_opponents_average(tournament: Tournament, user: Any) -> None:
@@ -220,7 +225,7 @@ def test_result_is_own_total_minus_the_opponents_average(tournament: Tournament,
 
 def test_an_illegal_move_changes_nothing(tournament: Tournament, user: Any) -> None:
     game = services.entry_join(tournament_id=tournament.pk, user=user).game
-    before = (game.seq, game.state, game.moves.count())
+    before = (game.seq, game.state, game.round_actions, game.played_rounds.count())
     hand = _state(game).observation(0)["hand"]
     # South must draw before discarding (RULES.md §2: a turn starts with drawing).
     with pytest.raises(services.IllegalMoveError) as info:
@@ -230,7 +235,7 @@ def test_an_illegal_move_changes_nothing(tournament: Tournament, user: Any) -> N
     assert info.value.status == 400
     assert info.value.nl and info.value.en and info.value.nl != info.value.en
     game.refresh_from_db()
-    assert (game.seq, game.state, game.moves.count()) == before
+    assert (game.seq, game.state, game.round_actions, game.played_rounds.count()) == before
 
 
 def test_a_stale_or_repeated_move_is_refused(tournament: Tournament, user: Any) -> None:
@@ -346,9 +351,15 @@ def test_close_lets_the_bot_finish_open_games(tournament: Tournament, user: Any)
     assert tournament.closed_at is not None and tournament.closes_at <= timezone.now()
     assert open_game.status == Game.Status.FINISHED and open_game.bot_finished
     assert len(open_game.round_scores) == tournament.rounds
-    own = list(open_game.moves.filter(seat=0, by_bot=False).values_list("seq", flat=True))
-    bot = list(open_game.moves.filter(seat=0, by_bot=True).values_list("seq", flat=True))
+    moves = services.game_moves(game=open_game)
+    own = [m.seq for m in moves if m.seat == 0 and not m.by_bot]
+    bot = [m.seq for m in moves if m.seat == 0 and m.by_bot]
     assert own and bot and max(own) < min(bot)
+    # The round the bot took over keeps the entrant's action and where the bot began.
+    assert [(r.bot_from, len(r.action_list)) for r in open_game.played_rounds.all()] == [
+        (1, 1),
+        (0, 0),
+    ]
     assert not finished.bot_finished
     rows = services.standings(tournament=tournament)
     assert all(s.finished for s in rows)
@@ -400,7 +411,7 @@ def test_replay_rebuilds_each_round_from_the_secret_and_the_log(
     for r in range(tournament.rounds):
         frames = services.game_replay(game=game, round_index=r)
         assert frames[0].seq is None
-        assert len(frames) - 1 == game.moves.filter(round_index=r).count()
+        assert len(frames) - 1 == game.played_rounds.get(round_index=r).moves
         last = frames[-1].observations[0]
         assert last["is_terminal"] and last["scores"] == game.round_scores[r]
         # In a replay every seat's own view is there: four hands.
