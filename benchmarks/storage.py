@@ -118,7 +118,6 @@ def measure(preset: str, games: int) -> dict[str, Any]:
         closes_at=now + timedelta(days=1),
     )
     rounds_a, sizes_a, events_a = _entrants(t, 0, games)
-    written_a = _bytes()
     _vacuum_full()
     full_a = _bytes()
     rounds_b, sizes_b, events_b = _entrants(t, games, games)

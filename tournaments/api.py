@@ -29,7 +29,7 @@ def game_payload(game: Game) -> dict[str, Any]:
     """The GET shape: the player's view of their game (never another hand or the stock)."""
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
-    state = module.state_from_json(game.state)
+    state = game.current_state()
     tournament = game.tournament
     result = None
     if game.is_finished:

@@ -7,8 +7,9 @@ A practice ``Game`` has no entry and its own secret. The bots are deterministic,
 is fully defined by the secret, the variant, the bots' level and the entrant's own actions:
 each finished round is one ``GameRound`` row holding those actions (compact JSON), and
 everything else (the bots' moves, the replay, the audit) is rebuilt through the engine
-(``engine.record.replay_round``). The round being played keeps its entrant's actions and
-a snapshot of its state on the ``Game``.
+(``engine.record.replay_round``). The round being played keeps every seat's actions on the
+``Game`` (``round_actions``): its state is rebuilt from them on each move, which is as
+quick as reading a snapshot and writes a few hundred bytes instead of the whole state.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.registry import GAMES
+from engine.registry import GAMES, game_module
 
 GAME_CHOICES = [(g, g.capitalize()) for g in GAMES]
 MAX_ROUNDS = 32
@@ -156,11 +157,11 @@ class Entry(models.Model):
 class Game(models.Model):
     """One player's game: ``rounds`` rounds as South (seat 0) against bots.
 
-    ``state`` is the snapshot of the current round (the engine's ``to_json``); ``seq`` is
-    the number of moves made so far, every seat's (the next move must quote it);
-    ``round_seq`` the ``seq`` at the current round's deal; ``round_actions`` the entrant's
-    own actions in the current round (compact JSON, moved to its ``GameRound`` row when
-    the round ends).
+    ``seq`` is the number of moves made so far, every seat's (the next move must quote
+    it); ``round_actions`` every action of the current round in order (compact JSON of the
+    actions' ``to_json``; once the game is over, those of its last round): with the secret
+    and the variant they are the round's state (``current_state``). The entrant's own
+    actions of each finished round are its ``GameRound`` row.
     """
 
     class Status(models.TextChoices):
@@ -184,9 +185,7 @@ class Game(models.Model):
     bot_finished = models.BooleanField(default=False)
     seq = models.PositiveIntegerField(default=0)
     round_index = models.PositiveSmallIntegerField(default=0)
-    round_seq = models.PositiveIntegerField(default=0)
     round_actions = models.TextField(default="[]", blank=True)
-    state = models.JSONField()
     totals = models.JSONField(default=list)
     round_scores = models.JSONField(default=list)
     #: One entry per finished round, in the order of ``round_scores``: how it went, from
@@ -230,6 +229,32 @@ class Game(models.Model):
     @property
     def rounds_played(self) -> int:
         return len(self.round_scores)
+
+    def current_state(self) -> Any:
+        """The engine state of the current round (the last one once the game is over):
+        dealt from the secret and ``round_actions`` applied in order. Kept on the
+        instance until the round or its actions change."""
+        key = (self.game, self.round_index, self.round_actions)
+        cached = self.__dict__.get("_current_state")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        module = game_module(self.game)
+        variant = module.variant_from_json(self.variant)
+        state = module.new_round(variant, secret=self.secret_bytes, round_index=self.round_index)
+        for action in json.loads(self.round_actions):
+            state = state.apply(module.action_from_json(action))
+        self.__dict__["_current_state"] = (key, state)
+        return state
+
+    def keep_state(self, state: Any) -> None:
+        """``state`` is the current round's state as the actions now stored make it (the
+        move that stored them has it already): ``current_state`` need not rebuild it."""
+        self.__dict__["_current_state"] = ((self.game, self.round_index, self.round_actions), state)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The current round's state as JSON (the engine's ``to_json``), rebuilt."""
+        return dict(json.loads(json.dumps(self.current_state().to_json())))
 
 
 def compact_json(value: Any) -> str:

@@ -400,19 +400,22 @@ def game_practice_start(
 
 @dataclass
 class _Run:
-    """A game being advanced inside one transaction. ``own``: the entrant's actions in the
-    current round (JSON); ``bot_from``: how many of them came before the bot took over
-    seat 0 in it (``None``: it has not); ``ended``: the rows of the rounds that ended, to
-    insert; ``shown``: the player's observation as the last event left it (each event
-    carries only what changed since, ``_view_delta``)."""
+    """A game being advanced inside one transaction. ``actions``: every action of the
+    current round (JSON), ``own``: the entrant's among them; ``bot_from``: how many of
+    those came before the bot took over seat 0 in it (``None``: it has not); ``ended``:
+    the rows of the rounds that ended, to insert, and ``last_actions`` every action of the
+    last of them; ``shown``: the player's observation as the last event left it (each
+    event carries only what changed since, ``_event_delta``)."""
 
     game: Game
     module: GameModule
     variant: Any
     secret: bytes
     state: Any
+    actions: list[Any] = dataclasses.field(default_factory=list)
     own: list[Any] = dataclasses.field(default_factory=list)
     bot_from: int | None = None
+    last_actions: list[Any] = dataclasses.field(default_factory=list)
     ended: list[GameRound] = dataclasses.field(default_factory=list)
     shown: dict[str, Any] = dataclasses.field(default_factory=dict)
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
@@ -443,7 +446,6 @@ def _game_start(
         rounds=rounds,
         bot_level=bot_level,
         secret=secret,
-        state=state.to_json(),
         totals=[0] * v.num_players,
         round_scores=[],
         round_results=[],
@@ -470,6 +472,7 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool) -> None:
     g = run.game
     after = run.state.apply(action)
     nl, en = describe_action(action, seat, run.variant.num_players)
+    run.actions.append(action.to_json())
     if seat == PLAYER_SEAT and not by_bot:
         run.own.append(action.to_json())
     elif seat == PLAYER_SEAT and run.bot_from is None:
@@ -497,14 +500,15 @@ def _end_round(run: _Run) -> None:
         GameRound(
             game=g,
             round_index=g.round_index,
-            moves=g.seq - g.round_seq,
+            moves=len(run.actions),
             bot_from=run.bot_from,
             actions=compact_json(run.own),
         )
     )
+    run.last_actions = run.actions
+    run.actions = []
     run.own = []
     run.bot_from = None
-    g.round_seq = g.seq
 
 
 def _event_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
@@ -636,8 +640,10 @@ def _finish(g: Game) -> None:
 
 def _store(run: _Run) -> None:
     g = run.game
-    g.state = run.state.to_json()
-    g.round_actions = compact_json(run.own)
+    # A game over keeps its last round's actions: its final state (the table shows it).
+    over = g.status == Game.Status.FINISHED and not run.actions
+    g.round_actions = compact_json(run.last_actions if over else run.actions)
+    g.keep_state(run.state)
     if run.ended:
         GameRound.objects.bulk_create(run.ended)
     g.save()
@@ -654,6 +660,23 @@ def game_finish(*, game: Game) -> Game:
             g.save(update_fields=["status", "finished_at", "updated_at"])
     game.refresh_from_db()
     return game
+
+
+def _current_round(g: Game) -> tuple[Any, list[Any], list[Any]]:
+    """The current round's state (``Game.current_state``: dealt and its actions applied),
+    its actions and the entrant's among them (a game being played: every seat-0 action is
+    the entrant's)."""
+    module = module_of(g.game)
+    actions = json.loads(g.round_actions)
+    state = module.new_round(
+        module.variant_from_json(g.variant), secret=g.secret_bytes, round_index=g.round_index
+    )
+    own = []
+    for action in actions:
+        if state.current_player == PLAYER_SEAT:
+            own.append(action)
+        state = state.apply(module.action_from_json(action))
+    return state, actions, own
 
 
 def _lock_for_play(tournament_id: int) -> Tournament:
@@ -710,7 +733,7 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
                     raise TournamentClosed.of(_("This tournament is closed for play."))
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
-            state = module.state_from_json(g.state)
+            state, actions, own = _current_round(g)
             if state.current_player != PLAYER_SEAT:
                 raise IllegalMoveError.of(_("It is not your turn."))
             try:
@@ -727,7 +750,8 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
                 variant=variant,
                 secret=g.secret_bytes,
                 state=state,
-                own=json.loads(g.round_actions),
+                actions=actions,
+                own=own,
                 shown=dict(state.observation(PLAYER_SEAT)),
             )
             try:
@@ -756,13 +780,15 @@ def game_bot_finish(*, game_id: int) -> Game:
             return g
         module = module_of(g.game)
         variant = module.variant_from_json(g.variant)
+        state, actions, own = _current_round(g)
         run = _Run(
             game=g,
             module=module,
             variant=variant,
             secret=g.secret_bytes,
-            state=module.state_from_json(g.state),
-            own=json.loads(g.round_actions),
+            state=state,
+            actions=actions,
+            own=own,
         )
         _advance(run, bot_seats=frozenset(range(variant.num_players)))
         g.bot_finished = True
@@ -1225,10 +1251,8 @@ def _stored_rounds(game: Game) -> list[StoredRound]:
         out.append(StoredRound(round_index, json.loads(actions), bot_from, moves, seq))
         seq += moves
     if game.status != Game.Status.FINISHED:
-        current = json.loads(game.round_actions)
-        out.append(
-            StoredRound(game.round_index, current, None, game.seq - game.round_seq, game.round_seq)
-        )
+        _state, current, own = _current_round(game)
+        out.append(StoredRound(game.round_index, own, None, len(current), game.seq - len(current)))
     return out
 
 
@@ -1472,10 +1496,10 @@ def _audit_problems(g: Game) -> list[str]:
         # never a crash of the close that runs the audit.
         return [f"the game cannot be replayed: {exc!r}"]
     problems.extend(verification.all_problems())
-    final = verification.final_state
     replayed_last = bool(verification.rounds) and verification.rounds[-1].ok
-    if replayed_last and json.loads(json.dumps(final.to_json())) != g.state:
-        problems.append("the stored state is not the replay's last state")
+    last = [dict(a.action) for a in actions[-1]] if actions else []
+    if replayed_last and json.loads(g.round_actions) != last:
+        problems.append("the stored last round is not the replay's")
     return problems
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -105,7 +106,8 @@ def test_join_starts_the_game_with_the_bots_before_south(tournament: Tournament,
     seats = [m.seat for m in moves]
     assert seats[0] == 1 and seats == sorted(seats) and set(seats) == {1, 2, 3}
     assert all(m.by_bot and m.round_index == 0 for m in moves)
-    assert game.seq == len(moves) and game.round_seq == 0
+    assert game.seq == len(moves)
+    assert json.loads(game.round_actions) == [m.action for m in moves]
 
 
 def test_join_plays_on_into_round_1_when_a_bot_goes_out_before_south(
@@ -141,7 +143,8 @@ def test_join_plays_on_into_round_1_when_a_bot_goes_out_before_south(
     # Round 1: the dealer is West (seat 1), so North and East play before South.
     seats = [m.seat for m in moves if m.round_index == 1]
     assert seats[0] == 2 and seats == sorted(seats) and set(seats) == {2, 3}
-    assert game.seq == len(moves) and game.round_seq == len(first)
+    assert game.seq == len(moves)
+    assert json.loads(game.round_actions) == [m.action for m in moves if m.round_index == 1]
     assert game.played_rounds.get().moves == len(first)
     row = services.standings(tournament=t)[0]
     assert row.rounds_played == 1 and row.rank == 1

@@ -1,11 +1,12 @@
 """Lean storage: the move log (one ``Move`` row per action, every seat's) becomes one
 ``GameRound`` row per finished round holding the entrant's own actions (compact JSON),
 the round's number of moves and when the bot took over the entrant's seat; the round
-being played keeps its entrant's actions on the ``Game`` (``round_actions``, with
-``round_seq``, the ``seq`` at its deal). The bots' moves are not kept: they are
-deterministic and recomputed by replay (``engine.record.replay_round``).
+being played keeps every seat's actions on the ``Game`` (``round_actions``; a finished
+game those of its last round), from which its state is rebuilt: the ``state`` snapshot
+goes. The bots' moves of finished rounds are not kept: they are deterministic and
+recomputed by replay (``engine.record.replay_round``).
 
-Going back rebuilds every ``Move`` row by that replay."""
+Going back rebuilds every ``Move`` row and the ``state`` snapshot by that replay."""
 
 import json
 
@@ -31,8 +32,6 @@ def moves_to_rounds(apps, schema_editor):
             by_round.setdefault(round_index, []).append((seat, action, by_bot))
         finished = len(game.round_scores)
         rows = []
-        seq = 0
-        current_seq = None
         for round_index in range(max([finished, *(r + 1 for r in by_round)], default=0)):
             moves = by_round.get(round_index, [])
             own = [action for seat, action, by_bot in moves if seat == 0 and not by_bot]
@@ -50,15 +49,11 @@ def moves_to_rounds(apps, schema_editor):
                         actions=_compact(own),
                     )
                 )
-            else:
-                current_seq = seq
-                game.round_actions = _compact(own)
-            seq += len(moves)
         GameRound.objects.bulk_create(rows)
-        game.round_seq = seq if current_seq is None else current_seq
-        if current_seq is None and game.status != "finished":
-            game.round_actions = "[]"
-        game.save(update_fields=["round_seq", "round_actions"])
+        # The round the game's state is in: the current one, or the last one of a game over.
+        current = by_round.get(game.round_index, [])
+        game.round_actions = _compact([action for _seat, action, _by_bot in current])
+        game.save(update_fields=["round_actions"])
 
 
 def rounds_to_moves(apps, schema_editor):
@@ -76,8 +71,16 @@ def rounds_to_moves(apps, schema_editor):
             for r in game.played_rounds.order_by("round_index")
         ]
         if game.status != "finished":
-            stored.append((game.round_index, json.loads(game.round_actions), None))
+            # The round being played: every seat's actions; the entrant's are seat 0's.
+            state = module.new_round(variant, secret=secret, round_index=game.round_index)
+            own = []
+            for action in json.loads(game.round_actions):
+                if state.current_player == 0:
+                    own.append(action)
+                state = state.apply(module.action_from_json(action))
+            stored.append((game.round_index, own, None))
         moves = []
+        state = None
         for round_index, own, bot_from in stored:
             replay = record.replay_round(
                 module,
@@ -99,7 +102,12 @@ def rounds_to_moves(apps, schema_editor):
                         by_bot=done.by_bot,
                     )
                 )
+            state = replay.final_state
         Move.objects.bulk_create(moves)
+        if state is None:
+            state = module.new_round(variant, secret=secret, round_index=game.round_index)
+        game.state = json.loads(json.dumps(state.to_json()))
+        game.save(update_fields=["state"])
 
 
 class Migration(migrations.Migration):
@@ -113,10 +121,10 @@ class Migration(migrations.Migration):
             name="round_actions",
             field=models.TextField(blank=True, default="[]"),
         ),
-        migrations.AddField(
+        migrations.AlterField(
             model_name="game",
-            name="round_seq",
-            field=models.PositiveIntegerField(default=0),
+            name="state",
+            field=models.JSONField(null=True),
         ),
         migrations.CreateModel(
             name="GameRound",
@@ -152,4 +160,5 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(moves_to_rounds, rounds_to_moves),
         migrations.DeleteModel(name="Move"),
+        migrations.RemoveField(model_name="game", name="state"),
     ]
