@@ -91,3 +91,26 @@ def join(page: Page, base_url: str, tournament_id: int) -> int:
     page.wait_for_url("**/games/*/")
     settle(page)
     return int(page.url.rstrip("/").split("/")[-1])
+
+
+def deal_position(monkeypatch: Any, game: Any, state: dict[str, Any]) -> None:
+    """Make ``state`` (a state JSON the engine accepts) the game's current round as dealt:
+    the site keeps no state snapshot, it deals the round from the secret and applies the
+    round's actions, so the game module's ``new_round`` hands out ``state`` for this
+    game's secret and round (the live server runs in this process) and the round's stored
+    actions are emptied. Other rounds are dealt as usual."""
+    from tournaments import services
+    from tournaments.models import Game
+
+    module = services.module_of(game.game)
+    deal = module.state_from_json(state)
+    real = module.new_round
+    arranged = (game.secret_bytes, game.round_index)
+
+    def new_round(variant: Any, *, secret: bytes, round_index: int) -> Any:
+        if (secret, round_index) == arranged:
+            return deal
+        return real(variant, secret=secret, round_index=round_index)
+
+    monkeypatch.setattr(module, "new_round", new_round)
+    Game.objects.filter(pk=game.pk).update(round_actions="[]")

@@ -21,6 +21,7 @@ from engine.klaverjas.variants import ROTTERDAMS
 from tests.e2e.helpers import (
     api_get,
     api_post,
+    deal_position,
     dialog_open,
     join,
     log_in,
@@ -384,7 +385,7 @@ def test_second_bidding_round_and_the_score_sheet_over_two_rounds(
     screenshot(page, "klaverjas-round-2.png")
 
 
-def arrange_trick(game: Game, *, trump: str, trick: str, south: str) -> None:
+def arrange_trick(monkeypatch: Any, game: Game, *, trump: str, trick: str, south: str) -> None:
     """Put round 0 at South's turn in the first trick: West, North and East passed, South
     plays with ``trump``; West led, the ``trick`` cards lie on the table; South holds
     ``south``; every other card goes to the bots (seven each)."""
@@ -414,17 +415,19 @@ def arrange_trick(game: Game, *, trump: str, trick: str, south: str) -> None:
         move_count=4 + len(trick_ids),
     )
     state_from_json(state)  # a state the engine accepts
-    Game.objects.filter(pk=game.pk).update(state=state)
+    deal_position(monkeypatch, game, state)
 
 
-def test_roem_in_a_trick_is_called_out(live_server: Any, page: Page) -> None:
+def test_roem_in_a_trick_is_called_out(
+    live_server: Any, page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tournament = make_tournament(rounds=2)
     user = factories.make_user("klaverjas_noord")
     game = services.entry_join(tournament_id=tournament.pk, user=user).game
     # Trump hearts: West led the king, North the queen, East the seven; South's jack wins
     # the trick with jack-queen-king in sequence (20) and king and queen of trump,
     # "stuk" (20): roem 40 (RULES.md §6), and 20 + 3 + 4 + 0 = 27 card points.
-    arrange_trick(game, trump="h", trick="Kh Qh 7h", south="Jh 9h Ac Tc 8d As Ks 7s")
+    arrange_trick(monkeypatch, game, trump="h", trick="Kh Qh 7h", south="Jh 9h Ac Tc 8d As Ks 7s")
     log_in(page, live_server.url, "klaverjas_noord")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     settle(page)

@@ -18,6 +18,7 @@ from engine.jokeren.state import state_from_json
 from tests.e2e.helpers import (
     api_get,
     api_post,
+    deal_position,
     dialog_open,
     join,
     log_in,
@@ -298,7 +299,9 @@ def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> Non
         assert server["round"] == 1 and len(server["round_scores"]) == 1
 
 
-def arrange(game: Game, *, south: str, stock_top: str, open_pile: str, table: list[Any]) -> None:
+def arrange(
+    monkeypatch: Any, game: Game, *, south: str, stock_top: str, open_pile: str, table: list[Any]
+) -> None:
     """Put South's turn in a known position: South's hand, the top of the stock, the open
     pile and the melds on the table; every other card goes to the bots and the stock."""
     jokers = iter((52, 53))
@@ -329,17 +332,18 @@ def arrange(game: Game, *, south: str, stock_top: str, open_pile: str, table: li
         move_count=0,  # the log holds one action per move (state_from_json checks it)
     )
     state_from_json(state)  # a state the engine accepts
-    Game.objects.filter(pk=game.pk).update(state=state)
+    deal_position(monkeypatch, game, state)
 
 
 def test_several_melds_joker_choice_lay_off_swap_and_next_round(
-    live_server: Any, page: Page
+    live_server: Any, page: Page, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # South goes out in round 0 and then plays round 1: its deal must give South a turn.
     tournament = make_tournament(rounds=2, south_plays=(0, 1))
     user = factories.make_user("speler_noord")
     entry = services.entry_join(tournament_id=tournament.pk, user=user)
     arrange(
+        monkeypatch,
         entry.game,
         south="7h 8h 9h 5c 5d ** Qh",
         stock_top="Th",
