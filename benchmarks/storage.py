@@ -1,7 +1,7 @@
 """Move responses and stored bytes per round, through the site's own views on the
 configured database (PostgreSQL for figures that mean something).
 
-For each preset, in a throwaway test database (``test_<name>``, created and dropped
+For each preset, in a throwaway database (``<name>_storage_bench``, created and dropped
 here): a tournament with the preset's rounds, entrants who play their whole game through
 ``POST /api/games/<id>/moves/`` (South choosing like the basic bot), then:
 
@@ -160,6 +160,8 @@ def main() -> None:
     settings.MOVE_RATE_LIMIT = ""
     settings.ALLOWED_HOSTS = ["*"]
     old_name = connection.settings_dict["NAME"]
+    # A database of its own (not the test suite's test_<name>, which a test run may use).
+    connection.settings_dict["TEST"]["NAME"] = f"{old_name}_storage_bench"
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         results = [measure(preset, args.games) for preset in args.presets]

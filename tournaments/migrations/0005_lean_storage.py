@@ -110,18 +110,6 @@ def rounds_to_moves(apps, schema_editor):
         game.save(update_fields=["state"])
 
 
-def _fillfactor(percent):
-    def run(apps, schema_editor):
-        # PostgreSQL: room in each page for the next version of a game's row, so that the
-        # update of every move is a HOT update whose old version is pruned in place
-        # (no index entries, no bloat waiting for a vacuum).
-        if schema_editor.connection.vendor == "postgresql":
-            table = schema_editor.quote_name(apps.get_model("tournaments", "Game")._meta.db_table)
-            schema_editor.execute(f"ALTER TABLE {table} SET (fillfactor = {percent})")
-
-    return run
-
-
 class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0004_audit"),
@@ -173,5 +161,4 @@ class Migration(migrations.Migration):
         migrations.RunPython(moves_to_rounds, rounds_to_moves),
         migrations.DeleteModel(name="Move"),
         migrations.RemoveField(model_name="game", name="state"),
-        migrations.RunPython(_fillfactor(50), _fillfactor(100)),
     ]
