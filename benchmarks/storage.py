@@ -11,7 +11,9 @@ here): a tournament with the preset's rounds, entrants who play their whole game
   of the game table and the round table, measured after the first ``--games`` games and
   again after twice as many, the difference divided by the rounds the second half played
   (what one more round costs, without the fixed size of empty tables and indexes), both as
-  written and after ``VACUUM FULL`` (without the dead row versions of the games' updates).
+  written and after ``VACUUM FULL`` (without the dead row versions of the games' updates);
+- what a move pays for its round's state: rebuilding it from the round's actions (what
+  the site does) against reading a snapshot (what it did), alternated, with the load.
 
 Run from the repository root, e.g.::
 
@@ -26,6 +28,7 @@ import json
 import os
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +50,7 @@ from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from tournaments import services  # noqa: E402
-from tournaments.models import Game, GameRound, Tournament  # noqa: E402
+from tournaments.models import Game, GameRound, Tournament, compact_json  # noqa: E402
 
 TABLES = (Game._meta.db_table, GameRound._meta.db_table)
 
@@ -149,12 +152,61 @@ def measure(preset: str, games: int) -> dict[str, Any]:
     }
 
 
+def rebuild_timing(preset: str, rounds: int = 20) -> dict[str, Any]:
+    """What a move pays to get its round's state: rebuilding it (deal + every action of
+    the round applied: what the site does) against reading a stored snapshot
+    (``state_from_json`` of the state's JSON: what it did), at the end of ``rounds``
+    rounds played by basic bots; alternated, the same load for both, with the load
+    average."""
+    module = services.module_of("jokeren")
+    variant = module.PRESETS[preset]
+    cases = []
+    for r in range(rounds):
+        state = module.new_round(variant, secret=bytes(32), round_index=r)
+        actions = []
+        while not state.is_terminal:
+            action = module.bot_action(state, level="basic")
+            actions.append(action.to_json())
+            state = state.apply(action)
+        cases.append((r, compact_json(actions), json.dumps(state.to_json())))
+    rebuild = snapshot = 0.0
+    for _ in range(5):
+        start = time.perf_counter()
+        for r, actions_json, _snapshot in cases:
+            state = module.new_round(variant, secret=bytes(32), round_index=r)
+            for action in json.loads(actions_json):
+                state = state.apply(module.action_from_json(action))
+        rebuild += time.perf_counter() - start
+        start = time.perf_counter()
+        for _r, _actions, snapshot_json in cases:
+            module.state_from_json(json.loads(snapshot_json))
+        snapshot += time.perf_counter() - start
+    n = 5 * len(cases)
+    return {
+        "preset": preset,
+        "rebuild_ms": round(1000 * rebuild / n, 3),
+        "snapshot_ms": round(1000 * snapshot / n, 3),
+        "ratio": round(rebuild / snapshot, 2),
+        "actions_json_bytes": statistics.median(len(c[1]) for c in cases),
+        "snapshot_json_bytes": statistics.median(len(c[2]) for c in cases),
+        "load_average": os.getloadavg(),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per half (default 20)")
     parser.add_argument("--presets", nargs="+", default=["jokeren7", "jokeren13"])
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--timing-only", action="store_true", help="only the rebuild against snapshot timing"
+    )
     args = parser.parse_args()
+    timing = [rebuild_timing(preset) for preset in args.presets]
+    for t in timing:
+        print(json.dumps(t))
+    if args.timing_only:
+        return
     if connection.vendor != "postgresql":
         raise SystemExit("set DATABASE_URL to a PostgreSQL database (pg_total_relation_size)")
     settings.MOVE_RATE_LIMIT = ""
@@ -170,7 +222,8 @@ def main() -> None:
     for r in results:
         print(json.dumps(r, indent=1))
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        payload = {"storage": results, "rebuild_timing": timing}
+        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
