@@ -1,7 +1,9 @@
 """Settings: everything from the environment, with embedded defaults for development.
 
-With nothing set: DEBUG on, SQLite (``db.sqlite3`` in the project directory), Celery tasks
-run inline (``CELERY_TASK_ALWAYS_EAGER``) and the local-memory cache.
+With nothing set: SQLite (``db.sqlite3`` in the project directory), Celery tasks run inline
+(``CELERY_TASK_ALWAYS_EAGER``) and the local-memory cache. DEBUG is off unless ``DEBUG=true``
+(``scripts/run.sh`` sets it); with DEBUG off the settings refuse to load without a real
+``SECRET_KEY`` and default to the production security settings (``check --deploy`` clean).
 With ``DATABASE_URL`` and ``REDIS_URL``: PostgreSQL (psycopg 3), Redis as Celery broker,
 result backend and Django cache, and real Celery workers. See deploy/README.md.
 """
@@ -22,13 +24,43 @@ env = environ.Env()
 if (BASE_DIR / ".env").is_file():
     environ.Env.read_env(BASE_DIR / ".env")
 
-DEBUG = env.bool("DEBUG", default=True)
+DEBUG = env.bool("DEBUG", default=False)
+
+#: The key of the development server (DEBUG on only): public, so refused with DEBUG off.
+DEV_SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+#: Keys published in this repository (deploy/env.example, the Dockerfile's build step):
+#: refused with DEBUG off whatever their length.
+PLACEHOLDER_SECRET_KEYS = frozenset(
+    {DEV_SECRET_KEY, "change-me-to-50-random-characters", "collectstatic-only"}
+)
+#: Django's own bar for a production key (check --deploy, security.W009).
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` must not sign sessions in production, or None if it may."""
+    if not key:
+        return "SECRET_KEY is not set"
+    if key in PLACEHOLDER_SECRET_KEYS or key.startswith("django-insecure-"):
+        return "SECRET_KEY is a placeholder published with the code"
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return (
+            f"SECRET_KEY is too short (it needs {SECRET_KEY_MIN_LENGTH}+ random characters, "
+            f"at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them different)"
+        )
+    return None
+
 
 SECRET_KEY = env.str("SECRET_KEY", default="")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+if DEBUG:
+    SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
+elif (_key_problem := secret_key_problem(SECRET_KEY)) is not None:
+    raise ImproperlyConfigured(
+        f"{_key_problem}. With DEBUG off the site needs its own secret key, e.g. "
+        "SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))'); "
+        "DEBUG=true runs the development server with a public one (see README.md)."
+    )
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -174,10 +206,17 @@ STORAGES = {
 }
 
 # --- Security (production: see deploy/README.md) --------------------------------------
+# With DEBUG off every default is the production one (HTTPS only, secure cookies, HSTS for a
+# year): ``manage.py check --deploy`` has nothing to warn about. A plain-HTTP setup (the
+# compose demo) turns them off explicitly.
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# Behind nginx terminating TLS: trust its X-Forwarded-Proto (nginx.conf sets it; never set
+# this when clients reach gunicorn directly, they could claim HTTPS).
 if env.bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
