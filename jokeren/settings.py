@@ -12,6 +12,7 @@ import atexit
 import os
 import tempfile
 from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
 
 import environ
@@ -224,6 +225,21 @@ if env.bool("BEHIND_TLS_PROXY", default=False):
 #: Moves per user per minute on the move API (django-ratelimit syntax); "" turns it off.
 MOVE_RATE_LIMIT = env.str("MOVE_RATE_LIMIT", default="240/m")
 RATELIMIT_USE_CACHE = "default"
+#: Failed log-ins allowed per client IP, and per account name, in a window (django-ratelimit
+#: syntax, "30/15m": 30 per 15 minutes); one more POST, even with the right password, gets
+#: the 429 page until the window ends. "" turns a limit off.
+LOGIN_RATE_LIMIT_IP = env.str("LOGIN_RATE_LIMIT_IP", default="30/15m")
+LOGIN_RATE_LIMIT_ACCOUNT = env.str("LOGIN_RATE_LIMIT_ACCOUNT", default="10/15m")
+#: Sign-up POSTs per client IP ("" turns it off).
+SIGNUP_RATE_LIMIT = env.str("SIGNUP_RATE_LIMIT", default="10/h")
+#: Proxies in front of the site (addresses or networks, e.g. "127.0.0.1" for nginx on the
+#: same machine): from them, the client IP is read from X-Forwarded-For. Empty: the peer's
+#: address is the client's (never trust X-Forwarded-For from anyone else: it is forged).
+try:
+    TRUSTED_PROXIES = [ip_network(p, strict=False) for p in env.list("TRUSTED_PROXIES", default=[])]
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES: {exc}") from exc
+RATELIMIT_IP_META_KEY = "jokeren.throttle.client_ip"
 # The local-memory cache is per process: fine for one dev process, not for production.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] if not REDIS_URL else []
 
