@@ -158,8 +158,40 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "cache+memory://")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
+# A task's message is acknowledged when the task has finished, not when it starts: a worker
+# that dies in the middle (SIGKILL, OOM, a lost machine) leaves it unacknowledged, and the
+# broker gives it to another worker. Every task is idempotent, so running one again after
+# a crash changes nothing that the first run had finished (tournaments/tasks.py).
 CELERY_TASK_ACKS_LATE = True
+# ...and a pool child killed mid-task (prefork) requeues the task instead of acking it.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A lost broker connection cancels the running late-ack tasks (their messages come back).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+#: Time limits of every task, in seconds. The longest task is the close of one tournament:
+#: the bot finishes each unfinished game (about 0.3 s a game on the 2-core test machine),
+#: so 600 s is room for ~2,000 unfinished games. Past the soft limit the close stops
+#: between two games (each game is its own transaction) and beat's next run resumes it.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=600)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=660)
+#: Redis gives an unacknowledged task to another worker after this many seconds: longer
+#: than the hard time limit, so a task still running is never started twice, and as short
+#: as that allows, since it is how long a task of a killed worker waits (Redis's own
+#: default is an hour). Workers look for such tasks every CELERY_UNACKED_RESTORE_INTERVAL s.
+CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=900)
+CELERY_UNACKED_RESTORE_INTERVAL = env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10)
+if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_BROKER_VISIBILITY_TIMEOUT:
+    raise ImproperlyConfigured(
+        "Celery time limits: need 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT"
+        " < CELERY_BROKER_VISIBILITY_TIMEOUT"
+    )
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_BROKER_VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": CELERY_UNACKED_RESTORE_INTERVAL,
+    # look at every interval (kombu's default looks only at every 10th one)
+    "unacked_restore_throttle": 1,
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
