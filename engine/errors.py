@@ -37,3 +37,10 @@ class MalformedAction(IllegalMove):
     """The action cannot be read (unknown kind, missing or invalid field)."""
 
     code = "malformed_action"
+
+
+class InvalidState(ValueError):
+    """A stored state (its JSON) that the rules never produce: a card in two places or
+    none, a seat that does not exist, a turn that cannot be reached, an empty stock to
+    draw from. ``state_from_json`` refuses it with this error instead of loading a state
+    that would fail later, in the middle of a move."""

@@ -117,6 +117,15 @@ def secret_where(label: str, fits: Callable[[bytes], bool], tries: int = 20_000)
     raise AssertionError(f"no secret of {tries} fits ({label})")
 
 
+def set_rounds(game: Any, round_scores: list[list[int]]) -> None:
+    """Give ``game`` these finished rounds (seat scores per round) and the totals they add
+    up to, as if played: a field with the results a test needs. Refresh the standings
+    after it (``services.standings_refresh``)."""
+    totals = [sum(r[s] for r in round_scores) for s in range(len(game.totals))]
+    type(game).objects.filter(pk=game.pk).update(round_scores=round_scores, totals=totals)
+    game.refresh_from_db()
+
+
 def south_action(game: Any) -> dict[str, Any]:
     """A legal action for South in ``game``'s current state: the basic bot's choice."""
     module = services.module_of(game.game)

@@ -10,7 +10,9 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_cookie
 from django_ratelimit.core import is_ratelimited
 
 from tournaments import services
@@ -120,14 +122,19 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
 
 
 @require_GET
+@cache_control(private=True)
+@vary_on_cookie
 def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonResponse:
-    """The live leaderboard of a tournament (public)."""
+    """The live leaderboard of a tournament, as the requester may see it (public; during
+    the window scores only of the rounds the requester has finished, docs/api.md)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    rows = services.standings(tournament=tournament)
+    board = services.standings_for_viewer(tournament=tournament, user=request.user)
     return JsonResponse(
         {
             "tournament": tournament.pk,
             "closed": tournament.is_closed,
+            "scores_visible": board.visibility.scores,
+            "visible_rounds": board.visibility.rounds,
             "standings": [
                 {
                     "rank": s.rank,
@@ -136,10 +143,12 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                     "total": s.total,
                     "opponents_average": s.opponents_average,
                     "rounds_played": s.rounds_played,
+                    "rounds_counted": s.rounds_counted,
+                    "bot_rounds": list(s.bot_rounds),
                     "finished": s.finished,
                     "bot_finished": s.bot_finished,
                 }
-                for s in rows
+                for s in board.rows
             ],
         }
     )

@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Min
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -677,18 +678,65 @@ def game_bot_finish(*, game_id: int) -> Game:
 
 
 @dataclass(frozen=True)
+class EntryRounds:
+    """One entry's finished rounds, what every leaderboard and per-deal table is cut from
+    (kept in the cache): the scores of each finished round, and the rounds the bot played
+    for the entrant: from the first round with a move of seat 0 ``by_bot`` (the bot took
+    over at the close, ``game_bot_finish``) to the end."""
+
+    entry_id: int
+    user_id: int
+    username: str
+    game_id: int
+    round_scores: tuple[tuple[int, ...], ...]
+    bot_rounds: tuple[int, ...]
+    finished: bool
+    bot_finished: bool
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """What one viewer may see of a tournament's results (docs/rules.md §4, duplicate
+    play): the results of rounds ``0 .. rounds - 1`` only; with ``rounds == 0`` who entered
+    and how far they are, no scores. ``final``: the tournament has closed, all is public."""
+
+    rounds: int
+    final: bool = False
+
+    @property
+    def scores(self) -> bool:
+        return self.rounds > 0
+
+
+@dataclass(frozen=True)
 class Standing:
+    """One row of a leaderboard as one viewer may see it. ``total``,
+    ``opponents_average`` and ``result`` are over the ``rounds_counted`` rounds the
+    viewer may see that the entrant played themselves (``None`` when there are none);
+    ``rounds_played`` is the entrant's progress; ``bot_rounds`` the rounds the bot
+    played in the entrant's seat (they never count)."""
+
     rank: int | None
     entry_id: int
     user_id: int
     username: str
     game_id: int
-    total: int
-    opponents_average: float
+    total: int | None
+    opponents_average: float | None
     result: float | None
     rounds_played: int
+    rounds_counted: int
+    bot_rounds: tuple[int, ...]
     finished: bool
     bot_finished: bool
+
+
+@dataclass(frozen=True)
+class Board:
+    """A leaderboard cut for one viewer: what they may see, and the rows."""
+
+    visibility: Visibility
+    rows: list[Standing]
 
 
 def _result_key(value: float) -> float:
@@ -703,88 +751,190 @@ def opponents_of(total: int, result: float) -> float:
     return round(total - result, 9)
 
 
+def _figures(module: GameModule, totals: Sequence[int]) -> tuple[int, float, float]:
+    """(own total, what it is measured against, duplicate result) of seat 0."""
+    result = float(module.results([int(t) for t in totals])[0])
+    return int(totals[0]), opponents_of(int(totals[0]), result), result
+
+
 def game_result(game: Game) -> tuple[int, float, float]:
     """(own total, opponents' average, duplicate result) of seat 0, from the game module's
     ``results(totals)``."""
-    module = module_of(game.game)
-    totals = [int(t) for t in game.totals]
-    result = float(module.results(totals)[0])
-    return totals[0], opponents_of(totals[0], result), result
+    return _figures(module_of(game.game), game.totals)
 
 
-def rank_values(values: Sequence[float | None], *, lower_is_better: bool) -> list[int | None]:
-    """Competition ranking ("1, 2, 2, 4"): equal values share a rank; ``None`` is unranked."""
-    ranked = sorted((_result_key(v), i) for i, v in enumerate(values) if v is not None)
-    if not lower_is_better:
-        ranked.sort(key=lambda kv: -kv[0])
+def rank_values(
+    values: Sequence[float | None],
+    *,
+    lower_is_better: bool,
+    tiers: Sequence[tuple[int, ...]] | None = None,
+) -> list[int | None]:
+    """Competition ranking ("1, 2, 2, 4"): equal values share a rank; ``None`` is unranked.
+    With ``tiers`` (a sortable key per value), every value of a lower tier ranks before
+    every value of a higher tier, and only equal values of the same tier share a rank."""
+    sign = 1 if lower_is_better else -1
+    tier_of: Sequence[tuple[int, ...]] = tiers if tiers is not None else [()] * len(values)
+    ranked = sorted(
+        ((tier_of[i], sign * _result_key(v)), i) for i, v in enumerate(values) if v is not None
+    )
     out: list[int | None] = [None] * len(values)
-    previous: float | None = None
+    previous: tuple[tuple[int, ...], float] | None = None
     rank = 0
-    for position, (value, index) in enumerate(ranked, start=1):
-        if value != previous:
+    for position, (key, index) in enumerate(ranked, start=1):
+        if key != previous:
             rank = position
-            previous = value
+            previous = key
         out[index] = rank
     return out
 
 
-def _standings_key(t: Tournament) -> str:
-    return f"standings:{t.pk}:{t.commitment[:16]}"
+def _field_key(t: Tournament) -> str:
+    return f"field:{t.pk}:{t.commitment[:16]}"
 
 
-def _standings_compute(t: Tournament) -> list[Standing]:
-    module = module_of(t.game)
+def _field_compute(t: Tournament) -> list[EntryRounds]:
     games = list(
         Game.objects.filter(entry__tournament=t).select_related("user").order_by("entry_id")
     )
-    rows = []
-    for g in games:
-        total, average, result = game_result(g)
-        played = len(g.round_scores)
-        rows.append((g, total, average, result if played else None, played))
-    ranks = rank_values([r[3] for r in rows], lower_is_better=module.LOWER_IS_BETTER)
-    standings = [
-        Standing(
-            rank=rank,
+    # The bot takes over the entrant's seat in the round being played at the close and
+    # plays every round after it (``game_bot_finish``): those rounds are the bot's.
+    taken_over: dict[int, int] = {}
+    bot_finished = [g.pk for g in games if g.bot_finished]
+    if bot_finished:
+        first_rounds = (
+            Move.objects.filter(game_id__in=bot_finished, seat=PLAYER_SEAT, by_bot=True)
+            .order_by()
+            .values("game_id")
+            .annotate(first=Min("round_index"))
+            .values_list("game_id", "first")
+        )
+        taken_over = dict(first_rounds)
+    return [
+        EntryRounds(
             entry_id=g.entry_id,  # type: ignore[arg-type]
             user_id=g.user_id,
             username=g.user.get_username(),
             game_id=g.pk,
-            total=total,
-            opponents_average=average,
-            result=result,
-            rounds_played=played,
+            round_scores=tuple(tuple(int(s) for s in r) for r in g.round_scores),
+            bot_rounds=tuple(range(taken_over.get(g.pk, len(g.round_scores)), len(g.round_scores))),
             finished=g.status == Game.Status.FINISHED,
             bot_finished=g.bot_finished,
         )
-        for (g, total, average, result, played), rank in zip(rows, ranks, strict=True)
+        for g in games
     ]
-    standings.sort(key=lambda s: (s.rank is None, s.rank or 0, s.username.lower()))
-    return standings
+
+
+def _field(t: Tournament) -> list[EntryRounds]:
+    """Every entry's finished rounds: from the cache that ``standings_refresh`` fills;
+    computed when missing."""
+    cached = cache.get(_field_key(t))
+    if cached is not None:
+        return [EntryRounds(**row) for row in cached]
+    return _field_refresh(t)
+
+
+def _field_refresh(t: Tournament) -> list[EntryRounds]:
+    field = _field_compute(t)
+    cache.set(_field_key(t), [dataclasses.asdict(e) for e in field], 3600)
+    return field
+
+
+def _visibility_in(t: Tournament, field: Sequence[EntryRounds], user: Any) -> Visibility:
+    if t.closed_at is not None:
+        return Visibility(rounds=t.rounds, final=True)
+    if user is None or not user.is_authenticated:
+        return Visibility(rounds=0)
+    for e in field:
+        if e.user_id == user.pk:
+            # A finished game can gain nothing more: its player sees every round.
+            return Visibility(rounds=t.rounds if e.finished else len(e.round_scores))
+    return Visibility(rounds=0)
+
+
+def results_visibility(*, tournament: Tournament, user: Any) -> Visibility:
+    """What ``user`` (``None`` or anonymous: a visitor) may see of ``tournament``'s
+    results, the one rule every surface follows (docs/rules.md §4): after the close,
+    everything; during the window, an entrant who has finished k rounds the results of
+    rounds 0 .. k-1 only (every round once their game is over); anyone else who entered
+    and how far they are, no scores."""
+    return _visibility_in(tournament, _field(tournament), user)
+
+
+def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) -> list[Standing]:
+    """The leaderboard over the rounds ``visibility`` shows. An entry is ranked on the
+    rounds it played itself: entries complete in the view (no bot round, and every visible
+    round played, or their game over) by result; after them, entries with fewer rounds of
+    their own, more rounds first, then by result; without any, unranked, listed last."""
+    module = module_of(t.game)
+    cap = visibility.rounds
+    figures: list[tuple[int, float, float] | None] = []
+    tiers: list[tuple[int, ...]] = []
+    counted: list[int] = []
+    for e in field:
+        span = min(len(e.round_scores), cap)
+        own = [r for r in range(span) if r not in e.bot_rounds]
+        complete = len(own) == span and (span == cap or e.finished)
+        tiers.append((0, 0) if complete else (1, -len(own)))
+        counted.append(len(own))
+        if own:
+            totals = [sum(seat) for seat in zip(*(e.round_scores[r] for r in own), strict=True)]
+            figures.append(_figures(module, totals))
+        else:
+            figures.append(None)
+    ranks = rank_values(
+        [f[2] if f is not None else None for f in figures],
+        lower_is_better=module.LOWER_IS_BETTER,
+        tiers=tiers,
+    )
+    rows = [
+        Standing(
+            rank=rank,
+            entry_id=e.entry_id,
+            user_id=e.user_id,
+            username=e.username,
+            game_id=e.game_id,
+            total=f[0] if f is not None else None,
+            opponents_average=f[1] if f is not None else None,
+            result=f[2] if f is not None else None,
+            rounds_played=len(e.round_scores),
+            rounds_counted=n if f is not None else 0,
+            bot_rounds=tuple(r for r in e.bot_rounds if r < cap),
+            finished=e.finished,
+            bot_finished=e.bot_finished,
+        )
+        for e, f, n, rank in zip(field, figures, counted, ranks, strict=True)
+    ]
+    rows.sort(key=lambda s: (s.rank is None, s.rank or 0, -s.rounds_played, s.username.lower()))
+    return rows
+
+
+def standings_for_viewer(*, tournament: Tournament, user: Any) -> Board:
+    """The leaderboard as ``user`` may see it (``results_visibility``): ranks and results
+    over the rounds they may see; names and progress only when that is none."""
+    field = _field(tournament)
+    visibility = _visibility_in(tournament, field, user)
+    return Board(visibility=visibility, rows=_cut(tournament, field, visibility))
 
 
 def standings(*, tournament: Tournament) -> list[Standing]:
-    """The leaderboard: rank (equal results share a rank; entrants without a finished round
-    are unranked, at the bottom), result, own total, opponents' average, rounds played.
-    Served from the cache that ``standings_refresh`` fills; computed when missing."""
-    key = _standings_key(tournament)
-    cached = cache.get(key)
-    if cached is not None:
-        return [Standing(**row) for row in cached]
-    return standings_refresh(tournament=tournament)
+    """The whole leaderboard, every round of everyone: what everyone sees once the
+    tournament has closed. During the window no page shows it (``standings_for_viewer``).
+    Equal results share a rank; rounds the bot played in an entrant's seat never count,
+    and such an entry ranks after every entry that played all its rounds itself."""
+    field = _field(tournament)
+    return _cut(tournament, field, Visibility(rounds=tournament.rounds))
 
 
 def standings_refresh(*, tournament: Tournament) -> list[Standing]:
-    """Recompute a tournament's standings and keep them in the cache."""
-    rows = _standings_compute(tournament)
-    cache.set(_standings_key(tournament), [dataclasses.asdict(s) for s in rows], 3600)
-    return rows
+    """Recompute a tournament's results into the cache; the whole leaderboard."""
+    field = _field_refresh(tournament)
+    return _cut(tournament, field, Visibility(rounds=tournament.rounds))
 
 
 def _standings_changed(t: Tournament) -> None:
     from tournaments import tasks
 
-    key = _standings_key(t)
+    key = _field_key(t)
     # Now (for readers inside this transaction) and again after the commit (a reader in
     # between may have cached the old standings).
     cache.delete(key)
@@ -794,11 +944,12 @@ def _standings_changed(t: Tournament) -> None:
 
 
 def player_rank(*, game: Game) -> int | None:
-    """The rank so far of a tournament game's player (``None`` for practice)."""
+    """The rank so far of a tournament game's player, as that player may see it
+    (``None`` for practice)."""
     t = game.tournament
     if t is None:
         return None
-    for s in standings(tournament=t):
+    for s in standings_for_viewer(tournament=t, user=game.user).rows:
         if s.game_id == game.pk:
             return s.rank
     return None
@@ -812,30 +963,58 @@ class DealRow:
     opponents_average: float
     result: float
     rank: int | None
+    #: The bot played the entrant's seat in this round: marked, unranked, and left out of
+    #: the field's figures.
+    by_bot: bool = False
 
 
-def deal_results(*, tournament: Tournament) -> list[list[DealRow]]:
-    """Per round, how the field did on that same deal: each entrant who finished the
-    round, with their score, the opponents' average and the round's result, ranked."""
+@dataclass(frozen=True)
+class Deal:
+    """One round: how the field did on that same deal. ``field_size``,
+    ``field_average`` and ``field_best`` are over the rows the entrants played themselves
+    (``None`` without any)."""
+
+    round_index: int
+    rows: list[DealRow]
+    field_size: int
+    field_average: float | None
+    field_best: float | None
+
+
+def deal_results(*, tournament: Tournament, visibility: Visibility) -> list[Deal]:
+    """Per round that ``visibility`` shows, how the field did on that same deal: each
+    entrant who finished the round, with their score, the opponents' average and the
+    round's result, ranked; the rows the bot played in the entrant's seat are marked,
+    unranked and left out of the field's figures."""
     module = module_of(tournament.game)
-    games = list(
-        Game.objects.filter(entry__tournament=tournament).select_related("user").order_by("pk")
-    )
-    out: list[list[DealRow]] = []
-    for r in range(tournament.rounds):
+    field = _field(tournament)
+    out: list[Deal] = []
+    for r in range(min(tournament.rounds, visibility.rounds)):
         rows = []
-        for g in games:
-            if r < len(g.round_scores):
-                scores = [int(s) for s in g.round_scores[r]]
-                result = float(module.results(scores)[0])
-                rows.append((g, scores[0], opponents_of(scores[0], result), result))
-        ranks = rank_values([row[3] for row in rows], lower_is_better=module.LOWER_IS_BETTER)
+        for e in field:
+            if r < len(e.round_scores):
+                total, against, result = _figures(module, e.round_scores[r])
+                rows.append((e, total, against, result, r in e.bot_rounds))
+        ranks = rank_values(
+            [row[3] if not row[4] else None for row in rows],
+            lower_is_better=module.LOWER_IS_BETTER,
+        )
         deal = [
-            DealRow(g.user.get_username(), g.pk, score, avg, res, rank)
-            for (g, score, avg, res), rank in zip(rows, ranks, strict=True)
+            DealRow(e.username, e.game_id, score, against, result, rank, by_bot)
+            for (e, score, against, result, by_bot), rank in zip(rows, ranks, strict=True)
         ]
-        deal.sort(key=lambda d: (d.rank or 0, d.username.lower()))
-        out.append(deal)
+        deal.sort(key=lambda d: (d.rank is None, d.rank or 0, d.username.lower()))
+        own = [d.result for d in deal if not d.by_bot]
+        best = (min(own) if module.LOWER_IS_BETTER else max(own)) if own else None
+        out.append(
+            Deal(
+                round_index=r,
+                rows=deal,
+                field_size=len(own),
+                field_average=round(sum(own) / len(own), 9) if own else None,
+                field_best=best,
+            )
+        )
     return out
 
 

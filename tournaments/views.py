@@ -35,16 +35,16 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     my_game = None
     if request.user.is_authenticated:
         my_game = Game.objects.filter(entry__tournament=tournament, user=request.user).first()
-    rows = services.standings(tournament=tournament)
-    show_deals = tournament.is_closed or (my_game is not None and my_game.is_finished)
+    board = services.standings_for_viewer(tournament=tournament, user=request.user)
     my_result = None
     if my_game is not None and my_game.is_finished:
         total, average, result = services.game_result(my_game)
+        mine = next((s for s in board.rows if s.game_id == my_game.pk), None)
         my_result = {
             "total": total,
             "opponents_average": average,
             "result": result,
-            "rank": services.player_rank(game=my_game),
+            "rank": mine.rank if mine is not None else None,
         }
     context = {
         "tournament": tournament,
@@ -56,8 +56,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         and entries < tournament.max_entrants,
         "my_game": my_game,
         "my_result": my_result,
-        "standings": rows,
-        "deals": services.deal_results(tournament=tournament) if show_deals else None,
+        "standings": board.rows,
+        "visibility": board.visibility,
+        "deals": services.deal_results(tournament=tournament, visibility=board.visibility),
         "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
         "is_organizer": is_organizer(request.user),
     }
@@ -300,7 +301,8 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         .select_related("user", "entry")
         .order_by("entry__joined_at")
     )
-    ranks = {s.game_id: s for s in services.standings(tournament=tournament)}
+    board = services.standings_for_viewer(tournament=tournament, user=request.user)
+    ranks = {s.game_id: s for s in board.rows}
     return render(
         request,
         "tournaments/entries.html",

@@ -41,7 +41,7 @@ from typing import Any, Final, Literal, cast
 
 from engine.cards import SUIT_NAMES_EN, SUIT_NAMES_NL, SUITS, klaverjas_code, klaverjas_deck
 from engine.dealing import Stream, commitment, deal_hands, round_seed, shuffled_pack
-from engine.errors import IllegalMove, MalformedAction, NotYourTurn, RoundOver
+from engine.errors import IllegalMove, InvalidState, MalformedAction, NotYourTurn, RoundOver
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard
 from engine.klaverjas.errors import InvalidBid, NotInHand, WrongPhase
 from engine.klaverjas.roem import roem_points
@@ -674,7 +674,50 @@ def _cards(value: Any, what: str) -> tuple[int, ...]:
 
 def state_from_json(obj: Mapping[str, Any]) -> KlaverjasState:
     """A state from ``KlaverjasState.to_json``; checks the shape and that all 32 cards are
-    accounted for (``ValueError`` otherwise). Trick winners, points and roem are recomputed."""
+    accounted for, and raises ``InvalidState`` (a ``ValueError``) otherwise, never another
+    exception. Trick winners, points and roem are recomputed."""
+    try:
+        state = _read_state(obj)
+    except InvalidState:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, IllegalMove) as exc:
+        raise InvalidState(f"state: {exc}") from exc
+    _check_reachable(state)
+    return state
+
+
+def _check_reachable(state: KlaverjasState) -> None:
+    """Raise ``InvalidState`` unless the rules can reach ``state``: the dealer of round r
+    is seat r mod 4; bidding comes before any card is played; in play the trump is known,
+    the trick's leader won the last trick (the first player leads the first) and the seat
+    after the trick's last card is to move; every hand holds 8 cards less the cards its
+    seat played; the round is over after 8 tricks, and nobody is to move then."""
+    if state.dealer != state.round_index % NUM_SEATS:
+        raise InvalidState("state: the dealer of round r is seat r mod 4")
+    if (state.phase == "over") != (state.current_player is None):
+        raise InvalidState("state: nobody is to move exactly when the round is over")
+    if len(state.trick) >= NUM_SEATS:
+        raise InvalidState("state: a trick in play holds at most three cards")
+    if state.phase in ("bidding", "bidding2", "choose_trump"):
+        if state.tricks or state.trick or state.trump is not None:
+            raise InvalidState("state: no card is played before the trump is chosen")
+    elif state.trump is None or state.playing_seat is None:
+        raise InvalidState("state: play needs a trump suit and a playing seat")
+    if state.phase == "over" and (len(state.tricks) != TRICKS or state.trick):
+        raise InvalidState("state: a round is over after eight tricks")
+    if state.phase == "play":
+        leader = state.tricks[-1].winner if state.tricks else state.first_player
+        if state.leader != leader:
+            raise InvalidState("state: the winner of a trick leads the next")
+        if state.current_player != (leader + len(state.trick)) % NUM_SEATS:
+            raise InvalidState("state: the seat after the trick's last card is to move")
+    played = {(state.leader + i) % NUM_SEATS for i in range(len(state.trick))}
+    for seat, hand in enumerate(state.hands):
+        if len(hand) != HAND_SIZE - len(state.tricks) - (seat in played):
+            raise InvalidState("state: every hand holds 8 cards less those its seat played")
+
+
+def _read_state(obj: Mapping[str, Any]) -> KlaverjasState:
     if not isinstance(obj, Mapping) or obj.get("game") != "klaverjas":
         raise ValueError("not a Klaverjas state")
     if not isinstance(obj.get("variant"), Mapping):

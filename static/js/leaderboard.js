@@ -1,4 +1,7 @@
-// Live leaderboard: while a tournament runs, refresh the table from the standings API.
+// Live leaderboard: while a tournament runs, refresh the table from the standings API, which
+// gives only what this visitor may see (docs/api.md): scores of the rounds they have
+// finished, or names and progress only. When that changes (they finished another round in
+// another tab), the page is loaded again so the per-deal tables follow too.
 (function () {
   "use strict";
   const box = document.getElementById("leaderboard");
@@ -9,6 +12,7 @@
   });
   const me = box.dataset.me;
   const rounds = box.dataset.rounds;
+  const visibleRounds = Number(box.dataset.visibleRounds || 0);
 
   function cell(text, numeric) {
     const td = document.createElement("td");
@@ -24,14 +28,19 @@
       ...rows.map((s) => {
         const tr = document.createElement("tr");
         if (s.player === me) tr.className = "me";
-        tr.append(
-          cell(s.rank === null ? "–" : String(s.rank), true),
-          cell(s.player + (s.bot_finished ? " 🤖" : ""), false),
-          cell(s.result === null ? "–" : fmt.format(s.result), true),
-          cell(String(s.total), true),
-          cell(fmt.format(s.opponents_average), true),
-          cell(s.rounds_played + "/" + rounds, true),
-        );
+        const name = s.player + (s.bot_rounds.length || s.bot_finished ? " 🤖" : "");
+        if (visibleRounds > 0) {
+          tr.append(
+            cell(s.rank === null ? "–" : String(s.rank), true),
+            cell(name, false),
+            cell(s.result === null ? "–" : fmt.format(s.result), true),
+            cell(s.total === null ? "–" : String(s.total), true),
+            cell(s.opponents_average === null ? "–" : fmt.format(s.opponents_average), true),
+            cell(s.rounds_played + "/" + rounds, true),
+          );
+        } else {
+          tr.append(cell(name, false), cell(s.rounds_played + "/" + rounds, true));
+        }
         return tr;
       }),
     );
@@ -42,7 +51,7 @@
       const response = await fetch(box.dataset.liveUrl, { headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const data = await response.json();
-      if (data.closed) {
+      if (data.closed || data.visible_rounds !== visibleRounds) {
         window.location.reload();
         return;
       }
@@ -55,5 +64,6 @@
       // offline for a moment: try again at the next tick
     }
   }
-  window.setInterval(refresh, 20000);
+  // Every 20 s (the tests set window.JK_LEADERBOARD_MS to poll faster).
+  window.setInterval(refresh, window.JK_LEADERBOARD_MS || 20000);
 })();

@@ -28,6 +28,8 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 #: Pause between two shown moves on the table during tests (the page's default is 550 ms).
 TABLE_DELAY_MS = 60
+#: How often the live leaderboard polls the standings API during tests (the page's: 20 s).
+LEADERBOARD_MS = 300
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +45,9 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, locale="nl-NL", accept_downloads=False
     )
-    context.add_init_script(f"window.JK_TABLE_DELAY = {TABLE_DELAY_MS};")
+    context.add_init_script(
+        f"window.JK_TABLE_DELAY = {TABLE_DELAY_MS}; window.JK_LEADERBOARD_MS = {LEADERBOARD_MS};"
+    )
     context.set_default_timeout(30_000)  # a shared, busy machine
     page = context.new_page()
     errors: list[str] = []

@@ -159,8 +159,10 @@ def test_ranking_is_higher_is_better_and_equal_results_share_a_rank(organizer: A
         ("anna", 4, -144.0),
         ("eva", None, None),
     ]
-    # The public standings API says the same.
-    data = Client().get(reverse("api_tournament_standings", args=[t.pk])).json()
+    # The standings API says the same to an entrant who has finished both rounds.
+    client = Client()
+    client.force_login(games["dirk"].user)
+    data = client.get(reverse("api_tournament_standings", args=[t.pk])).json()
     assert [(r["player"], r["rank"], r["result"]) for r in data["standings"]] == [
         ("cees", 1, 142.0),
         ("bram", 2, 96.0),
@@ -169,8 +171,6 @@ def test_ranking_is_higher_is_better_and_equal_results_share_a_rank(organizer: A
         ("eva", None, None),
     ]
     # A finished game reports its rank in the play API.
-    client = Client()
-    client.force_login(games["dirk"].user)
     payload = client.get(reverse("api_game", args=[games["dirk"].pk])).json()
     assert payload["result"]["result"] == 96.0
     assert payload["result"]["rank"] == 2
@@ -182,13 +182,15 @@ def test_per_deal_results_rank_the_field_higher_is_better(organizer: Any) -> Non
     set_totals(games["anna"], [team_scores(100, 62), team_scores(0, 182)])
     set_totals(games["bram"], [team_scores(62, 100), team_scores(81, 81)])
     set_totals(games["cees"], [team_scores(100, 62)])  # round 2 not played yet
-    deals = services.deal_results(tournament=t)
-    assert [(d.username, d.score, d.opponents_average, d.result, d.rank) for d in deals[0]] == [
+    deals = services.deal_results(tournament=t, visibility=services.Visibility(rounds=2))
+    assert [
+        (d.username, d.score, d.opponents_average, d.result, d.rank) for d in deals[0].rows
+    ] == [
         ("anna", 100, 62, 38.0, 1),
         ("cees", 100, 62, 38.0, 1),
         ("bram", 62, 100, -38.0, 3),
     ]
-    assert [(d.username, d.result, d.rank) for d in deals[1]] == [
+    assert [(d.username, d.result, d.rank) for d in deals[1].rows] == [
         ("bram", 0.0, 1),
         ("anna", -182.0, 2),
     ]
@@ -230,11 +232,10 @@ def test_the_bot_finishes_an_unfinished_game_when_the_tournament_closes(organize
         assert Move.objects.filter(game=g, seat=0, by_bot=True).exists()
     # Anna's own moves stay hers.
     assert Move.objects.filter(game=game, seat=0, by_bot=False).count() == 3
+    # The bot played both rounds in both seats: no round counts, nobody is ranked.
     rows = services.standings(tournament=t)
-    assert all(s.bot_finished and s.rank is not None for s in rows)
-    for s in rows:
-        g = Game.objects.get(pk=s.game_id)
-        assert s.result == g.totals[0] - g.totals[1]
+    assert all(s.bot_finished and s.bot_rounds == (0, 1) for s in rows)
+    assert all(s.rank is None and s.result is None and s.rounds_played == 2 for s in rows)
 
 
 # --- The play API with Klaverjas moves -------------------------------------------------------

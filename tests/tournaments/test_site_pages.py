@@ -138,13 +138,14 @@ def test_leaderboard_and_own_result_after_the_last_round(
     assert "terugkijken" not in page and bytes(tournament.secret).hex() not in page
 
 
-def test_per_deal_table_is_hidden_until_you_finish(
+def test_per_deal_table_is_hidden_until_you_finish_a_round(
     client: Client, tournament: Tournament, user: Any
 ) -> None:
     services.entry_join(tournament_id=tournament.pk, user=user)
     client.force_login(user)
     response = client.get(reverse("tournament_detail", args=[tournament.pk]))
-    assert response.context["deals"] is None
+    assert response.context["deals"] == []
+    assert "Per spel" not in _text(response)
 
 
 # --- Closing, replay and verification ----------------------------------------------------
