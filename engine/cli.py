@@ -11,9 +11,12 @@ Subcommands:
   first (default: the weakest level);
 - ``roem C C C C --trump S``: the roem of one Klaverjas trick (S: c, d, h or s);
 - ``bench [--seconds T]``: full rounds per second for each preset of every game and
-  each bot level, one core.
+  each bot level, one core;
+- ``verify-game FILE``: replay a game record (docs/game-record.md; ``-`` reads stdin)
+  and print, per round, whether its score matches the replay; exit 0 when everything
+  matches, 1 otherwise.
 
-Bad arguments: a message on stderr and exit status 2.
+Bad arguments, or a file that is not a game record: a message on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from engine import record
 from engine.cards import SUITS, CardCodeError, klaverjas_id
 from engine.match import play_match, play_round
 from engine.protocol import GameModule
@@ -67,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="rounds per second per preset and bot level")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+
+    verify = sub.add_parser("verify-game", help="replay a game record and check its scores")
+    verify.add_argument("file", help="the record (JSON, docs/game-record.md); - for stdin")
     return p
 
 
@@ -188,6 +195,27 @@ def cmd_bench(seconds: float) -> dict[str, Any]:
     return {"rounds_per_second": out, "seconds_per_measurement": seconds}
 
 
+def cmd_verify_game(path: str) -> tuple[list[str], int]:
+    """The verification's lines and the exit status (0: everything matches, 1: not)."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+    try:
+        verification = record.verify(record.read_record(data))
+    except record.RecordError as exc:
+        raise UsageError(f"{path} is not a game record: {exc}") from None
+    return record.verification_lines(verification), 0 if verification.ok else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; returns the exit status."""
     try:
@@ -195,6 +223,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "meld":
             text, status = cmd_meld(args.codes)
             print(text)
+            return status
+        if args.command == "verify-game":
+            lines, status = cmd_verify_game(args.file)
+            print("\n".join(lines))
             return status
         if args.command == "roem":
             print(cmd_roem(args.cards, args.trump))

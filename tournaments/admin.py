@@ -9,24 +9,29 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services
+from tournaments import services, tasks
 from tournaments.models import Entry, Game, Move, Tournament
 
 # The admin classes are generic only in django-stubs (Django's own are not subscriptable).
 if TYPE_CHECKING:
     _EntryInline = admin.TabularInline[Entry, Tournament]
+    _EntryAdmin = admin.ModelAdmin[Entry]
     _TournamentAdmin = admin.ModelAdmin[Tournament]
     _GameAdmin = admin.ModelAdmin[Game]
     _MoveAdmin = admin.ModelAdmin[Move]
 else:
     _EntryInline = admin.TabularInline
-    _TournamentAdmin = _GameAdmin = _MoveAdmin = admin.ModelAdmin
+    _TournamentAdmin = _EntryAdmin = _GameAdmin = _MoveAdmin = admin.ModelAdmin
+
+
+AUDIT_FIELDS = ("audit_status", "audited_at", "audit_detail", "audit_resolved_by")
 
 
 class EntryInline(_EntryInline):
     model = Entry
     extra = 0
-    readonly_fields = ("user", "joined_at")
+    fields = ("user", "joined_at", *AUDIT_FIELDS)
+    readonly_fields = fields
     can_delete = False
 
 
@@ -37,15 +42,48 @@ class TournamentAdmin(_TournamentAdmin):
     search_fields = ("name",)
     readonly_fields = ("commitment", "closed_at", "created_by", "created_at", "updated_at")
     inlines = [EntryInline]
-    actions = ["close_now"]
+    actions = ["close_now", "audit_games"]
 
     @admin.action(description=_("Close now (the bot finishes open games)"))
     def close_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset.filter(closed_at__isnull=True):
             services.tournament_close_early(tournament=tournament)
 
+    @admin.action(description=_("Audit the finished games by replay (queued)"))
+    def audit_games(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            # A DjangoTask at run time (see services.tournament_close_early).
+            tasks.tournament_audit.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         # New tournaments get their secret from services.tournament_create (the site form).
+        return False
+
+
+@admin.register(Entry)
+class EntryAdmin(_EntryAdmin):
+    """Entries and their replay audit: one under review is not ranked until the audit
+    passes again or an organizer resolves it."""
+
+    list_display = ("pk", "user", "tournament", "joined_at", "audit_status", "audited_at")
+    list_filter = ("audit_status",)
+    search_fields = ("user__username", "tournament__name")
+    readonly_fields = ("tournament", "user", "joined_at", *AUDIT_FIELDS)
+    actions = ["audit_again", "resolve_audit"]
+
+    @admin.action(description=_("Audit again (after a repair)"))
+    def audit_again(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        for game_id in Game.objects.filter(
+            entry__in=queryset, status=Game.Status.FINISHED
+        ).values_list("pk", flat=True):
+            services.game_audit(game_id=game_id)
+
+    @admin.action(description=_("Resolve: the stored scores stand"))
+    def resolve_audit(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        for entry in queryset.filter(audit_status=Entry.AuditStatus.MISMATCH):
+            services.entry_audit_resolve(entry_id=entry.pk, user=request.user)  # type: ignore[arg-type]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 

@@ -147,6 +147,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                     "bot_rounds": list(s.bot_rounds),
                     "finished": s.finished,
                     "bot_finished": s.bot_finished,
+                    "under_review": s.under_review,
                 }
                 for s in board.rows
             ],

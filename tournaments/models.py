@@ -103,11 +103,35 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
+    """One user in one tournament. ``audit_*``: the last replay audit of the entry's game
+    (``services.game_audit``); an entry whose stored scores the replay contradicts is kept
+    out of the ranking until the audit passes or an organizer resolves it."""
+
+    class AuditStatus(models.TextChoices):
+        UNCHECKED = "unchecked", _("not audited yet")
+        OK = "ok", _("verified by replay")
+        MISMATCH = "mismatch", _("under review: the replay differs")
+        RESOLVED = "resolved", _("resolved by an organizer")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    audit_status = models.CharField(
+        _("audit"), max_length=10, choices=AuditStatus.choices, default=AuditStatus.UNCHECKED
+    )
+    #: What the last audit found, one problem a line (empty when it passed).
+    audit_detail = models.TextField(_("audit findings"), blank=True)
+    audited_at = models.DateTimeField(_("audited at"), null=True, blank=True)
+    audit_resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("resolved by"),
+    )
 
     class Meta:
         ordering = ["joined_at", "id"]
@@ -117,6 +141,11 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.tournament}"
+
+    @property
+    def under_review(self) -> bool:
+        """The audit found a mismatch that nobody has resolved: not ranked."""
+        return self.audit_status == self.AuditStatus.MISMATCH
 
 
 class Game(models.Model):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,12 +18,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Min
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from engine import dealing
+from engine import dealing, record
 from engine.errors import IllegalMove
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
@@ -91,6 +92,14 @@ class TournamentClosed(ServiceError):
 
 class GameFinished(ServiceError):
     code = "game_finished"
+
+
+class GameNotFinished(ServiceError):
+    code = "game_not_finished"
+
+
+class NothingToResolve(ServiceError):
+    code = "nothing_to_resolve"
 
 
 class IllegalMoveError(ServiceError):
@@ -284,8 +293,8 @@ def _end_window(t: Tournament) -> None:
 
 def tournament_close(*, tournament_id: int) -> Tournament:
     """Close a tournament: end its window, let the bot play every unfinished game to the
-    end in the entrant's seat (marked ``bot_finished``), then reveal the secret
-    (``closed_at``). Idempotent."""
+    end in the entrant's seat (marked ``bot_finished``), audit every game by replay
+    (``tournament_audit``), then reveal the secret (``closed_at``). Idempotent."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if t.closed_at is not None:
@@ -296,6 +305,9 @@ def tournament_close(*, tournament_id: int) -> Tournament:
     ).values_list("pk", flat=True)
     for game_id in list(unfinished):
         game_bot_finish(game_id=game_id)
+    # Every game is finished now: replay them all before the standings are final (an
+    # entry whose scores the replay contradicts is not ranked).
+    tournament_audit(tournament_id=tournament_id)
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if t.closed_at is None:
@@ -553,14 +565,9 @@ def _game_over(run: _Run) -> bool:
     """All rounds played, or the game module's own end (``game_over``, e.g. a points
     limit) where the module has one."""
     g = run.game
-    if len(g.round_scores) >= g.rounds:
-        return True
-    game_over = getattr(run.module, "game_over", None)
-    if callable(game_over):
-        return bool(
-            game_over(run.variant, rounds_played=len(g.round_scores), totals=list(g.totals))
-        )
-    return False
+    return record.game_is_over(
+        run.module, run.variant, rounds=g.rounds, round_scores=g.round_scores
+    )
 
 
 def _revealed_hands(state: Any, num_players: int) -> list[Any]:
@@ -593,6 +600,28 @@ def game_finish(*, game: Game) -> Game:
     return game
 
 
+def _lock_for_play(tournament_id: int) -> Tournament:
+    """The tournament's row, read under a share lock (``FOR SHARE``) held until the move's
+    transaction ends.
+
+    Moves share the lock, so they never wait for each other; the close and ``close now``
+    take ``FOR UPDATE`` on the same row, which waits until every move holding the share
+    lock has committed, and a move that asks after them waits until the close has
+    committed and then reads its new ``closes_at``. So a move and a close are serialized
+    on the tournament: a move is accepted only if the clock, read after its lock is
+    granted, is before ``closes_at`` (and nothing closed the tournament), and no move
+    commits once the close has started (docs/rules.md §7, tournaments 5). On SQLite every
+    transaction holds the database's write lock from its start (``BEGIN IMMEDIATE``),
+    which serializes them already.
+    """
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Tournament._meta.db_table)
+        column = connection.ops.quote_name(Tournament._meta.pk.column or "id")
+        query = f"SELECT * FROM {table} WHERE {column} = %s FOR SHARE"
+        return Tournament.objects.raw(query, [tournament_id])[0]
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
 @dataclass(frozen=True)
 class MoveOutcome:
     game: Game
@@ -618,9 +647,11 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
                 raise StaleMove.at(g.seq)
             if g.status == Game.Status.FINISHED:
                 raise GameFinished.of(_("This game is over."))
-            t = g.tournament
-            if t is not None and not t.window_open():
-                raise TournamentClosed.of(_("This tournament is closed for play."))
+            if g.entry is not None:
+                # The clock is read once the share lock is held (see _lock_for_play).
+                t = _lock_for_play(g.entry.tournament_id)
+                if not t.window_open(timezone.now()):
+                    raise TournamentClosed.of(_("This tournament is closed for play."))
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
             state = module.state_from_json(g.state)
@@ -692,6 +723,8 @@ class EntryRounds:
     bot_rounds: tuple[int, ...]
     finished: bool
     bot_finished: bool
+    #: The replay audit contradicts the stored scores: listed apart, not ranked.
+    under_review: bool = False
 
 
 @dataclass(frozen=True)
@@ -729,6 +762,8 @@ class Standing:
     bot_rounds: tuple[int, ...]
     finished: bool
     bot_finished: bool
+    #: The replay audit contradicts the stored scores: listed apart, not ranked.
+    under_review: bool = False
 
 
 @dataclass(frozen=True)
@@ -792,9 +827,16 @@ def _field_key(t: Tournament) -> str:
     return f"field:{t.pk}:{t.commitment[:16]}"
 
 
+def _under_review(g: Game) -> bool:
+    """The game's entry failed its audit and nobody resolved it: listed, not ranked."""
+    return g.entry is not None and g.entry.under_review
+
+
 def _field_compute(t: Tournament) -> list[EntryRounds]:
     games = list(
-        Game.objects.filter(entry__tournament=t).select_related("user").order_by("entry_id")
+        Game.objects.filter(entry__tournament=t)
+        .select_related("user", "entry")
+        .order_by("entry_id")
     )
     # The bot takes over the entrant's seat in the round being played at the close and
     # plays every round after it (``game_bot_finish``): those rounds are the bot's.
@@ -819,6 +861,7 @@ def _field_compute(t: Tournament) -> list[EntryRounds]:
             bot_rounds=tuple(range(taken_over.get(g.pk, len(g.round_scores)), len(g.round_scores))),
             finished=g.status == Game.Status.FINISHED,
             bot_finished=g.bot_finished,
+            under_review=_under_review(g),
         )
         for g in games
     ]
@@ -882,7 +925,10 @@ def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) ->
         else:
             figures.append(None)
     ranks = rank_values(
-        [f[2] if f is not None else None for f in figures],
+        [
+            None if f is None or e.under_review else f[2]
+            for e, f in zip(field, figures, strict=True)
+        ],
         lower_is_better=module.LOWER_IS_BETTER,
         tiers=tiers,
     )
@@ -901,6 +947,7 @@ def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) ->
             bot_rounds=tuple(r for r in e.bot_rounds if r < cap),
             finished=e.finished,
             bot_finished=e.bot_finished,
+            under_review=e.under_review,
         )
         for e, f, n, rank in zip(field, figures, counted, ranks, strict=True)
     ]
@@ -1148,3 +1195,150 @@ def tournament_verify(*, tournament: Tournament) -> Verification:
         matches=hmac.compare_digest(recomputed, tournament.commitment),
         deals=deals,
     )
+
+
+# --- Audit ---------------------------------------------------------------------------------
+
+
+def game_record(*, game: Game) -> record.GameRecord:
+    """The game as a game record (docs/game-record.md): its variant, bots' level and
+    secret, every move of its log by round, and the scores and totals stored for it."""
+    moves = game.moves.order_by("seq").values_list("round_index", "seat", "action", "by_bot")
+    actions: list[list[record.RecordedAction]] = [[] for _ in game.round_scores]
+    for round_index, seat, action, by_bot in moves:
+        while len(actions) <= round_index:
+            actions.append([])
+        actions[round_index].append(record.RecordedAction(seat, action, by_bot))
+    tournament = game.tournament
+    return record.build_record(
+        game=game.game,
+        variant=game.variant,
+        bot_level=game.bot_level,
+        secret=game.secret_bytes,
+        rounds=game.rounds,
+        actions=actions,
+        round_scores=game.round_scores,
+        totals=game.totals,
+        context={
+            "game_id": game.pk,
+            "player": game.user.get_username(),
+            "preset": game.preset,
+            "tournament": {"id": tournament.pk, "name": tournament.name} if tournament else None,
+            "bot_finished": game.bot_finished,
+            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class GameAudit:
+    """A finished game rebuilt from its secret and move log: what contradicts what is
+    stored (empty: everything matches)."""
+
+    game_id: int
+    entry_id: int | None
+    problems: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _audit_problems(g: Game) -> list[str]:
+    """Replay ``g`` through the engine (``engine.record.verify``) and compare: the move
+    log's numbering and ``seq``, every action, every round's scores, the totals, and the
+    stored state with the replay's last one."""
+    seqs = list(g.moves.order_by("seq").values_list("seq", flat=True))
+    problems = []
+    missing = sorted(set(range(max(g.seq, len(seqs)))) - set(seqs))
+    if missing:
+        problems.append(f"the move log has no move {missing[0]} (seq is {g.seq})")
+    if g.seq != len(seqs):
+        problems.append(f"seq is {g.seq}, the move log holds {len(seqs)} moves")
+    try:
+        verification = record.verify(game_record(game=g))
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        # Stored data the engine cannot even read (a variant, a secret): a finding too,
+        # never a crash of the close that runs the audit.
+        return [*problems, f"the game cannot be replayed: {exc!r}"]
+    problems.extend(verification.all_problems())
+    final = verification.final_state
+    replayed_last = bool(verification.rounds) and verification.rounds[-1].ok
+    if replayed_last and json.loads(json.dumps(final.to_json())) != g.state:
+        problems.append("the stored state is not the replay's last state")
+    return problems
+
+
+def _audit_store(g: Game, problems: list[str]) -> GameAudit:
+    """Keep the audit's finding on the game's entry (practice games have none). A mismatch
+    an organizer resolved stays resolved while the audit finds exactly the same."""
+    audit = GameAudit(game_id=g.pk, entry_id=g.entry_id, problems=problems)
+    if g.entry_id is None:
+        return audit
+    detail = "\n".join(problems)
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=g.entry_id)
+        if not problems:
+            entry.audit_status = Entry.AuditStatus.OK
+            entry.audit_resolved_by = None
+        elif entry.audit_status != Entry.AuditStatus.RESOLVED or entry.audit_detail != detail:
+            entry.audit_status = Entry.AuditStatus.MISMATCH
+            entry.audit_resolved_by = None
+        entry.audit_detail = detail
+        entry.audited_at = timezone.now()
+        entry.save(
+            update_fields=["audit_status", "audit_detail", "audited_at", "audit_resolved_by"]
+        )
+    return audit
+
+
+def _audit(game_id: int) -> GameAudit:
+    g = Game.objects.select_related("entry__tournament", "user").get(pk=game_id)
+    if g.status != Game.Status.FINISHED:
+        raise GameNotFinished.of(_("Only a finished game can be audited."))
+    return _audit_store(g, _audit_problems(g))
+
+
+def game_audit(*, game_id: int) -> GameAudit:
+    """Rebuild a finished game from its secret and move log through the engine and compare
+    it with what is stored; keep the finding on its entry (a mismatch takes the entry out
+    of the ranking until it is resolved). Raises ``GameNotFinished``."""
+    audit = _audit(game_id)
+    if audit.entry_id is not None:
+        _standings_changed(Tournament.objects.get(entries__pk=audit.entry_id))
+    return audit
+
+
+def tournament_audit(*, tournament_id: int) -> list[GameAudit]:
+    """``game_audit`` for every finished game of a tournament (the close runs it)."""
+    game_ids = Game.objects.filter(
+        entry__tournament_id=tournament_id, status=Game.Status.FINISHED
+    ).order_by("pk")
+    audits = [_audit(game_id) for game_id in game_ids.values_list("pk", flat=True)]
+    _standings_changed(Tournament.objects.get(pk=tournament_id))
+    return audits
+
+
+def games_audit(*, tournament_id: int | None = None) -> list[GameAudit]:
+    """``game_audit`` for every finished game, practice games too, or a tournament's."""
+    if tournament_id is not None:
+        return tournament_audit(tournament_id=tournament_id)
+    game_ids = Game.objects.filter(status=Game.Status.FINISHED).order_by("pk")
+    audits = [_audit(game_id) for game_id in game_ids.values_list("pk", flat=True)]
+    for t in Tournament.objects.filter(entries__game__pk__in=[a.game_id for a in audits]):
+        _standings_changed(t)
+    return audits
+
+
+def entry_audit_resolve(*, entry_id: int, user: User) -> Entry:
+    """An organizer accepts an entry the audit flagged (the stored scores stand): it is
+    ranked again. Raises ``NothingToResolve`` when the entry is not under review."""
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry_id)
+        if entry.audit_status != Entry.AuditStatus.MISMATCH:
+            raise NothingToResolve.of(_("This entry is not under review."))
+        entry.audit_status = Entry.AuditStatus.RESOLVED
+        entry.audit_resolved_by = user
+        entry.save(update_fields=["audit_status", "audit_resolved_by"])
+        _standings_changed(entry.tournament)
+    return entry

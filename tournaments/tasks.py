@@ -38,3 +38,15 @@ def tournament_standings_refresh(tournament_id: int) -> int:
     if tournament is None:
         return 0
     return len(services.standings_refresh(tournament=tournament))
+
+
+@shared_task
+def game_audit(game_id: int) -> bool:
+    """Audit one finished game by replay; ``True`` when everything matches."""
+    return services.game_audit(game_id=game_id).ok
+
+
+@shared_task
+def tournament_audit(tournament_id: int) -> list[int]:
+    """Audit every finished game of a tournament; the ids of the games that mismatch."""
+    return [a.game_id for a in services.tournament_audit(tournament_id=tournament_id) if not a.ok]

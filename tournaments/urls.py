@@ -13,11 +13,17 @@ urlpatterns = [
     path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament_edit"),
     path("tournaments/<int:pk>/entries/", views.tournament_entries, name="tournament_entries"),
     path("tournaments/<int:pk>/close/", views.tournament_close, name="tournament_close"),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/audit/",
+        views.entry_audit,
+        name="entry_audit",
+    ),
     path("rules/<str:game>/<str:preset>/", views.preset_rules, name="preset_rules"),
     path("practice/", views.practice, name="practice"),
     path("my-games/", views.my_games, name="my_games"),
     path("games/<int:pk>/", views.play, name="play"),
     path("games/<int:pk>/replay/", views.game_replay, name="game_replay"),
+    path("games/<int:pk>/record.json", views.game_record, name="game_record"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
     path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
     path(

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
@@ -58,6 +58,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "my_result": my_result,
         "standings": board.rows,
         "visibility": board.visibility,
+        "under_review": [s for s in board.rows if s.under_review],
         "deals": services.deal_results(tournament=tournament, visibility=board.visibility),
         "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
         "is_organizer": is_organizer(request.user),
@@ -173,6 +174,19 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "scores": game.round_scores[round_index] if round_index < played else None,
         },
     )
+
+
+def game_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game record (docs/game-record.md) as a JSON download, when its replay may be
+    seen; ``python -m engine verify-game`` checks it without the site."""
+    game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
+    if not _may_replay(request, game) or not game.is_finished:
+        raise Http404
+    response = JsonResponse(
+        services.game_record(game=game).to_json(), json_dumps_params={"indent": 1}
+    )
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    return response
 
 
 @login_required
@@ -298,7 +312,7 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     tournament = get_object_or_404(Tournament, pk=pk)
     games = (
         Game.objects.filter(entry__tournament=tournament)
-        .select_related("user", "entry")
+        .select_related("user", "entry__audit_resolved_by")
         .order_by("entry__joined_at")
     )
     board = services.standings_for_viewer(tournament=tournament, user=request.user)
@@ -312,6 +326,30 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
             "now": timezone.now(),
         },
     )
+
+
+@login_required
+@require_POST
+def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """An organizer's answer to an entry's audit: ``audit`` (replay it again, after a
+    repair) or ``resolve`` (the stored scores stand: ranked again)."""
+    _organizer_required(request)
+    game = get_object_or_404(Game, entry_id=entry_id, entry__tournament_id=pk)
+    action = request.POST.get("action")
+    try:
+        if action == "audit":
+            audit = services.game_audit(game_id=game.pk)
+            if audit.ok:
+                messages.success(request, _("The replay matches the stored game."))
+            else:
+                messages.error(request, _("The replay still differs from the stored game."))
+        elif action == "resolve":
+            services.entry_audit_resolve(entry_id=entry_id, user=request.user)
+        else:
+            return HttpResponseBadRequest(str(_("Unknown audit action.")))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message())
+    return redirect("tournament_entries", pk)
 
 
 @login_required

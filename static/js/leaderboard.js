@@ -25,7 +25,7 @@
     const tbody = box.querySelector("tbody");
     if (!tbody) return;
     tbody.replaceChildren(
-      ...rows.map((s) => {
+      ...rows.filter((s) => !s.under_review).map((s) => {
         const tr = document.createElement("tr");
         if (s.player === me) tr.className = "me";
         const name = s.player + (s.bot_rounds.length || s.bot_finished ? " 🤖" : "");

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from engine.cards import card_id_of, hand_value, parse_code
 from engine.jokeren.melds import check_meld, stands_for_from_json
+from engine.jokeren.state import state_from_json
 from tests.e2e.helpers import (
     api_get,
     api_post,
@@ -325,7 +326,9 @@ def arrange(game: Game, *, south: str, stock_top: str, open_pile: str, table: li
         came_out_this_turn=False,
         taken_from_open=None,
         log=[],
+        move_count=0,  # the log holds one action per move (state_from_json checks it)
     )
+    state_from_json(state)  # a state the engine accepts
     Game.objects.filter(pk=game.pk).update(state=state)
 
 

@@ -231,3 +231,58 @@ def test_bad_arguments_exit_2(args: list[str]) -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip()
     assert proc.stdout == ""
+
+
+# --- verify-game -------------------------------------------------------------------------
+
+
+def write(tmp_path: Path, data: Any, name: str = "game.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_verify_game_prints_every_round_and_exits_0(
+    tmp_path: Path, jokeren_record: dict[str, Any]
+) -> None:
+    proc = run("verify-game", write(tmp_path, jokeren_record))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    for r, scores in enumerate(jokeren_record["round_scores"], start=1):
+        assert f"round {r}: {' '.join(map(str, scores))}  ok" in lines
+    assert f"totals: {' '.join(map(str, jokeren_record['totals']))}" in lines
+    assert "commitment: ok" in lines
+
+
+def test_verify_game_reports_the_round_of_a_changed_score(
+    tmp_path: Path, jokeren_record: dict[str, Any]
+) -> None:
+    data = json.loads(json.dumps(jokeren_record))
+    data["round_scores"][0][1] += 3
+    data["totals"][1] += 3
+    proc = run("verify-game", write(tmp_path, data))
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("round 1: MISMATCH: recorded scores")
+    assert lines[1].startswith("round 2: ") and lines[1].endswith("ok")
+    assert lines[-1].startswith("NOT verified")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "is not JSON"),
+        ("[1, 2]", "is not a game record: a game record is a JSON object"),
+        ('{"format": "jokeren-game-record/1"}', "is not a game record: missing field(s)"),
+        (None, "cannot read"),
+    ],
+)
+def test_verify_game_refuses_a_bad_file_without_a_traceback(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    path = write(tmp_path, content) if content is not None else str(tmp_path / "missing.json")
+    proc = run("verify-game", path)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("error: ") and message in proc.stderr
+    assert "Traceback" not in proc.stderr

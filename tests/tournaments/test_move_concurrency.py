@@ -1,14 +1,19 @@
 """Two POSTs of the same move at the same moment: exactly one wins, the other gets 409.
+A move and the close at the same moment: the move lands before the closing time, or is
+refused.
 
 Real threads and real transactions (``transaction=True``): on PostgreSQL the game row
-lock (SELECT ... FOR UPDATE) serializes them; on SQLite the write lock taken at the start
-of every transaction (BEGIN IMMEDIATE) does.
+lock (SELECT ... FOR UPDATE) serializes two moves, and the tournament row (FOR SHARE by a
+move, FOR UPDATE by the close) a move and the close; on SQLite the write lock taken at
+the start of every transaction (BEGIN IMMEDIATE) does both.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
+from datetime import timedelta
 from typing import Any
 
 import factories
@@ -16,8 +21,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from tournaments import services
+from tournaments import services, tasks
+from tournaments.models import Move
 
 
 def _race(workers: list[Any]) -> list[Any]:
@@ -90,3 +97,127 @@ def test_two_joins_for_the_last_place_one_wins() -> None:
     full = [r for r in results if isinstance(r, services.TournamentFull)]
     assert len(full) == 1, results
     assert tournament.entries.count() == 1
+
+
+#: How long a transaction holds its locks in the tests below, while the other one asks.
+HOLD_SECONDS = 0.5
+
+
+def _once(hook: Any, signal: threading.Event, hold: float = HOLD_SECONDS) -> Any:
+    """``hook`` that, the first time only, runs and then signals ``signal`` and holds the
+    transaction it runs in (and its locks) for ``hold`` seconds."""
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        result = hook(*args, **kwargs)
+        if not signal.is_set():
+            signal.set()
+            time.sleep(hold)
+        return result
+
+    return wrapped
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_in_progress_is_stored_before_close_now_ends_the_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The close waits for a move that holds the tournament: the move lands, and the new
+    closing time (read once the close has the tournament) comes after it."""
+    user = factories.make_user("laatste-zet")
+    tournament = factories.make_tournament()
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    seq, action = game.seq, factories.south_action(game)
+    moving = threading.Event()
+    # The bots' turns of the move: the move holds its locks here, before storing anything.
+    monkeypatch.setattr(services, "_advance", _once(services._advance, moving))
+
+    def play() -> Any:
+        return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+
+    def close() -> Any:
+        assert moving.wait(timeout=10)
+        return services.tournament_close_early(tournament=tournament)
+
+    move, closed = _race([play, close])
+    assert isinstance(move, services.MoveOutcome), move
+    assert not isinstance(closed, Exception), closed
+    tournament.refresh_from_db()
+    assert tournament.closed_at is not None
+    player_moves = Move.objects.filter(game=game, by_bot=False)
+    assert player_moves.filter(seq=seq).exists()
+    last = max(m.created_at for m in player_moves)
+    assert last < tournament.closes_at <= tournament.closed_at, (last, tournament.closes_at)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_while_close_now_holds_the_tournament_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move that asks while the close is ending the window waits for it, then sees the
+    new closing time: refused, nothing of the player's stored."""
+    user = factories.make_user("te-laat")
+    tournament = factories.make_tournament()
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    seq, action = game.seq, factories.south_action(game)
+    before = Move.objects.filter(game=game, by_bot=False).count()
+    closing = threading.Event()
+    # close now: the window is ended (not committed yet) and the tournament held. The close
+    # it queues is kept back: this test is about the window, not the bot finishing games.
+    monkeypatch.setattr(services, "_end_window", _once(services._end_window, closing))
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.tournament_close, "delay_on_commit", queued.append)
+
+    def close() -> Any:
+        return services.tournament_close_early(tournament=tournament)
+
+    def play() -> Any:
+        assert closing.wait(timeout=10)
+        asked = timezone.now()
+        try:
+            return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+        finally:
+            assert timezone.now() - asked >= timedelta(seconds=HOLD_SECONDS / 2)
+
+    closed, move = _race([close, play])
+    assert not isinstance(closed, Exception), closed
+    assert isinstance(move, services.TournamentClosed), move
+    assert Move.objects.filter(game=game, by_bot=False).count() == before
+    game.refresh_from_db()
+    assert game.seq == seq
+    tournament.refresh_from_db()
+    assert tournament.closes_at <= timezone.now() and queued == [tournament.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_asked_before_the_closing_time_lands_and_the_close_waits_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/rules.md §7 (tournaments 5): a move counts from the moment it holds the
+    tournament. One that got it before the closing time is played even though it commits
+    after; the close that starts at the closing time waits for it."""
+    user = factories.make_user("op-de-bel")
+    tournament = factories.make_tournament()
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    seq, action = game.seq, factories.south_action(game)
+    services.tournament_update(
+        tournament=tournament, closes_at=timezone.now() + timedelta(seconds=0.5)
+    )
+    moving = threading.Event()
+    monkeypatch.setattr(services, "_advance", _once(services._advance, moving, hold=1.0))
+
+    def play() -> Any:
+        return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+
+    def close_when_due() -> Any:
+        assert moving.wait(timeout=10)
+        time.sleep(max(0.0, (tournament.closes_at - timezone.now()).total_seconds()))
+        assert services.tournaments_due() == [tournament.pk]
+        return services.tournament_close(tournament_id=tournament.pk)
+
+    move, closed = _race([play, close_when_due])
+    assert isinstance(move, services.MoveOutcome), move
+    assert not isinstance(closed, Exception), closed
+    stored = Move.objects.get(game=game, seq=seq)
+    assert not stored.by_bot and stored.action == action
+    tournament.refresh_from_db()
+    assert tournament.closes_at < stored.created_at < tournament.closed_at
