@@ -170,9 +170,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 #: Time limits of every task, in seconds. The longest task is the close of one tournament:
-#: the bot finishes each unfinished game (about 0.3 s a game on the 2-core test machine),
-#: so 600 s is room for ~2,000 unfinished games. Past the soft limit the close stops
-#: between two games (each game is its own transaction) and beat's next run resumes it.
+#: the bot finishes each unfinished game, then every game is audited by replay (together
+#: about 0.5 s a game on the loaded 2-core test machine), so 600 s is room for ~1,000
+#: games. Past the soft limit the close stops between two games (each game is its own
+#: transaction) and beat's next run carries on with the games still unfinished.
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=600)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=660)
 #: Redis gives an unacknowledged task to another worker after this many seconds: longer
