@@ -1,4 +1,9 @@
-"""Celery tasks: they only load ids and call a service. Queue them with ``delay_on_commit``."""
+"""Celery tasks: they only load ids and call a service. Queue them with ``delay_on_commit``.
+
+Every task is idempotent: the settings acknowledge a task only when it has finished
+(``task_acks_late``, ``task_reject_on_worker_lost``), so a task whose worker was killed
+runs again on another worker, and a second run must change nothing the first one finished.
+"""
 
 from __future__ import annotations
 
@@ -17,10 +22,12 @@ def tournament_close(tournament_id: int) -> int:
 
 @shared_task
 def tournaments_close_due() -> list[int]:
-    """Periodic (Celery beat): close every tournament whose closing time has passed."""
+    """Periodic (Celery beat): queue the close of every tournament whose closing time has
+    passed, one task each, so that each close has the whole time limit to itself and a
+    lost worker takes at most one close with it (it runs again elsewhere)."""
     due = services.tournaments_due()
     for tournament_id in due:
-        services.tournament_close(tournament_id=tournament_id)
+        tournament_close.delay(tournament_id)
     return due
 
 

@@ -6,6 +6,7 @@ test's data must be committed: ``transaction=True``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -55,6 +56,10 @@ def test_beat_task_closes_due_tournaments_in_a_real_worker(worker: Any) -> None:
     Tournament.objects.filter(pk=due.pk).update(closes_at=timezone.now() - timedelta(minutes=1))
     later = factories.make_tournament(name="Loopt nog")
     assert tasks.tournaments_close_due.delay().get(timeout=120) == [due.pk]
+    # it queued one close task per due tournament, which the worker runs next
+    deadline = time.monotonic() + 120
+    while Tournament.objects.get(pk=due.pk).closed_at is None and time.monotonic() < deadline:
+        time.sleep(0.2)
     due.refresh_from_db()
     later.refresh_from_db()
     assert due.closed_at is not None and later.closed_at is None
