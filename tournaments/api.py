@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.csrf import csrf_failure as django_csrf_failure
+from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
 from tournaments import json_input, services
@@ -51,6 +52,15 @@ def _not_found() -> JsonResponse:
 def not_found(request: HttpRequest) -> JsonResponse:
     """Every ``/api/`` address that no view serves (also one without its final slash)."""
     return _not_found()
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a body Django cannot parse before any view runs (a broken multipart
+    body that the CSRF check reads, too many form fields) is 400 ``malformed_request``
+    with the error body under ``/api/``, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return _error(_malformed_request())
+    return django_bad_request(request, exception)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

@@ -74,6 +74,24 @@ def test_a_multipart_move_with_the_csrf_token_is_415_not_500(user: Any, game: Ga
     _assert_unchanged(game)
 
 
+def test_a_broken_multipart_body_is_400_with_the_error_body(user: Any, game: Game) -> None:
+    """The CSRF check parses a multipart body before the view: one it cannot parse is a
+    400 with the API's error body (Django's HTML page before)."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    client.get(reverse("play", args=[game.pk]))
+    token = client.cookies["csrftoken"].value
+    response = client.generic(
+        "POST",
+        _moves_url(game),
+        b"--x\r\n" + b"A" * 20_000,
+        "multipart/form-data; boundary=x",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    _assert_error(response, 400, "malformed_request")
+    _assert_unchanged(game)
+
+
 @pytest.mark.parametrize(
     "content_type",
     ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""],
