@@ -54,7 +54,7 @@ def not_found(request: HttpRequest) -> JsonResponse:
     return _not_found()
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler400``: a body Django cannot parse before any view runs (a broken multipart
     body that the CSRF check reads, too many form fields) is 400 ``malformed_request``
     with the error body under ``/api/``, Django's page elsewhere."""
