@@ -203,7 +203,12 @@ def assert_closed_exactly_once(
     tournament: Tournament, workers: Workers, task_id: str, *, killed: float
 ) -> float:
     deadline = killed + DEADLINE
-    done = wait_for("the tournament is closed", lambda: closed_at(tournament), deadline=deadline)
+    try:
+        done = wait_for(
+            "the tournament is closed", lambda: closed_at(tournament), deadline=deadline
+        )
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n--- the workers' logs ---\n{workers.output()}") from None
     first_closed_at = closed_at(tournament)
     wait_for(
         "the close task succeeded",
