@@ -34,10 +34,10 @@ Both levels play like a sensible person:
   open pile, nor a neighbour of it in that suit), dumps high cards when an opponent is
   close to going out, and takes a cheap open card that builds a near meld.
 
-Hand analysis is exact up to one shortcut: the melds of a hand are chosen to leave the
-fewest penalty points (or the fewest cards when the variant scores cards), by a
-memoised search over the candidate melds of the lowest card left (cached per hand); a
-card alone with two jokers is tried only when it has no other meld.
+Hand analysis is exact: the melds of a hand are chosen to leave the fewest penalty points
+(or the fewest cards when the variant scores cards), by a memoised search over the
+candidate melds of the lowest card left (cached per hand), each also with every number of
+spare jokers it can hold.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from engine.jokeren.actions import (
     DRAW_OPEN,
     DRAW_STOCK,
     Action,
+    Discard,
     Draw,
     LayMelds,
     LayOff,
@@ -62,9 +63,10 @@ from engine.jokeren.actions import (
     lay_off_action,
 )
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
+from engine.jokeren.state import JokerenState
 
 if TYPE_CHECKING:
-    from engine.jokeren.state import JokerenObservation, JokerenState
+    from engine.jokeren.state import JokerenObservation
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -232,7 +234,7 @@ def _solve_jokers(
     whose natural card is gone takes a joker in its place (when jokers are left), a
     group without one of its cards is skipped (the smaller group is a meld of its own)."""
     if not rem:
-        return 0, 0, ()
+        return jokers * weights[JOKER_KIND], 0, ()
     key = (rem, jokers)
     hit = memo.get(key)
     if hit is not None:
@@ -242,10 +244,7 @@ def _solve_jokers(
     cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo)
     best = (cost + weights[k], used, melds)
     out, lone = both[k]
-    found = False
     for group in (out, lone):
-        if group is lone and found:
-            break
         for run, nat, jk, high in group:
             if len(jk) > jokers:
                 continue
@@ -262,14 +261,20 @@ def _solve_jokers(
                 jk = (*jk, *((c % 13 + 1, c // 13) for c in missing))
                 if len(jk) > jokers:
                     continue
-            found = True
             left = list(rest)
             for c in nat:
                 left.remove(c)
-            c2, u2, m2 = _solve_jokers(tuple(left), jokers - len(jk), weights, both, memo)
-            u2 += len(jk)
-            if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
-                best = (c2, u2, ((run, (k, *nat), jk, high), *m2))
+            left_t = tuple(left)
+            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            # the meld as it is, and with each number of the spare jokers it can hold
+            while meld is not None and len(meld.jokers) <= jokers:
+                used_here = len(meld.jokers)
+                c2, u2, m2 = _solve_jokers(left_t, jokers - used_here, weights, both, memo)
+                u2 += used_here
+                if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
+                    cand: _Candidate = (meld.run, meld.naturals, meld.jokers, meld.ace_high)
+                    best = (c2, u2, (cand, *m2))
+                meld = _add_joker(meld) if used_here < jokers else None
     memo[key] = best
     return best
 
@@ -469,10 +474,11 @@ def _live_bits(m: int, jokers: int) -> int:
 
 
 def _solve_live(
-    live: tuple[int, ...], jokers: int, by_cards: bool
+    live: tuple[int, ...], jokers: int, weights: tuple[int, ...]
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
-    """The best melds of the cards that can meld."""
-    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    """The melds of natural kinds ``live`` (sorted) and ``jokers`` that leave the least
+    weight loose (a kind's weight, index 52 a joker's): the cost, the jokers used, the
+    melds."""
     # the kinds after each card, as a bit mask (bit k for kind k)
     after = [0] * len(live)
     mask = 0
@@ -556,25 +562,15 @@ def _new_partition(
 def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Partition:
     """``partition`` of the cards that can meld (cached on them alone: a hand that
     changes only by loose cards reuses it)."""
-    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    naturals = live
-    cost, used, raw = _solve_live(live, jokers, by_cards)
+    cost, used, raw = _solve_live(live, jokers, _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS)
     melds = [_new_meld(HandMeld, c) for c in raw]
-    spare = jokers - used
-    while spare and melds:
-        for i, m in enumerate(melds):
-            bigger = _add_joker(m)
-            if bigger is not None:
-                melds[i] = bigger
-                spare -= 1
-                break
-        else:
-            break
-    in_melds: list[int] = [k for m in melds for k in m.naturals]
-    loose = list(naturals)
-    for k in in_melds:
-        loose.remove(k)
-    return Partition(tuple(melds), tuple(loose), spare, cost + spare * weights[JOKER_KIND])
+    loose = list(live)
+    for m in melds:
+        for k in m.naturals:
+            loose.remove(k)
+    # the search's cost counts the jokers left over (a joker goes in a meld wherever one
+    # has room: leaving it loose costs more)
+    return Partition(tuple(melds), tuple(loose), jokers - used, cost)
 
 
 _new_meld: Final = tuple.__new__
@@ -586,6 +582,8 @@ def clear_caches() -> None:
     _partition_live.cache_clear()
     _opening_melds.cache_clear()
     _CANDIDATES.clear()
+    _LINES.clear()
+    _relaxed_left.cache_clear()
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -765,6 +763,13 @@ class TableView(NamedTuple):
     swaps: dict[int, int]
     #: a natural kind laid off at the end of a run -> the kind that then fits next
     unlock: dict[int, int]
+    #: the lane bits (``_LANE_BIT``) of every natural kind that fits a meld
+    places: int = 0
+    #: the lane bits of a kind that fits a run's end, and of the kind that fits after it,
+    #: for every run end on the table
+    next_places: tuple[tuple[int, int], ...] = ()
+    #: the lane bits of the natural kinds that a table joker stands for
+    swap_bits: int = 0
 
 
 def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
@@ -816,6 +821,10 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     fit: dict[int, int] = {}
     swaps: dict[int, int] = {}
     unlock: dict[int, int] = {}
+    places = 0
+    next_places: list[tuple[int, int]] = []
+    swap_bits = 0
+    bits = _LANE_BIT
     for i, m in enumerate(table):
         hit_m = _FITS_CACHE.get(id(m))
         if hit_m is not None and hit_m[0] is m:
@@ -827,12 +836,17 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
             _FITS_CACHE[id(m)] = (m, fits)
         for k, after in fits:
             fit.setdefault(k, i)
+            if k != JOKER_KIND:
+                places |= bits[k]
             if after >= 0:
                 unlock.setdefault(k, after)
+                next_places.append((bits[k], bits[after]))
         for sf in m.stands_for:
             if sf is not None:
-                swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
-    view = TableView(fit, swaps, unlock)
+                k = sf[1] * 13 + sf[0] - 1
+                swaps.setdefault(k, i)
+                swap_bits |= bits[k]
+    view = TableView(fit, swaps, unlock, places, tuple(next_places), swap_bits)
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
@@ -1160,9 +1174,14 @@ def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
         return None
     naturals, jokers = view.naturals, view.jokers
     room = JOKER_KIND in view.table.fit
+    hand = view.hand
     for k, index in swaps.items():
         if k not in naturals:
             continue
+        if view.taken_kind == JOKER_KIND and not _discard_left(
+            hand, [_lowest_id(hand, k)], JOKER_KIND
+        ):
+            continue  # only jokers, the one taken from the open pile among them, would stay
         if strong and room and k in part.loose:
             return SwapJoker(_lowest_id(view.hand, k), index)
         rest = list(naturals)
@@ -1545,9 +1564,20 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action
     if obs.current_player != obs.seat:
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
-    if not strong and obs.phase == "draw":
-        return _basic_draw(obs)
-    return decide(view_of(obs, strong=strong), strong=strong, rng=rng)
+    if obs.phase == "draw":
+        if strong:
+            draw = decide(view_of(obs, strong=True), strong=True, rng=rng)
+        else:
+            draw = _basic_draw(obs)
+        if draw is DRAW_STOCK and open_card_goes_out(obs):
+            return DRAW_OPEN
+        return draw
+    line = going_out_line(obs)
+    if line is not None:
+        return line[0]
+    if not strong:
+        return _basic_play(obs)
+    return decide(view_of(obs, strong=True), strong=True, rng=rng)
 
 
 def bot_action(state: JokerenState, *, level: str) -> Action:
@@ -1556,11 +1586,306 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
-    if level == "basic":
-        # a basic bot breaks no ties at random: it needs no stream
-        obs = state.observe(seat)
-        if obs.phase == "draw":
-            return _basic_draw(obs)
-        return _basic_play(obs)
-    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+    rng = None
+    if level != "basic":  # a basic bot breaks no ties at random: it needs no stream
+        rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
+
+
+# --- going out: an exact search over the engine's own actions ------------------------------
+#
+# Every level goes out whenever some legal sequence of this turn (lay-downs, lay-offs, also
+# of cards that sit in a meld of its own hand, joker swaps, then the last discard) gets rid
+# of every card, and takes the open card whenever that makes going out possible this turn.
+# The search applies the engine's legal actions to a state made from the seat's own
+# observation (its hand, the table, the open pile; the other hands and the stock are left
+# empty: the search never sees them), so it knows every rule the engine knows. Cheap
+# necessary conditions (``_quick_out`` on bit masks, then ``_out_possible``) are checked
+# first and at every node: a card with no partner in hand and no place on the table can
+# only be the last discard.
+
+#: a search node: the hand, the table, and whether the seat is out and came out this turn
+_OutKey = tuple[tuple[int, ...], tuple[Meld, ...], bool, bool]
+
+
+def _own_state(obs: JokerenObservation) -> JokerenState:
+    """A state that holds only what the seat of ``obs`` knows: its hand, the table, the
+    open pile and the public counters; the other hands and the stock are empty."""
+    seat = obs.seat
+    return JokerenState(
+        variant=obs.variant,
+        round_index=obs.round_index,
+        dealer=obs.dealer,
+        round_seed=b"",
+        current_player=obs.current_player,
+        phase=obs.phase,
+        hands=tuple(obs.hand if s == seat else () for s in range(obs.variant.num_players)),
+        stock=(),
+        open_pile=obs.open_pile,
+        table=obs.table,
+        out=obs.out,
+        came_out_this_turn=obs.came_out_this_turn,
+        taken_from_open=obs.taken_from_open,
+        turn=obs.turn,
+        move_count=obs.move_count,
+        reshuffles=obs.reshuffles,
+        removed=obs.removed,
+        winner=None,
+        end_reason=None,
+        log_chunks=(),
+        log_tail=(),
+    )
+
+
+def _run_reach(k: int, hand_mask: int, jokers: int, runs: tuple[tuple[int, int], ...]) -> bool:
+    """Whether natural ``k`` can reach the end of a run on the table of its suit (``runs``:
+    their lowest and highest positions), the gap filled by cards of the hand (lane mask
+    ``hand_mask``) and at most ``jokers`` jokers."""
+    if not runs:
+        return False
+    ri = k % 13
+    base = k // 13 * 16
+    for lo, hi in runs:
+        for p in (1, 14) if ri == 0 else (ri + 1,):
+            if p > hi:
+                a, b, length = hi + 1, p - 1, p - lo + 1
+                wraps = lo == 1 and p == 14
+            elif p < lo:
+                a, b, length = p + 1, lo - 1, hi - p + 1
+                wraps = p == 1 and hi == 14
+            else:
+                continue
+            if length > 13 or wraps:
+                continue
+            missing = sum(1 for q in range(a, b + 1) if not hand_mask >> (base + q) & 1)
+            if missing <= jokers:
+                return True
+    return False
+
+
+#: the lane bits of the low (position 1) and the high (position 14) ace of every suit
+_ACE_LOW: Final = sum(1 << (s * 16 + 1) for s in range(4))
+_ACE_HIGH: Final = sum(1 << (s * 16 + 14) for s in range(4))
+
+
+def _hand_bits(hand: Iterable[int]) -> tuple[int, int]:
+    """The lane mask of a hand's natural cards and its number of jokers, in one pass."""
+    kinds = _KIND
+    bits = _LANE_BIT
+    m = 0
+    jokers = 0
+    for c in hand:
+        k = kinds[c]
+        if k == JOKER_KIND:
+            jokers += 1
+        else:
+            m |= bits[k]
+    return m, jokers
+
+
+def _quick_out(hand: Iterable[int], m: int, jokers: int, table: TableView | None) -> bool:
+    """A quick necessary condition for going out this turn, on bit masks (``m``, ``jokers``:
+    ``_hand_bits`` of ``hand``; ``table``: the table when the seat may lay off, else
+    ``None``): at most one card (the discard) has no partner in hand to meld with and no
+    place on the table, or one more per joker at hand (also those a swap would bring) when
+    two or more are. A card with no partner within two run places or of its rank needs a
+    joker next to it of its own; a card one place beyond a lay-off place is placed when
+    the hand holds the card between or a joker."""
+    available = jokers
+    placed = 0
+    if table is not None:
+        placed = table.places | table.swap_bits
+        sb = table.swap_bits
+        if m & sb:
+            bits = _LANE_BIT
+            kinds = _KIND
+            available += sum(1 for c in hand if kinds[c] != JOKER_KIND and sb & bits[kinds[c]])
+        for between, after in table.next_places:
+            if available or m & between:
+                placed |= after
+    live = _live_bits(m, 1 if available else 0) | placed
+    live |= live >> 13 & _ACE_LOW  # an ace placed or live as the high ace
+    stuck = (m & ~live & ~_ACE_HIGH).bit_count()
+    return stuck <= (1 + available if available >= 2 else 1)
+
+
+def _out_possible(
+    naturals: tuple[int, ...], jokers: int, melds: tuple[Meld, ...], table: TableView | None
+) -> bool:
+    """A necessary condition for going out this turn (the search decides), for the hand's
+    natural kinds and jokers (``table``: the view of the table ``melds`` when the seat may
+    lay off, else ``None``): the hand splits into melds leaving at most one card (the last
+    discard), where a card that may go to the table (laid off onto a meld, also at the end
+    of a run that cards of the hand and jokers lead to, or swapped for a joker) need not be
+    in a meld, each joker that a swap could bring counts as one more joker, and a joker
+    need not be in a meld when one can be laid off. (A relaxation of the rules: it ignores
+    the order of the actions, the opening requirement and which card may be discarded, so
+    it never rules out a real way out.)"""
+    if table is None:
+        part = partition(naturals, jokers, True)
+        return len(part.loose) + part.loose_jokers <= 1
+    fit = table.fit
+    swaps = table.swaps
+    available = jokers + sum(1 for k in naturals if k in swaps)
+    m = _lane_mask(naturals)
+    runs: dict[int, tuple[tuple[int, int], ...]] = {}
+    placeable: list[int] = []
+    for k in naturals:
+        if k in fit or k in swaps:
+            placeable.append(k)
+            continue
+        suit = k // 13
+        spans = runs.get(suit)
+        if spans is None:
+            spans = runs[suit] = tuple(
+                (mm.low, mm.high) for mm in melds if mm.kind == "run" and mm.suit == suit
+            )
+        if _run_reach(k, m, available, spans):
+            placeable.append(k)
+    free_jokers = JOKER_KIND in fit or available > jokers
+    return _relaxed_left(naturals, available, frozenset(placeable), free_jokers) <= 1
+
+
+@lru_cache(maxsize=1 << 14)
+def _relaxed_left(
+    naturals: tuple[int, ...], jokers: int, placeable: frozenset[int], free_jokers: bool
+) -> int:
+    """The fewest cards a hand keeps when it lays melds and the cards ``placeable`` (and,
+    with ``free_jokers``, the jokers) may leave without a meld (``_out_possible``)."""
+    if jokers >= 2:
+        live = naturals
+        kept = 0
+    else:
+        # a card with no partner to meld with that may not leave is kept in every split
+        live_bits = _live_bits(_lane_mask(naturals), jokers)
+        bits = _LANE_BIT
+        live = tuple(k for k in naturals if live_bits & bits[k] or k in placeable)
+        kept = len(naturals) - len(live)
+        if kept > 1 or not live:
+            return kept + (jokers if not free_jokers and not live else 0)
+    weights = [0 if k in placeable else 1 for k in range(52)]
+    weights.append(0 if free_jokers else 1)
+    return kept + _solve_live(live, jokers, tuple(weights))[0]
+
+
+def _may_go_out(hand: tuple[int, ...], melds: tuple[Meld, ...], lay_off: bool) -> bool:
+    """``_quick_out``, then ``_out_possible``, for a hand (sorted ids) and the table."""
+    m, jokers = _hand_bits(hand)
+    table = None
+    if lay_off and melds:
+        hit = _TABLE_CACHE.get(id(melds))
+        table = hit[1] if hit is not None and hit[0] is melds else table_view(melds)
+    if not _quick_out(hand, m, jokers, table):
+        return False
+    return _out_possible(_kinds(hand)[0], jokers, melds, table)
+
+
+def _out_key(state: JokerenState, seat: int) -> _OutKey:
+    return (state.hands[seat], state.table, state.out[seat], state.came_out_this_turn)
+
+
+def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
+    """The first line (in the engine's canonical order of legal actions) that takes every
+    card of ``seat``'s hand out this turn, ending with the discard of the last card; or
+    ``None``. A depth-first search over the engine's own ``legal_actions`` and ``apply``,
+    remembering the positions (hand, table, out) already found to be dead ends, and
+    cutting those where ``_quick_out`` fails."""
+    dead: set[_OutKey] = set()
+
+    def search(s: JokerenState, first: bool) -> tuple[Action, ...] | None:
+        hand = s.hands[seat]
+        if len(hand) == 1:
+            taken = s.taken_from_open
+            if taken is not None and _KIND[taken] == _KIND[hand[0]]:
+                return None
+            return (DISCARDS[hand[0]],)
+        key = _out_key(s, seat)
+        if key in dead:
+            return None
+        if not first:
+            m, jokers = _hand_bits(hand)
+            melds = s.table
+            lay_off = s.may_lay_off(seat) and bool(melds)
+            if not _quick_out(hand, m, jokers, table_view(melds) if lay_off else None):
+                dead.add(key)
+                return None
+        for action in s.legal_actions():
+            if type(action) is Discard:
+                break  # the discards come last; only the last card's discard goes out
+            line = search(s.apply(action), False)
+            if line is not None:
+                return (action, *line)
+        dead.add(key)
+        return None
+
+    return search(state, True)
+
+
+def _remember(state: JokerenState, seat: int, line: tuple[Action, ...]) -> None:
+    """Keep the rest of ``line`` for each position it passes (the next decisions of the
+    turn follow it without a new search)."""
+    if len(_LINES) >= 64:
+        _LINES.clear()
+    taken = state.taken_from_open
+    for i in range(len(line)):
+        _LINES[_out_key(state, seat)] = (taken, line[i:])
+        if i + 1 < len(line):
+            state = state.apply(line[i])
+
+
+#: the rest of a line found by the search, by the position it starts from (and the card
+#: taken from the open pile this turn)
+_LINES: dict[_OutKey, tuple[int | None, tuple[Action, ...]]] = {}
+
+
+def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
+    """The actions that take every card of the hand out this turn, from the seat's own
+    observation (its turn, after its draw), ending with the discard; ``None`` when no
+    legal sequence of this turn goes out. Exact with respect to the engine's rules (the
+    opening requirement and contracts, when laying off and swapping are allowed, keeping
+    a card to discard, the card taken from the open pile, the jokers' names), as far as
+    ``legal_actions`` lists the ways to lay melds."""
+    if obs.phase != "play" or obs.current_player != obs.seat or not obs.may_meld:
+        return None
+    seat = obs.seat
+    hand = obs.hand
+    melds = obs.table
+    m, jokers = _hand_bits(hand)
+    table = None
+    if obs.may_lay_off and melds:
+        hit_t = _TABLE_CACHE.get(id(melds))
+        table = hit_t[1] if hit_t is not None and hit_t[0] is melds else table_view(melds)
+    if not _quick_out(hand, m, jokers, table):
+        return None
+    key: _OutKey = (hand, melds, obs.out[seat], obs.came_out_this_turn)
+    hit = _LINES.get(key)
+    if hit is not None and hit[0] == obs.taken_from_open:
+        return hit[1]
+    if not _out_possible(_kinds(hand)[0], jokers, melds, table):
+        return None
+    state = _own_state(obs)
+    line = _search_out(state, seat)
+    if line is not None:
+        _remember(state, seat, line)
+    return line
+
+
+def open_card_goes_out(obs: JokerenObservation) -> bool:
+    """Whether taking the open card (the seat's turn, before its draw) lets it go out this
+    turn (``going_out_line`` on the state after the draw)."""
+    pile = obs.open_pile
+    if obs.phase != "draw" or obs.current_player != obs.seat or not pile or obs.first_cycle:
+        return False
+    seat = obs.seat
+    lay_off = obs.variant.lay_off_before_out or obs.out[seat]
+    if not _may_go_out(tuple(sorted((*obs.hand, pile[-1]))), obs.table, lay_off):
+        return False
+    state = _own_state(obs)
+    if not state.is_legal(DRAW_OPEN):
+        return False
+    after = state.apply(DRAW_OPEN)
+    line = _search_out(after, seat)
+    if line is None:
+        return False
+    _remember(after, seat, line)
+    return True
