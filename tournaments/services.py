@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import json
+import logging
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +28,8 @@ from engine.errors import IllegalMove
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
 from tournaments.models import MAX_ROUNDS, Entry, Game, Move, Tournament
+
+logger = logging.getLogger(__name__)
 
 PLAYER_SEAT = 0
 
@@ -529,7 +533,24 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
         if seat not in bot_seats:
             return
         action = run.module.bot_action(run.state, level=g.bot_level)
-        _record(run, action, seat=seat, by_bot=True)
+        try:
+            _record(run, action, seat=seat, by_bot=True)
+        except IllegalMove as exc:
+            # A bot bug must not cost the entrant a 500 nor stop a close: log the position
+            # and answer with the simplest legal action.
+            logger.error(
+                "engine refused a bot action: game %s round %s seat %s level %s action %s "
+                "(%s: %s); state %s",
+                g.pk,
+                g.round_index,
+                seat,
+                g.bot_level,
+                json.dumps(action.to_json()),
+                type(exc).__name__,
+                exc,
+                json.dumps(run.state.to_json(), separators=(",", ":")),
+            )
+            _record(run, run.module.simplest_action(run.state), seat=seat, by_bot=True)
 
 
 #: Keys of a finished round's observation that say who ended it and how (Jokeren).

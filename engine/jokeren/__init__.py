@@ -17,7 +17,7 @@ Use::
   ``observation``, ``observe``, ``to_json``, ``state_hash``), ``new_round``,
   ``state_from_json``, ``deal_summary``;
 - ``scoring``: ``results`` (own total minus the opponents' average), ``rank``;
-- ``bots``: ``BOT_LEVELS``, ``bot_action``.
+- ``bots``: ``BOT_LEVELS``, ``bot_action``, ``simplest_action``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from engine.jokeren.actions import (
     SwapJoker,
     action_from_json,
 )
-from engine.jokeren.bots import BOT_LEVELS, bot_action
+from engine.jokeren.bots import BOT_LEVELS, bot_action, simplest_action
 from engine.jokeren.melds import (
     DoesNotFit,
     InvalidMeld,
@@ -104,6 +104,7 @@ __all__ = [
     "new_round",
     "rank",
     "results",
+    "simplest_action",
     "state_from_json",
     "variant_from_json",
 ]

@@ -1889,3 +1889,18 @@ def open_card_goes_out(obs: JokerenObservation) -> bool:
         return False
     _remember(after, seat, line)
     return True
+
+
+def simplest_action(state: JokerenState) -> Action:
+    """The simplest legal action of the seat to move, for a caller that must go on when
+    an action was refused: a draw from the stock (else from the open pile), after the
+    draw the discard of the lowest card that may go."""
+    legal = state.legal_actions()
+    if not legal:
+        raise RoundOver("De ronde is voorbij.", "The round is over.")
+    if DRAW_STOCK in legal:
+        return DRAW_STOCK
+    for action in legal:
+        if type(action) is Discard:
+            return action
+    return legal[0]

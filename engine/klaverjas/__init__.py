@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard, action_from_json
-from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose
+from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose, simplest_action
 from engine.klaverjas.errors import (
     InvalidBid,
     MayNotUndertrump,
@@ -99,6 +99,7 @@ __all__ = [
     "new_round",
     "results",
     "score_round",
+    "simplest_action",
     "state_from_json",
     "trick_roem",
     "variant_from_json",

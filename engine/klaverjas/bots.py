@@ -71,6 +71,15 @@ def bot_action(state: KlaverjasState, *, level: str) -> Action:
     return choose(state.observe(seat), level=level, rng=rng)
 
 
+def simplest_action(state: KlaverjasState) -> Action:
+    """The simplest legal action of the seat to move, for a caller that must go on when
+    an action was refused: the first of the engine's legal actions (canonical order)."""
+    legal = state.legal_actions()
+    if not legal:
+        raise ValueError("the round is over: no seat to move")
+    return legal[0]
+
+
 def choose(obs: KlaverjasObservation, *, level: str, rng: Stream) -> Action:
     """The bot's choice from an observation (pure: same observation and stream, same action)."""
     if level not in BOT_LEVELS:

@@ -21,7 +21,7 @@ from engine.jokeren import (
     new_round,
 )
 from engine.jokeren.actions import DRAW_OPEN, DRAW_STOCK, Action
-from engine.jokeren.bots import going_out_line, open_card_goes_out
+from engine.jokeren.bots import going_out_line, open_card_goes_out, simplest_action
 
 
 def play_turn(state: JokerenState, level: str) -> tuple[JokerenState, list[Action]]:
@@ -269,3 +269,25 @@ def test_bot_goes_out_whenever_an_exhaustive_search_can(
         if exhaustive_out(state):
             after, _ = play_turn(state, level)
             assert after.winner == seat
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_simplest_action_is_a_stock_draw_or_the_lowest_discard(preset: str) -> None:
+    """The site's fallback when the engine refuses a bot's action: before the draw a draw
+    from the stock, after it the discard of the lowest card that may go; always legal."""
+    variant = PRESETS[preset]
+    state = new_round(variant, secret=b"simplest" * 4, round_index=1)
+    checked = 0
+    while not state.is_terminal and checked < 200:
+        action = simplest_action(state)
+        assert state.is_legal(action)
+        if state.phase == "draw":
+            assert action == DRAW_STOCK
+        else:
+            seat = state.current_player
+            assert seat is not None
+            assert isinstance(action, Discard)
+            assert action.card == min(c for c in state.hands[seat] if state.is_legal(Discard(c)))
+        state = state.apply(bot_action(state, level="basic"))
+        checked += 1
+    assert checked > 20
