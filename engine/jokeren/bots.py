@@ -1125,10 +1125,12 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
         return DRAW_OPEN
     # Declined: the open card has no partner in hand and fits no meld on the table, so it
     # can leave the hand this turn (it may not be discarded) only by a joker swap, one place
-    # beyond a lay-off place, or with a joker a swap brings: else it cannot help going out.
+    # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, or
+    # the joker at hand): else it cannot help going out.
     if table is not None and obs.table and tk != JOKER_KIND:
         tb = table_bits(obs.table)
-        if ((m | bits[tk]) & tb.swap_bits or bits[tk] & tb.next_bits) and open_card_goes_out(obs):
+        swap_in = m & tb.swap_bits and (jokers or m & _PARTNERS_ONE[tk])
+        if (swap_in or bits[tk] & (tb.swap_bits | tb.next_bits)) and open_card_goes_out(obs):
             return DRAW_OPEN
     return DRAW_STOCK
 
@@ -1717,12 +1719,14 @@ def _own_state(obs: JokerenObservation) -> JokerenState:
     )
 
 
-def _run_reach(k: int, hand_mask: int, jokers: int, runs: tuple[tuple[int, int], ...]) -> bool:
-    """Whether natural ``k`` can reach the end of a run on the table of its suit (``runs``:
-    their lowest and highest positions), the gap filled by cards of the hand (lane mask
-    ``hand_mask``) and at most ``jokers`` jokers."""
-    if not runs:
-        return False
+def _run_reach(
+    k: int, hand_mask: int, jokers: int, runs: tuple[tuple[int, int], ...]
+) -> list[tuple[int, int, int]]:
+    """The ends of runs on the table of the suit of natural ``k`` (``runs``: their lowest
+    and highest positions) that ``k`` can reach, the gap filled by cards of the hand (lane
+    mask ``hand_mask``) and at most ``jokers`` jokers: per end its run's positions (low,
+    high; an end above the run as a negative high) and the jokers the gap needs."""
+    out: list[tuple[int, int, int]] = []
     ri = k % 13
     base = k // 13 * 16
     for lo, hi in runs:
@@ -1730,17 +1734,19 @@ def _run_reach(k: int, hand_mask: int, jokers: int, runs: tuple[tuple[int, int],
             if p > hi:
                 a, b, length = hi + 1, p - 1, p - lo + 1
                 wraps = lo == 1 and p == 14
+                end = -hi
             elif p < lo:
                 a, b, length = p + 1, lo - 1, hi - p + 1
                 wraps = p == 1 and hi == 14
+                end = hi
             else:
                 continue
             if length > 13 or wraps:
                 continue
             missing = sum(1 for q in range(a, b + 1) if not hand_mask >> (base + q) & 1)
             if missing <= jokers:
-                return True
-    return False
+                out.append((lo, end, missing))
+    return out
 
 
 #: the lane bits of the low (position 1) and the high (position 14) ace of every suit
@@ -1820,10 +1826,11 @@ def _out_possible(
     this turn): the hand splits into melds leaving at most one card (the last discard),
     where a card that may go to the table (laid off onto a meld, also at the end of a run
     that cards of the hand and jokers lead to, or swapped for a joker) need not be in a
-    meld, each joker that a swap could bring counts as one more joker, and a joker need not
-    be in a meld when one can be laid off. (A relaxation of the rules: it ignores the order
-    of the actions, the opening requirement and which card may be discarded, so it never
-    rules out a real way out.)"""
+    meld, each joker that a swap could bring counts as one more joker (a card that reaches
+    a run's end only through jokers spends them), and a joker need not be in a meld when
+    one can be laid off. (A relaxation of the rules: it ignores the order of the actions,
+    the opening requirement and which card may be discarded, so it never rules out a real
+    way out.)"""
     if not lay_off or not melds:
         part = partition(naturals, jokers, True)
         return len(part.loose) + part.loose_jokers <= 1
@@ -1835,6 +1842,7 @@ def _out_possible(
     m = _lane_mask(naturals)
     runs: dict[int, tuple[tuple[int, int], ...]] = {}
     placeable: list[int] = []
+    costly: list[tuple[int, tuple[int, int], int]] = []
     for k in naturals:
         if placed & bits[k]:
             placeable.append(k)
@@ -1845,13 +1853,41 @@ def _out_possible(
             spans = runs[suit] = tuple(
                 (mm.low, mm.high) for mm in melds if mm.kind == "run" and mm.suit == suit
             )
-        if _run_reach(k, m, available, spans):
+        if not spans:
+            continue
+        ends = _run_reach(k, m, available, spans)
+        if len(ends) == 1 and ends[0][2]:
+            # reached through jokers: they are spent (cards reaching one run end share them)
+            lo, end, need = ends[0]
+            costly.append((k, (lo, end), need))
+        elif ends:
             placeable.append(k)
     free_jokers = table.joker_fits or available > jokers
-    if not placeable and not free_jokers:
+    if not placeable and not costly and not free_jokers:
         part = partition(naturals, jokers, True)
         return len(part.loose) + part.loose_jokers <= 1
-    return _relaxed_left(naturals, available, frozenset(placeable), free_jokers) <= 1
+    if len(costly) > 4:  # too many to try: let them all go
+        placeable += [k for k, _, _ in costly]
+        costly = []
+    best = 99
+    for mask in range(1 << len(costly)):
+        spend: dict[tuple[int, int], int] = {}
+        gone: list[int] = []
+        for i, (k, run_end, need) in enumerate(costly):
+            if mask >> i & 1:
+                spend[run_end] = max(spend.get(run_end, 0), need)
+                gone.append(k)
+        used = sum(spend.values())
+        if used > available:
+            continue
+        rest = list(naturals)
+        for k in gone:
+            rest.remove(k)
+        left = _relaxed_left(tuple(rest), available - used, frozenset(placeable), free_jokers)
+        best = min(best, left)
+        if best <= 1:
+            return True
+    return False
 
 
 @lru_cache(maxsize=1 << 14)
@@ -1948,7 +1984,7 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
 #: the most positions one search looks at: a line that goes out is found within about 200
 #: in every preset (seeded rounds of every preset, both levels); a search that finds no
 #: line can need many thousands (a big table with jokers to swap) and stops here
-_MAX_OUT_NODES: Final = 250
+_MAX_OUT_NODES: Final = 60
 #: inside the search, ``_out_possible`` prunes hands of more cards than this (smaller ones
 #: have few lines to look at: ``_quick_out`` alone is cheaper)
 _RELAX_CARDS: Final = 6
