@@ -8,13 +8,16 @@ the same choices get the same game, move for move (RULES.md §4).
 
 Both levels play like a sensible person:
 
-- go out when they can (lay all cards but one, discard the last), also when that needs
-  the split of the hand that leaves the fewest cards rather than the fewest points;
+- go out whenever any legal sequence of this turn does (lay-downs, lay-offs also of
+  cards of their own melds, joker swaps, then the last discard): an exact search over the
+  engine's own legal actions (``going_out_line``), and take the open card whenever that
+  makes going out possible this turn (``open_card_goes_out``);
 - take the open card when it completes or extends a meld in hand, or when it can be
   laid off this turn; take an open joker;
 - lay down the melds they hold (the opening requirement of the variant: a contract or
   the opening points, met in one ``LayMelds``), lay off what fits, swap a table joker
-  when the joker then makes a meld in hand;
+  when the joker then makes a meld in hand, or swap a loose card for a table joker and
+  lay that joker off elsewhere (one card less);
 - never discard a joker while holding another card, nor a card that fits a meld on the
   table while another card may go;
 - discard a loose card, the highest first (``basic``: among equals the one with the
@@ -26,8 +29,7 @@ Both levels play like a sensible person:
   turn after one more card from the unseen ones (the table's lay-off places included);
 - it keeps cards near a meld (pairs, runs with a gap) while cards that complete them are
   still unseen, and cards that fit the table or can replace a table joker;
-- it swaps a loose card for a table joker and lays that joker off elsewhere (one card
-  less), and takes an open card that can be swapped for a table joker;
+- it takes an open card that can be swapped for a table joker;
 - the jokers it lays name the card least likely to be in another hand, so they are
   rarely swapped away;
 - it avoids feeding the next player (no card of a rank the next player took from the
@@ -1252,8 +1254,8 @@ def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
 
 def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
     """Swap a table joker for the natural card it stands for when the joker then leaves
-    less penalty in hand. A strong bot also swaps a loose card when the joker can be laid
-    off elsewhere at once: the loose card is gone."""
+    less penalty in hand, or when the card is loose and the joker can be laid off
+    elsewhere at once (a free swap: the loose card is gone)."""
     swaps = view.table.swaps
     if not swaps:
         return None
@@ -1267,7 +1269,7 @@ def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
             hand, [_lowest_id(hand, k)], JOKER_KIND
         ):
             continue  # only jokers, the one taken from the open pile among them, would stay
-        if strong and room and k in part.loose:
+        if room and k in part.loose:
             return SwapJoker(_lowest_id(view.hand, k), index)
         rest = list(naturals)
         rest.remove(k)

@@ -6,8 +6,9 @@ to break ties; the strong bot breaks ties by card id),
 so two entrants who make the same moves meet the same bot moves.
 
 - ``basic``: bids on trump length with the jack or nine; wins a trick with its cheapest
-  winning card, gives points to a partner who wins, else throws its cheapest card; leads
-  aces, then a low card.
+  winning card, gives points to a partner who wins, else throws the card that gives the
+  other team the fewest points, the roem it would complete included; leads aces, then a
+  low card.
 - ``strong``: counts cards: which cards are out, who showed out of a suit or of trump (or
   could not overtrump), and from that the chance that each other seat holds each unseen
   card. It bids on the expected margin of the hand (high trumps, length, side aces, tens,
@@ -207,7 +208,15 @@ def _play_basic(obs: KlaverjasObservation, cards: list[int], rng: Stream) -> int
     winners = [c for c in cards if power(c, trump, led) > top]
     if winners:
         return min(winners, key=lambda c: power(c, trump, led))
-    return min(cards, key=lambda c: (card_points(c, trump), power(c, trump, led)))
+    # the other team wins the trick: give it the fewest points, roem included
+    four_jacks = obs.variant.four_jacks
+
+    def given(c: int) -> tuple[int, int]:
+        return card_points(c, trump) + roem_points([*trick, c], trump, four_jacks), power(
+            c, trump, led
+        )
+
+    return min(cards, key=given)
 
 
 # --- strong play -------------------------------------------------------------------

@@ -291,3 +291,23 @@ def test_simplest_action_is_a_stock_draw_or_the_lowest_discard(preset: str) -> N
         state = state.apply(bot_action(state, level="basic"))
         checked += 1
     assert checked > 20
+
+
+# --- item 2: the basic bot's free joker swap ---------------------------------------------
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_swaps_a_loose_card_for_a_joker_it_can_lay_off(level: str) -> None:
+    """Jokeren 7: Qd is loose in ``Qd 2c 9s 5h Kc``; the table has ``9d Td Jd ** Kd`` (the
+    joker is Qd) and ``5s 6s 7s``, where a joker fits. Swapping Qd for the joker and laying
+    the joker off leaves one card fewer (the basic bot skipped this swap): both levels
+    swap, then lay the joker off."""
+    state = make_state(
+        PRESETS["jokeren7"],
+        hands=["Qd 2c 9s 5h Kc", "2d 3c 8c", "Ac 4c 7h", "Jc 5c 9c"],
+        table=[("9d Td Jd ** Kd", 1, "Qd"), ("5s 6s 7s", 2)],
+    )
+    assert going_out_line(state.observe(0)) is None
+    after, actions = play_turn(state, level)
+    assert isinstance(actions[0], SwapJoker) and CARD_CODE[actions[0].card] == "Qd"
+    assert len(after.hands[0]) == 3  # Qd and the joker gone, one card discarded
