@@ -583,6 +583,7 @@ def clear_caches() -> None:
     partition.cache_clear()
     _partition_live.cache_clear()
     _opening_melds.cache_clear()
+    _points_split.cache_clear()
     _CANDIDATES.clear()
     _LINES.clear()
     _relaxed_left.cache_clear()
@@ -662,6 +663,15 @@ def _opening_melds(
         nonlocal best
         part = partition(tuple(sorted(rem)), j, by_cards)
         melds = (*chosen, *part.melds)
+        if req.points:
+            # the split that leaves the least may fall short of the points: then the
+            # least-penalty split of those that reach them
+            need = req.points - sum(m.points() for m in chosen)
+            if sum(m.points() for m in part.melds) < need:
+                split = _points_split(tuple(sorted(rem)), j, need, by_cards)
+                if split is None:
+                    return
+                melds = (*chosen, *split)
         if not melds:
             return
         laid = sum(m.size for m in melds)
@@ -703,6 +713,56 @@ def _opening_melds(
 
     search(0, list(naturals), jokers, [])
     return None if best is None else best[1]
+
+
+@lru_cache(maxsize=1 << 12)
+def _points_split(
+    naturals: tuple[int, ...], jokers: int, need: int, by_cards: bool
+) -> tuple[HandMeld, ...] | None:
+    """The melds of a hand (sorted natural kinds and jokers) worth at least ``need``
+    points that leave the least penalty and at least one card in hand, or ``None``: a
+    memoised search over the candidate melds of the lowest card left (each also with the
+    spare jokers it can hold), remembering the points still needed and whether a card is
+    kept."""
+    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    if sum(_KIND_POINTS[k] for k in naturals) + _JOKER_POINTS * jokers < need:
+        return None
+    Best = tuple[int, tuple[HandMeld, ...]] | None
+    memo: dict[tuple[tuple[int, ...], int, int, bool], Best] = {}
+
+    def solve(rem: tuple[int, ...], j: int, pts: int, kept: bool) -> Best:
+        """(cost, melds) of the best split of ``rem`` and ``j`` jokers that lays at least
+        ``pts`` more points and keeps a card (unless ``kept``: one is kept already)."""
+        if not rem:
+            if pts > 0 or not (kept or j):
+                return None
+            return j * weights[JOKER_KIND], ()
+        key = (rem, j, pts, kept)
+        if key in memo:
+            return memo[key]
+        k, rest = rem[0], rem[1:]
+        best: Best = None
+        r = solve(rest, j, pts, True)
+        if r is not None:
+            best = (r[0] + weights[k], r[1])
+        out, lone = _candidate_sets(k, frozenset(rest), j)
+        for run, nat, jk, high in (*out, *lone):
+            left = list(rest)
+            for c in nat:
+                left.remove(c)
+            left_t = tuple(left)
+            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            while meld is not None and len(meld.jokers) <= j:
+                used = len(meld.jokers)
+                r = solve(left_t, j - used, max(0, pts - meld.points()), kept)
+                if r is not None and (best is None or r[0] < best[0]):
+                    best = (r[0], (meld, *r[1]))
+                meld = _add_joker(meld) if used < j else None
+        memo[key] = best
+        return best
+
+    found = solve(naturals, jokers, need, False)
+    return None if found is None else found[1]
 
 
 def _hand_cost(

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jokeren_helpers import make_state
 
-from engine.cards import CARD_CODE
+from engine.cards import CARD_CODE, CARD_POINTS
 from engine.errors import IllegalMove
 from engine.jokeren import (
     BOT_LEVELS,
@@ -16,6 +16,7 @@ from engine.jokeren import (
     Discard,
     Draw,
     JokerenState,
+    LayMelds,
     SwapJoker,
     bot_action,
     new_round,
@@ -311,3 +312,23 @@ def test_swaps_a_loose_card_for_a_joker_it_can_lay_off(level: str) -> None:
     after, actions = play_turn(state, level)
     assert isinstance(actions[0], SwapJoker) and CARD_CODE[actions[0].card] == "Qd"
     assert len(after.hands[0]) == 3  # Qd and the joker gone, one card discarded
+
+
+# --- item 2: a 40-point opening tries every split -----------------------------------------
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_forty_point_opening_tries_every_split(level: str) -> None:
+    """Vijf rondes, round 2 (lay at least 40 points to come out; hands score by cards):
+    ``5d 6d ** 9c Qc 3d 9d Kd``. The split that keeps the fewest cards lays ``3d ** 5d 6d``
+    (the joker as 4d: 39 points, not enough); ``9c 9d **`` (43 points) comes out. Before,
+    only the split of fewest cards was tried and the bot did not come out."""
+    state = make_state(
+        PRESETS["vijf-rondes"],
+        hands=["5d 6d ** 9c Qc 3d 9d Kd", "2c 3c 8c", "Ac 4c 7h", "Jc 5c 9s"],
+        round_index=1,
+    )
+    after, actions = play_turn(state, level)
+    assert after.out[0]
+    laid = [a for a in actions if isinstance(a, LayMelds)]
+    assert laid and sum(CARD_POINTS[c] for c in laid[0].cards) >= 40
