@@ -588,7 +588,6 @@ def clear_caches() -> None:
     _LINES.clear()
     _relaxed_left.cache_clear()
     _MELD_BITS.clear()
-    _TABLE_BITS.clear()
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -827,6 +826,12 @@ class TableView(NamedTuple):
     swaps: dict[int, int]
     #: a natural kind laid off at the end of a run -> the kind that then fits next
     unlock: dict[int, int]
+    #: the same places as lane masks (``TableBits``), for the quick going-out checks
+    places: int = 0
+    swap_bits: int = 0
+    next_places: tuple[tuple[int, int], ...] = ()
+    next_bits: int = 0
+    joker_fits: bool = False
 
 
 def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
@@ -878,7 +883,17 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     fit: dict[int, int] = {}
     swaps: dict[int, int] = {}
     unlock: dict[int, int] = {}
+    places = swap_bits = next_bits = 0
+    nexts: tuple[tuple[int, int], ...] = ()
+    joker_fits = False
     for i, m in enumerate(table):
+        b = _meld_bits(m)
+        places |= b.places
+        swap_bits |= b.swap_bits
+        next_bits |= b.next_bits
+        if b.next_places:
+            nexts += b.next_places
+        joker_fits = joker_fits or b.joker_fits
         hit_m = _FITS_CACHE.get(id(m))
         if hit_m is not None and hit_m[0] is m:
             fits = hit_m[1]
@@ -894,7 +909,7 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
         for sf in m.stands_for:
             if sf is not None:
                 swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
-    view = TableView(fit, swaps, unlock)
+    view = TableView(fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
@@ -902,9 +917,8 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
 
 
 class TableBits(NamedTuple):
-    """The lay-off places of the table as lane masks (``_LANE_BIT``), for the quick
-    going-out checks: made from each meld's own (cached) places, so a table that changed
-    by one meld costs little."""
+    """The lay-off places of a meld as lane masks (``_LANE_BIT``), for the quick
+    going-out checks (``table_view`` joins them for the table)."""
 
     #: every natural kind that fits a meld
     places: int
@@ -948,36 +962,8 @@ def _meld_bits(meld: Meld) -> TableBits:
     out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
     if len(_MELD_BITS) >= 1024:
         _MELD_BITS.clear()
-    _TABLE_BITS.clear()
     _MELD_BITS[id(meld)] = (meld, out)
     return out
-
-
-def table_bits(table: tuple[Meld, ...]) -> TableBits:
-    """The ``TableBits`` of the melds on the table (cached per table)."""
-    hit = _TABLE_BITS.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    places = swap_bits = next_bits = 0
-    nexts: tuple[tuple[int, int], ...] = ()
-    joker_fits = False
-    for m in table:
-        b = _meld_bits(m)
-        places |= b.places
-        swap_bits |= b.swap_bits
-        next_bits |= b.next_bits
-        if b.next_places:
-            nexts += b.next_places
-        joker_fits = joker_fits or b.joker_fits
-    out = TableBits(places, swap_bits, nexts, next_bits, joker_fits)
-    if len(_TABLE_BITS) >= 256:
-        _TABLE_BITS.clear()
-    _TABLE_BITS[id(table)] = (table, out)
-    return out
-
-
-#: ``table_bits`` by the identity of the table tuple (kept, so its id is not reused)
-_TABLE_BITS: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
 
 
 #: ``_meld_bits`` by the identity of the meld (kept, so its id is not reused)
@@ -1113,7 +1099,7 @@ def _basic_play(obs: JokerenObservation) -> Action:
     hit = _TABLE_CACHE.get(id(table))
     view = hit[1] if hit is not None and hit[0] is table else table_view(table)
     if obs.may_meld and _quick_bits(
-        _lane_mask(naturals), jokers, hand, table_bits(table) if obs.may_lay_off and table else None
+        _lane_mask(naturals), jokers, hand, view if obs.may_lay_off and table else None
     ):
         line = going_out_line(obs)
         if line is not None:
@@ -1190,7 +1176,7 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
     # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, or
     # the joker at hand): else it cannot help going out.
     if table is not None and obs.table and tk != JOKER_KIND:
-        tb = table_bits(obs.table)
+        tb = table_view(obs.table)
         swap_in = m & tb.swap_bits and (jokers or m & _PARTNERS_ONE[tk])
         if (swap_in or bits[tk] & (tb.swap_bits | tb.next_bits)) and open_card_goes_out(obs):
             return DRAW_OPEN
@@ -1838,10 +1824,10 @@ def _quick_out(
             jokers += 1
         else:
             m |= bits[k]
-    return _quick_bits(m, jokers, hand, table_bits(melds) if lay_off and melds else None)
+    return _quick_bits(m, jokers, hand, table_view(melds) if lay_off and melds else None)
 
 
-def _quick_bits(m: int, jokers: int, hand: Sequence[int], table: TableBits | None) -> bool:
+def _quick_bits(m: int, jokers: int, hand: Sequence[int], table: TableView | None) -> bool:
     """A quick necessary condition for going out this turn, on bit masks (``m``: the lane
     mask of the naturals of ``hand``, ``jokers`` its jokers; ``table``: the table when the
     seat may lay off, else ``None``): at most one card (the discard) has no partner in hand
@@ -1896,7 +1882,7 @@ def _out_possible(
     if not lay_off or not melds:
         part = partition(naturals, jokers, True)
         return len(part.loose) + part.loose_jokers <= 1
-    table = table_bits(melds)
+    table = table_view(melds)
     bits = _LANE_BIT
     swaps = table.swap_bits
     placed = table.places | swaps
