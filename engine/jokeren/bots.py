@@ -231,22 +231,32 @@ def _solve_jokers(
     weights: tuple[int, ...],
     both: dict[int, tuple[list[_Candidate], list[_Candidate]]],
     memo: _Memo,
+    exact: bool,
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
     """``_solve`` with the melds of each kind made once from the whole hand: here a run
     whose natural card is gone takes a joker in its place (when jokers are left), a
-    group without one of its cards is skipped (the smaller group is a meld of its own)."""
+    group without one of its cards is skipped (the smaller group is a meld of its own).
+
+    ``exact``: the jokers left over count in the cost, each meld is also tried with every
+    number of spare jokers it can hold, and a card alone with two jokers is always tried.
+    Without it (quicker) jokers are used only where a meld needs them, cost nothing when
+    left over, and a card alone with two jokers is tried only when it has no other meld:
+    exact too when at most one joker is left over and some meld has room for it."""
     if not rem:
-        return jokers * weights[JOKER_KIND], 0, ()
+        return (jokers * weights[JOKER_KIND] if exact else 0), 0, ()
     key = (rem, jokers)
     hit = memo.get(key)
     if hit is not None:
         return hit
     k = rem[0]
     rest = rem[1:]
-    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo)
+    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo, exact)
     best = (cost + weights[k], used, melds)
     out, lone = both[k]
+    found = False
     for group in (out, lone):
+        if group is lone and found and not exact:
+            break
         for run, nat, jk, high in group:
             if len(jk) > jokers:
                 continue
@@ -263,20 +273,21 @@ def _solve_jokers(
                 jk = (*jk, *((c % 13 + 1, c // 13) for c in missing))
                 if len(jk) > jokers:
                     continue
+            found = True
             left = list(rest)
             for c in nat:
                 left.remove(c)
             left_t = tuple(left)
             meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
-            # the meld as it is, and with each number of the spare jokers it can hold
+            # the meld as it is, and (exact) with each number of the spare jokers it holds
             while meld is not None and len(meld.jokers) <= jokers:
                 used_here = len(meld.jokers)
-                c2, u2, m2 = _solve_jokers(left_t, jokers - used_here, weights, both, memo)
+                c2, u2, m2 = _solve_jokers(left_t, jokers - used_here, weights, both, memo, exact)
                 u2 += used_here
                 if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
                     cand: _Candidate = (meld.run, meld.naturals, meld.jokers, meld.ace_high)
                     best = (c2, u2, (cand, *m2))
-                meld = _add_joker(meld) if used_here < jokers else None
+                meld = _add_joker(meld) if exact and used_here < jokers else None
     memo[key] = best
     return best
 
@@ -476,11 +487,11 @@ def _live_bits(m: int, jokers: int) -> int:
 
 
 def _solve_live(
-    live: tuple[int, ...], jokers: int, weights: tuple[int, ...]
+    live: tuple[int, ...], jokers: int, weights: tuple[int, ...], exact: bool = True
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
     """The melds of natural kinds ``live`` (sorted) and ``jokers`` that leave the least
     weight loose (a kind's weight, index 52 a joker's): the cost, the jokers used, the
-    melds."""
+    melds (``exact``: see ``_solve_jokers``)."""
     # the kinds after each card, as a bit mask (bit k for kind k)
     after = [0] * len(live)
     mask = 0
@@ -500,7 +511,7 @@ def _solve_live(
                 cache[key] = sets
             both[k] = sets
     if jokers:
-        return _solve_jokers(live, jokers, weights, both, {})
+        return _solve_jokers(live, jokers, weights, both, {}, exact)
     # without jokers every meld of a sub-hand is a meld of the whole hand
     cands = {k: out or lone for k, (out, lone) in both.items()}
     return _solve_naturals(live, weights, cands, {})
@@ -564,15 +575,30 @@ def _new_partition(
 def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Partition:
     """``partition`` of the cards that can meld (cached on them alone: a hand that
     changes only by loose cards reuses it)."""
-    cost, used, raw = _solve_live(live, jokers, _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS)
+    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    # the quick search, the spare jokers then put where a meld has room: exact unless a
+    # joker stays loose or two jokers could go with a card alone (then the exact search)
+    cost, used, raw = _solve_live(live, jokers, weights, exact=False)
     melds = [_new_meld(HandMeld, c) for c in raw]
+    spare = jokers - used
+    while spare and melds:
+        for i, m in enumerate(melds):
+            bigger = _add_joker(m)
+            if bigger is not None:
+                melds[i] = bigger
+                spare -= 1
+                break
+        else:
+            break
+    if spare or jokers >= 2:
+        cost, used, raw = _solve_live(live, jokers, weights)
+        melds = [_new_meld(HandMeld, c) for c in raw]
+        spare = jokers - used
     loose = list(live)
     for m in melds:
         for k in m.naturals:
             loose.remove(k)
-    # the search's cost counts the jokers left over (a joker goes in a meld wherever one
-    # has room: leaving it loose costs more)
-    return Partition(tuple(melds), tuple(loose), jokers - used, cost)
+    return Partition(tuple(melds), tuple(loose), spare, cost)
 
 
 _new_meld: Final = tuple.__new__
