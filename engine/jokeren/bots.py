@@ -613,7 +613,6 @@ def clear_caches() -> None:
     _CANDIDATES.clear()
     _LINES.clear()
     _relaxed_left.cache_clear()
-    _MELD_BITS.clear()
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -913,21 +912,17 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     nexts: tuple[tuple[int, int], ...] = ()
     joker_fits = False
     for i, m in enumerate(table):
-        b = _meld_bits(m)
+        hit_m = _FITS_CACHE.get(id(m))
+        if hit_m is not None and hit_m[0] is m:
+            fits, b = hit_m[1], hit_m[2]
+        else:
+            fits, b = _meld_places(m)
         places |= b.places
         swap_bits |= b.swap_bits
         next_bits |= b.next_bits
         if b.next_places:
             nexts += b.next_places
         joker_fits = joker_fits or b.joker_fits
-        hit_m = _FITS_CACHE.get(id(m))
-        if hit_m is not None and hit_m[0] is m:
-            fits = hit_m[1]
-        else:
-            fits = _meld_fits(m)
-            if len(_FITS_CACHE) >= 1024:
-                _FITS_CACHE.clear()
-            _FITS_CACHE[id(m)] = (m, fits)
         for k, after in fits:
             fit.setdefault(k, i)
             if after >= 0:
@@ -958,22 +953,13 @@ class TableBits(NamedTuple):
     joker_fits: bool
 
 
-def _meld_bits(meld: Meld) -> TableBits:
-    hit = _MELD_BITS.get(id(meld))
-    if hit is not None and hit[0] is meld:
-        return hit[1]
+def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
+    """``_meld_fits`` of a meld and the same places as lane masks (cached per meld)."""
+    fits = _meld_fits(meld)
     bits = _LANE_BIT
     places = swap_bits = next_bits = 0
     nexts: list[tuple[int, int]] = []
     joker_fits = False
-    hit_m = _FITS_CACHE.get(id(meld))
-    if hit_m is not None and hit_m[0] is meld:
-        fits = hit_m[1]
-    else:
-        fits = _meld_fits(meld)
-        if len(_FITS_CACHE) >= 1024:
-            _FITS_CACHE.clear()
-        _FITS_CACHE[id(meld)] = (meld, fits)
     for k, after in fits:
         if k == JOKER_KIND:
             joker_fits = True
@@ -986,16 +972,14 @@ def _meld_bits(meld: Meld) -> TableBits:
         if sf is not None:
             swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
     out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
-    if len(_MELD_BITS) >= 1024:
-        _MELD_BITS.clear()
-    _MELD_BITS[id(meld)] = (meld, out)
-    return out
+    if len(_FITS_CACHE) >= 1024:
+        _FITS_CACHE.clear()
+    _FITS_CACHE[id(meld)] = (meld, fits, out)
+    return fits, out
 
 
-#: ``_meld_bits`` by the identity of the meld (kept, so its id is not reused)
-_MELD_BITS: dict[int, tuple[Meld, TableBits]] = {}
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
-_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]]]] = {}
+_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
 #: reused while cached)
 _TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
