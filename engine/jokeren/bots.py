@@ -232,6 +232,7 @@ def _solve_jokers(
     both: dict[int, tuple[list[_Candidate], list[_Candidate]]],
     memo: _Memo,
     exact: bool,
+    lone_always: bool = False,
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
     """``_solve`` with the melds of each kind made once from the whole hand: here a run
     whose natural card is gone takes a joker in its place (when jokers are left), a
@@ -241,7 +242,9 @@ def _solve_jokers(
     number of spare jokers it can hold, and a card alone with two jokers is always tried.
     Without it (quicker) jokers are used only where a meld needs them, cost nothing when
     left over, and a card alone with two jokers is tried only when it has no other meld:
-    exact too when at most one joker is left over and some meld has room for it."""
+    exact too when at most one joker is left over and some meld has room for it. With
+    ``lone_always`` (and not ``exact``) a card alone with two jokers is always tried: the
+    cost is then at most the exact one (a lower bound)."""
     if not rem:
         return (jokers * weights[JOKER_KIND] if exact else 0), 0, ()
     key = (rem, jokers)
@@ -250,12 +253,12 @@ def _solve_jokers(
         return hit
     k = rem[0]
     rest = rem[1:]
-    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo, exact)
+    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo, exact, lone_always)
     best = (cost + weights[k], used, melds)
     out, lone = both[k]
     found = False
     for group in (out, lone):
-        if group is lone and found and not exact:
+        if group is lone and found and not exact and not lone_always:
             break
         for run, nat, jk, high in group:
             if len(jk) > jokers:
@@ -282,7 +285,9 @@ def _solve_jokers(
             # the meld as it is, and (exact) with each number of the spare jokers it holds
             while meld is not None and len(meld.jokers) <= jokers:
                 used_here = len(meld.jokers)
-                c2, u2, m2 = _solve_jokers(left_t, jokers - used_here, weights, both, memo, exact)
+                c2, u2, m2 = _solve_jokers(
+                    left_t, jokers - used_here, weights, both, memo, exact, lone_always
+                )
                 u2 += used_here
                 if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
                     cand: _Candidate = (meld.run, meld.naturals, meld.jokers, meld.ace_high)
@@ -487,7 +492,11 @@ def _live_bits(m: int, jokers: int) -> int:
 
 
 def _solve_live(
-    live: tuple[int, ...], jokers: int, weights: tuple[int, ...], exact: bool = True
+    live: tuple[int, ...],
+    jokers: int,
+    weights: tuple[int, ...],
+    exact: bool = True,
+    lone_always: bool = False,
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
     """The melds of natural kinds ``live`` (sorted) and ``jokers`` that leave the least
     weight loose (a kind's weight, index 52 a joker's): the cost, the jokers used, the
@@ -511,7 +520,7 @@ def _solve_live(
                 cache[key] = sets
             both[k] = sets
     if jokers:
-        return _solve_jokers(live, jokers, weights, both, {}, exact)
+        return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
     # without jokers every meld of a sub-hand is a meld of the whole hand
     cands = {k: out or lone for k, (out, lone) in both.items()}
     return _solve_naturals(live, weights, cands, {})
@@ -1890,8 +1899,7 @@ def _out_possible(
     the opening requirement and which card may be discarded, so it never rules out a real
     way out.)"""
     if not lay_off or not melds:
-        part = partition(naturals, jokers, True)
-        return len(part.loose) + part.loose_jokers <= 1
+        return _relaxed_left(naturals, jokers, _NOTHING, False) <= 1
     table = table_view(melds)
     bits = _LANE_BIT
     swaps = table.swap_bits
@@ -1921,9 +1929,6 @@ def _out_possible(
         elif ends:
             placeable.append(k)
     free_jokers = table.joker_fits or available > jokers
-    if not placeable and not costly and not free_jokers:
-        part = partition(naturals, jokers, True)
-        return len(part.loose) + part.loose_jokers <= 1
     if len(costly) > 4:  # too many to try: let them all go
         placeable += [k for k, _, _ in costly]
         costly = []
@@ -1948,12 +1953,16 @@ def _out_possible(
     return False
 
 
+_NOTHING: Final[frozenset[int]] = frozenset()
+
+
 @lru_cache(maxsize=1 << 14)
 def _relaxed_left(
     naturals: tuple[int, ...], jokers: int, placeable: frozenset[int], free_jokers: bool
 ) -> int:
-    """The fewest cards a hand keeps when it lays melds and the cards ``placeable`` (and,
-    with ``free_jokers``, the jokers) may leave without a meld (``_out_possible``)."""
+    """At most the fewest cards a hand keeps when it lays melds and the cards
+    ``placeable`` (and, with ``free_jokers``, the jokers) may leave without a meld
+    (``_out_possible``): jokers left over are not counted, a lower bound."""
     if jokers >= 2:
         live = naturals
         kept = 0
@@ -1970,7 +1979,8 @@ def _relaxed_left(
         return kept
     weights = [0 if k in placeable else 1 for k in range(52)]
     weights.append(0 if free_jokers else 1)
-    return kept + _solve_live(live, jokers, tuple(weights))[0]
+    # a lower bound is enough for a necessary condition: jokers left over cost nothing
+    return kept + _solve_live(live, jokers, tuple(weights), exact=False, lone_always=True)[0]
 
 
 def _out_key(state: JokerenState, seat: int) -> _OutKey:
