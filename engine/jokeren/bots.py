@@ -66,6 +66,7 @@ from engine.jokeren.actions import (
 )
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
 from engine.jokeren.state import JokerenState
+from engine.jokeren.variants import Variant
 
 if TYPE_CHECKING:
     from engine.jokeren.state import JokerenObservation
@@ -1994,14 +1995,10 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
     remembering the positions (hand, table, out) already found to be dead ends, and
     cutting those where ``_quick_out`` or ``_out_possible`` fails; it gives up (``None``)
     after ``_MAX_OUT_NODES`` positions."""
-    # Lay-offs of different cards commute: of two that are both legal, only the order of
-    # the engine's list is looked at (a "sleep set" of lay-offs already tried at an
-    # earlier branch; emptied when a meld leaves the table, which renumbers the melds).
-    dead: dict[_OutKey, frozenset[LayOff]] = {}
+    dead: set[_OutKey] = set()
     nodes = [0]
-    none: frozenset[LayOff] = frozenset()
 
-    def search(s: JokerenState, first: bool, sleep: frozenset[LayOff]) -> tuple[Action, ...] | None:
+    def search(s: JokerenState, first: bool) -> tuple[Action, ...] | None:
         hand = s.hands[seat]
         if len(hand) == 1:
             taken = s.taken_from_open
@@ -2009,44 +2006,30 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
                 return None
             return (DISCARDS[hand[0]],)
         key = _out_key(s, seat)
-        tried = dead.get(key)
-        if (tried is not None and tried <= sleep) or nodes[0] >= _MAX_OUT_NODES:
+        if key in dead or nodes[0] >= _MAX_OUT_NODES:
             return None
         nodes[0] += 1
         if not first:
             lay_off = s.may_lay_off(seat)
             melds = s.table
             if not _quick_out(hand, melds, lay_off):
-                dead[key] = none
+                dead.add(key)
                 return None
             if len(hand) > _RELAX_CARDS:
                 naturals, jokers = _kinds(hand)
                 if not _out_possible(naturals, jokers, melds, lay_off):
-                    dead[key] = none
+                    dead.add(key)
                     return None
-        size = len(s.table)
-        asleep: set[LayOff] = set(sleep)
         for action in s.legal_actions():
-            t = type(action)
-            if t is Discard:
+            if type(action) is Discard:
                 break  # the discards come last; only the last card's discard goes out
-            if t is LayOff and action in asleep:
-                continue
-            child = s.apply(action)
-            if len(child.table) < size:
-                child_sleep = none
-            else:
-                card = action.card if isinstance(action, (LayOff, SwapJoker)) else -1
-                child_sleep = frozenset([a for a in asleep if a.card != card])
-            line = search(child, False, child_sleep)
+            line = search(s.apply(action), False)
             if line is not None:
                 return (action, *line)
-            if isinstance(action, LayOff):
-                asleep.add(action)
-        dead[key] = sleep
+        dead.add(key)
         return None
 
-    return search(state, True, frozenset())
+    return search(state, True)
 
 
 #: the most positions one search looks at: a line that goes out is found within about 200
@@ -2063,16 +2046,20 @@ def _remember(state: JokerenState, seat: int, line: tuple[Action, ...]) -> None:
     turn follow it without a new search)."""
     if len(_LINES) >= 64:
         _LINES.clear()
-    taken = state.taken_from_open
+    rules = (state.variant, state.round_index, state.turn, state.taken_from_open)
     for i in range(len(line)):
-        _LINES[_out_key(state, seat)] = (taken, line[i:])
+        _LINES[_out_key(state, seat)] = (rules, line[i:])
         if i + 1 < len(line):
             state = state.apply(line[i])
 
 
-#: the rest of a line found by the search, by the position it starts from (and the card
-#: taken from the open pile this turn)
-_LINES: dict[_OutKey, tuple[int | None, tuple[Action, ...]]] = {}
+#: what decides which actions are legal in a position besides its hand and table: the
+#: variant, the round (its contract), the turn (the first cycle), the card taken from the
+#: open pile
+_Rules = tuple[Variant, int, int, int | None]
+#: the rest of a line found by the search, by the position it starts from (a line is used
+#: only under the same rules)
+_LINES: dict[_OutKey, tuple[_Rules, tuple[Action, ...]]] = {}
 
 
 def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
@@ -2091,7 +2078,12 @@ def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
         return None
     key: _OutKey = (hand, melds, obs.out[seat], obs.came_out_this_turn)
     hit = _LINES.get(key)
-    if hit is not None and hit[0] == obs.taken_from_open:
+    if hit is not None and hit[0] == (
+        obs.variant,
+        obs.round_index,
+        obs.turn,
+        obs.taken_from_open,
+    ):
         return hit[1]
     naturals, jokers = _kinds(hand)
     if not _out_possible(naturals, jokers, melds, obs.may_lay_off):

@@ -22,7 +22,7 @@ from engine.jokeren import (
     new_round,
 )
 from engine.jokeren.actions import DRAW_OPEN, DRAW_STOCK, Action
-from engine.jokeren.bots import going_out_line, open_card_goes_out, simplest_action
+from engine.jokeren.bots import clear_caches, going_out_line, open_card_goes_out, simplest_action
 
 
 def play_turn(state: JokerenState, level: str) -> tuple[JokerenState, list[Action]]:
@@ -332,3 +332,23 @@ def test_forty_point_opening_tries_every_split(level: str) -> None:
     assert after.out[0]
     laid = [a for a in actions if isinstance(a, LayMelds)]
     assert laid and sum(CARD_POINTS[c] for c in laid[0].cards) >= 40
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_each_step_of_a_line_is_a_function_of_the_position(level: str) -> None:
+    """The line found at the start of the turn is remembered, but every later choice is
+    the one a bot makes with its caches emptied (a state rebuilt in a new process)."""
+    state = make_state(
+        PRESETS["jokeren7"],
+        hands=["Ac 4c 7s", "2d 3c 8c", "Qd 2h 3h", "Kc 5s 9s"],
+        table=[("9d Td Jd ** Kd", 0, "Qd"), ("5h 6h 7h 8h 9h Th", 1)],
+        current=2,
+    )
+    steps = 0
+    while state.current_player == 2:
+        warm = bot_action(state, level=level)
+        clear_caches()
+        assert bot_action(state, level=level) == warm
+        state = state.apply(warm)
+        steps += 1
+    assert state.winner == 2 and steps >= 3
