@@ -1883,7 +1883,30 @@ def _quick_bits(m: int, jokers: int, hand: Sequence[int], table: TableView | Non
     live = runs | ranks | ranks << 16 | ranks << 32 | ranks << 48 | placed
     live |= live >> 13 & _ACE_LOW  # an ace placed or live as the high ace
     stuck = (m & ~live & ~_ACE_HIGH).bit_count()
-    return stuck <= (1 + jokers if jokers >= 2 else 1)
+    if stuck > (1 + jokers if jokers >= 2 else 1):
+        return False
+    if jokers != 1:
+        return True
+    # One joker: the cards that meld only with it (no meld of cards of the hand alone, no
+    # place on the table) are all in its one meld, but for the discard: one suit or one rank.
+    runs = (m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)
+    ranks = a & b & (c | d) | c & d & (a | b)
+    live0 = runs | ranks | ranks << 16 | ranks << 32 | ranks << 48 | placed
+    live0 |= live0 >> 13 & _ACE_LOW
+    lone = m & ~live0 & ~_ACE_HIGH
+    n = lone.bit_count()
+    if n <= 2:
+        return True
+    lanes = (lone & _LANE, lone >> 16 & _LANE, lone >> 32 & _LANE, lone >> 48)
+    if max(x.bit_count() for x in lanes) >= n - 1:
+        return True  # one suit
+    counts = [0] * 16  # one rank: cards per run position over the suits
+    for x in lanes:
+        while x:
+            low = x & -x
+            counts[low.bit_length() - 1] += 1
+            x ^= low
+    return max(counts) >= n - 1
 
 
 def _out_possible(
