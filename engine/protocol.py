@@ -12,6 +12,9 @@
 - ``state_from_json(obj)`` / ``action_from_json(obj)``;
 - ``bot_action(state, *, level)``: the bot's choice for ``state.current_player``; it
   reads only that seat's observation and the round's ``bot:<seat>`` stream;
+- ``simplest_action(state)``: a legal action of ``state.current_player`` that needs no
+  thought (Jokeren: draw from the stock, discard the lowest card), for the site's bot
+  loop when the engine refuses a bot's choice;
 - ``BOT_LEVELS``: the bot levels, weakest first;
 - ``results(totals)``: each seat's duplicate result from the match totals;
 - ``LOWER_IS_BETTER``: the sense of ``results`` for ranking;
@@ -105,6 +108,8 @@ class GameModule(Protocol):
     def action_from_json(self, obj: Mapping[str, Any]) -> Any: ...
 
     def bot_action(self, state: Any, *, level: str) -> Any: ...
+
+    def simplest_action(self, state: Any) -> Any: ...
 
     def results(self, totals: Sequence[int]) -> list[float]: ...
 

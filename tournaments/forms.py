@@ -70,6 +70,7 @@ INT_RANGE = (-100_000, 100_000)
 #: The longest JSON text a setting takes (the longest preset's contracts are under 2,000).
 MAX_JSON_CHARS = 10_000
 
+
 def int_choices(variant_type: type | None, key: str) -> tuple[int, ...] | None:
     """The few whole numbers a variant field allows (``None``: any)."""
     own: dict[str, tuple[int, ...]] = getattr(variant_type, "FIELD_CHOICES", {})

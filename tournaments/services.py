@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import json
+import logging
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import dealing, record
 from engine.errors import IllegalMove
+from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
 from tournaments.models import (
@@ -37,6 +39,8 @@ from tournaments.models import (
     Move,
     Tournament,
 )
+
+logger = logging.getLogger(__name__)
 
 PLAYER_SEAT = 0
 
@@ -491,11 +495,12 @@ def _observe(run: _Run) -> dict[str, Any]:
     return dict(run.state.observation(PLAYER_SEAT))
 
 
-def _record(run: _Run, action: Any, *, seat: int, by_bot: bool) -> None:
-    """Apply ``action`` through the engine (an ``IllegalMove`` leaves the run unchanged),
-    then log it and add its event."""
+def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | None = None) -> None:
+    """Apply ``action`` through the engine (an ``IllegalMove`` leaves the run unchanged;
+    ``after``: the state after it, already computed), then log it and add its event."""
     g = run.game
-    after = run.state.apply(action)
+    if after is None:
+        after = run.state.apply(action)
     nl, en = describe_action(action, seat, run.variant.num_players)
     run.moves.append(
         Move(
@@ -576,8 +581,23 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
         seat = run.state.current_player
         if seat not in bot_seats:
             return
-        action = run.module.bot_action(run.state, level=g.bot_level)
-        _record(run, action, seat=seat, by_bot=True)
+        move = bot_move(run.module, run.state, level=g.bot_level)
+        if move.refused is not None:
+            # A bot bug must not cost the entrant a 500 nor stop a close: log the position;
+            # the bot made its simplest legal action instead (the replay makes the same).
+            logger.error(
+                "engine refused a bot action: game %s round %s seat %s level %s action %s "
+                "(%s: %s); state %s",
+                g.pk,
+                g.round_index,
+                seat,
+                g.bot_level,
+                json.dumps(move.choice.to_json()),
+                type(move.refused).__name__,
+                move.refused,
+                json.dumps(run.state.to_json(), separators=(",", ":")),
+            )
+        _record(run, move.action, seat=seat, by_bot=True, after=move.state)
 
 
 #: Keys of a finished round's observation that say who ended it and how (Jokeren).

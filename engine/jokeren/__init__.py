@@ -18,7 +18,7 @@ Use::
   ``state_from_json``, ``deal_summary``;
 - ``scoring``: ``results`` (own total minus the opponents' average), ``rank``,
   ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
-- ``bots``: ``BOT_LEVELS``, ``bot_action``.
+- ``bots``: ``BOT_LEVELS``, ``bot_action``, ``simplest_action``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from engine.jokeren.actions import (
     SwapJoker,
     action_from_json,
 )
-from engine.jokeren.bots import BOT_LEVELS, bot_action
+from engine.jokeren.bots import BOT_LEVELS, bot_action, simplest_action
 from engine.jokeren.melds import (
     DoesNotFit,
     InvalidMeld,
@@ -115,6 +115,7 @@ __all__ = [
     "rank",
     "results",
     "score_sheet_of",
+    "simplest_action",
     "state_from_json",
     "variant_from_json",
 ]

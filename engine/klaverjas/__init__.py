@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard, action_from_json
-from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose
+from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose, simplest_action
 from engine.klaverjas.errors import (
     InvalidBid,
     MayNotUndertrump,
@@ -119,6 +119,7 @@ __all__ = [
     "results",
     "score_round",
     "score_sheet_of",
+    "simplest_action",
     "state_from_json",
     "trick_roem",
     "variant_from_json",
