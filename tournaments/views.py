@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import analysis, services
 from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
 from tournaments.models import Entry, Game, Tournament
@@ -46,6 +46,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "result": result,
             "rank": mine.rank if mine is not None else None,
         }
+    par = analysis.tournament_par(tournament=tournament) if board.visibility.scores else {}
+    deals = analysis.field_deals(tournament=tournament, visibility=board.visibility, par=par)
     context = {
         "tournament": tournament,
         "status": tournament.status(entrants=entries),
@@ -61,7 +63,11 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "under_review": [s for s in board.rows if s.under_review],
         "parts": services.tournament_parts(tournament=tournament),
         "has_sheet": services.has_score_sheet(game=tournament.game, variant=tournament.variant),
-        "deals": services.deal_results(tournament=tournament, visibility=board.visibility),
+        "deals": deals,
+        "extras": analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
+        "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
+        if my_game is not None
+        else None,
         "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
         "is_organizer": is_organizer(request.user),
     }
@@ -320,6 +326,7 @@ def _tournament_form_view(
 
 def _keep(data: Any) -> dict[str, Any]:
     keep = ("name", "rounds", "max_entrants", "bot_level", "opens_at", "closes_at", "preset")
+    keep += ("hide_results",)
     return {k: data.get(k) for k in keep if data.get(k)}
 
 
