@@ -72,6 +72,8 @@ def make_tournament(
         opens_at=opens_at or now - timedelta(hours=1),
         closes_at=closes_at or now + timedelta(days=1),
     )
+    # The par task is queued on commit, which a test's transaction never reaches.
+    analysis.tournament_par_compute(tournament_id=t.pk)
     if secret is not None:
         set_secret(t, secret)
         return t

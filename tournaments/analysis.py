@@ -241,6 +241,13 @@ def board_extras(
     return out
 
 
+def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[int, BoardExtra]:
+    """``board_extras`` with the par and the deals it needs (the standings API)."""
+    par = tournament_par(tournament=tournament) if board.visibility.scores else {}
+    deals = field_deals(tournament=tournament, visibility=board.visibility, par=par)
+    return board_extras(tournament=tournament, board=board, deals=deals, par=par)
+
+
 @dataclass(frozen=True)
 class Chart:
     """A small line chart of cumulative results round by round, as SVG polylines in a

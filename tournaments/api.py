@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_cookie
 from django_ratelimit.core import is_ratelimited
 
-from tournaments import services
+from tournaments import analysis, services
 from tournaments.models import Game, Tournament
 
 
@@ -129,6 +129,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
     the window scores only of the rounds the requester has finished, docs/api.md)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     board = services.standings_for_viewer(tournament=tournament, user=request.user)
+    extras = analysis.board_extras_for(tournament=tournament, board=board)
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -149,6 +150,8 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                     "bot_finished": s.bot_finished,
                     "under_review": s.under_review,
                     "parts": list(s.parts),
+                    "percentage": extras[s.game_id].percentage,
+                    "vs_par": extras[s.game_id].vs_par,
                 }
                 for s in board.rows
             ],

@@ -156,33 +156,116 @@ def _may_replay(request: HttpRequest, game: Game) -> bool:
     return game.is_finished and game.user_id == request.user.pk
 
 
+def _may_replay_own(request: HttpRequest, game: Game) -> bool:
+    """``_may_replay``, and a game's own player once it is finished (before the close
+    too: its replay, the analysis and "speel vanaf hier"; never its record, which holds
+    the tournament's secret)."""
+    return _may_replay(request, game) or (game.is_finished and game.user_id == request.user.pk)
+
+
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
-    if not _may_replay(request, game):
+    if not _may_replay_own(request, game):
         raise Http404
+    rounds = analysis.replay_rounds(game=game)
     try:
-        round_index = int(request.GET.get("round", 0))
+        round_index = int(request.GET.get("round", rounds[0] if rounds else 0))
     except ValueError:
-        round_index = 0
-    played = len(game.round_scores)
-    if not 0 <= round_index < max(played, 1):
+        round_index = rounds[0] if rounds else 0
+    if rounds and round_index not in rounds:
         raise Http404
     frames = services.game_replay(game=game, round_index=round_index)
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
+    played = rounds and round_index in rounds
     return render(
         request,
         "tournaments/replay.html",
         {
             "game": game,
             "round_index": round_index,
-            "rounds": range(played),
+            "rounds": rounds,
             "frames": services.replay_frames_json(game=game, frames=frames),
             "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
-            "scores": game.round_scores[round_index] if round_index < played else None,
+            "scores": game.round_scores[rounds.index(round_index)] if played else None,
             "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
+            "may_download": _may_replay(request, game)
+            and game.is_finished
+            and analysis.may_download_record(game=game),
+            "may_what_if": played and analysis.may_start_what_if(game=game, user=request.user),
+            "analysis": analysis.game_analysis(game=game, round_index=round_index)
+            if played and game.is_finished
+            else None,
         },
     )
+
+
+def game_split(request: HttpRequest, pk: int) -> HttpResponse:
+    """Two games of a closed tournament on the same deal (``?round=R&with=ID`` or
+    ``with=par``): their shared moves, where they split, each continuation."""
+    game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
+    tournament = game.tournament
+    if tournament is None or not tournament.is_closed:
+        raise Http404
+    try:
+        round_index = int(request.GET.get("round", 0))
+    except ValueError:
+        round_index = 0
+    other_id = request.GET.get("with", "par")
+    other = None
+    if other_id != "par":
+        if not other_id.isdigit():
+            raise Http404
+        other = get_object_or_404(
+            Game.objects.select_related("entry__tournament", "user"),
+            pk=int(other_id),
+            entry__tournament=tournament,
+        )
+    try:
+        split = analysis.games_split(
+            game=game, other=other, round_index=round_index, par_label=str(_("Par (the bots)"))
+        )
+    except services.ServiceError as exc:
+        raise Http404 from exc
+    choices = (
+        Game.objects.filter(entry__tournament=tournament)
+        .exclude(pk=game.pk)
+        .select_related("user")
+        .only("pk", "user__username")
+        .order_by("user__username")
+    )
+    return render(
+        request,
+        "tournaments/split.html",
+        {
+            "game": game,
+            "tournament": tournament,
+            "split": split,
+            "choices": choices,
+            "other_id": other_id,
+            "rounds": range(min(len(game.round_scores), tournament.rounds)),
+        },
+    )
+
+
+@login_required
+@require_POST
+def game_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """ "Speel vanaf hier": an unscored practice game from a position of a finished game."""
+    try:
+        round_index = int(request.POST.get("round", ""))
+        start = int(request.POST.get("start", ""))
+    except ValueError:
+        return HttpResponseBadRequest(str(_("Choose a position in the replay.")))
+    try:
+        game = analysis.game_what_if_start(
+            user=request.user, source_id=pk, round_index=round_index, start=start
+        )
+    except Game.DoesNotExist as exc:
+        raise Http404 from exc
+    except services.ServiceError as exc:
+        return HttpResponseBadRequest(exc.message())
+    return redirect("play", game.pk)
 
 
 def _may_see_sheet(request: HttpRequest, game: Game) -> bool:
@@ -221,6 +304,8 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     seen; ``python -m engine verify-game`` checks it without the site."""
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     if not _may_replay(request, game) or not game.is_finished:
+        raise Http404
+    if not analysis.may_download_record(game=game):
         raise Http404
     response = JsonResponse(
         services.game_record(game=game).to_json(), json_dumps_params={"indent": 1}
@@ -325,8 +410,8 @@ def _tournament_form_view(
 
 
 def _keep(data: Any) -> dict[str, Any]:
-    keep = ("name", "rounds", "max_entrants", "bot_level", "opens_at", "closes_at", "preset")
-    keep += ("hide_results",)
+    keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
+    keep += ("closes_at", "preset", "hide_results")
     return {k: data.get(k) for k in keep if data.get(k)}
 
 
