@@ -564,11 +564,48 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
             decisions.append(Decision(index, p_nl, p_en, b_nl, b_en, differs, gain))
         state = state.apply(played)
     difference = None
-    if first_difference is not None and round_index < len(game.round_scores):
+    rounds = replay_rounds(game=game)
+    if first_difference is not None and round_index in rounds:
         bot_end, _z = _play_out(module, first_difference, levels=levels)
         difference = round(
             _round_result(module, bot_end.scores())
-            - _round_result(module, game.round_scores[round_index]),
+            - _round_result(module, game.round_scores[rounds.index(round_index)]),
             9,
         )
     return RoundAnalysis(round_index, best_level, decisions, difference)
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """One action of a round as the table showed it, with the analysis of the player's
+    decision where it is one (``None`` for the bots' actions)."""
+
+    index: int
+    seat: int
+    text_nl: str
+    text_en: str
+    decision: Decision | None
+
+
+@dataclass(frozen=True)
+class Review:
+    analysis: RoundAnalysis
+    steps: list[ReviewStep]
+    scores: list[int]
+
+
+def game_review(*, game: Game, round_index: int) -> Review:
+    """A finished round of a player's own game: every action in words (what the table's
+    log showed: no hidden card), the strong bot's analysis beside each of the player's
+    decisions (``game_analysis``), and the round's scores."""
+    module = services.module_of(game.game)
+    n = module.variant_from_json(game.variant).num_players
+    result = game_analysis(game=game, round_index=round_index)
+    by_index = {d.index: d for d in result.decisions}
+    steps = []
+    for index, a in enumerate(_round_actions(game, round_index)):
+        nl, en = services.describe_action(module.action_from_json(a.action), a.seat, n)
+        steps.append(ReviewStep(index, a.seat, nl, en, by_index.get(index)))
+    rounds = replay_rounds(game=game)
+    scores = game.round_scores[rounds.index(round_index)] if round_index in rounds else []
+    return Review(result, steps, [int(s) for s in scores])

@@ -63,7 +63,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "under_review": [s for s in board.rows if s.under_review],
         "parts": services.tournament_parts(tournament=tournament),
         "has_sheet": services.has_score_sheet(game=tournament.game, variant=tournament.variant),
-        "deals": deals,
+        "deals": [view.deal for view in deals],
+        "field_deals": deals,
         "extras": analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
         "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
         if my_game is not None
@@ -156,16 +157,9 @@ def _may_replay(request: HttpRequest, game: Game) -> bool:
     return game.is_finished and game.user_id == request.user.pk
 
 
-def _may_replay_own(request: HttpRequest, game: Game) -> bool:
-    """``_may_replay``, and a game's own player once it is finished (before the close
-    too: its replay, the analysis and "speel vanaf hier"; never its record, which holds
-    the tournament's secret)."""
-    return _may_replay(request, game) or (game.is_finished and game.user_id == request.user.pk)
-
-
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
-    if not _may_replay_own(request, game):
+    if not _may_replay(request, game):
         raise Http404
     rounds = analysis.replay_rounds(game=game)
     try:
@@ -244,6 +238,37 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
             "choices": choices,
             "other_id": other_id,
             "rounds": range(min(len(game.round_scores), tournament.rounds)),
+        },
+    )
+
+
+@login_required
+def game_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A player's own finished game, round by round, before the close too: the log of each
+    round as the table showed it (no hidden card), the strong bot's choice beside each of
+    their decisions, and "speel vanaf hier" from any of them. Every seat's hand is shown
+    only by the replay, once the tournament has closed."""
+    game = get_object_or_404(
+        Game.objects.select_related("entry__tournament", "user"), pk=pk, user=request.user
+    )
+    if not game.is_finished:
+        raise Http404
+    rounds = analysis.replay_rounds(game=game)
+    try:
+        round_index = int(request.GET.get("round", rounds[0] if rounds else 0))
+    except ValueError:
+        round_index = rounds[0] if rounds else 0
+    if round_index not in rounds:
+        raise Http404
+    return render(
+        request,
+        "tournaments/review.html",
+        {
+            "game": game,
+            "round_index": round_index,
+            "rounds": rounds,
+            "review": analysis.game_review(game=game, round_index=round_index),
+            "may_replay": _may_replay(request, game),
         },
     )
 

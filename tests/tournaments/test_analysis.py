@@ -377,9 +377,12 @@ def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(
     assert response.status_code == 302
     assert _client(user).post(url, {"round": 5, "start": 0}).status_code == 400
     assert _client(user).post(url, {"round": 0, "start": 10_000}).status_code == 400
-    # Before the close the player's own replay offers it, and no record download.
-    page = _client(user).get(reverse("game_replay", args=[source.pk])).content.decode()
-    assert 'id="what-if"' in page and reverse("game_record", args=[source.pk]) not in page
+    # Before the close the player's own review offers it: no hand but South's, no record.
+    page = _client(user).get(reverse("game_review", args=[source.pk])).content.decode()
+    assert 'data-testid="play-from-here"' in page
+    assert reverse("game_record", args=[source.pk]) not in page
+    assert _client(user).get(reverse("game_replay", args=[source.pk])).status_code == 404
+    assert _client(other_user).get(reverse("game_review", args=[source.pk])).status_code == 404
     _close(t)
     g = analysis.game_what_if_start(user=other_user, source_id=source.pk, round_index=0, start=0)
     assert g.user == other_user
@@ -417,3 +420,19 @@ def test_what_if_before_finishing_is_refused(organizer: Any, user: Any) -> None:
     game = services.entry_join(tournament_id=t.pk, user=user).game
     with pytest.raises(services.GameNotFinished):
         analysis.game_what_if_start(user=user, source_id=game.pk, round_index=0, start=0)
+
+
+def test_the_review_lists_every_action_and_analyses_each_decision(
+    games: tuple[Tournament, Game, Game, Game],
+) -> None:
+    _t, _anna, bram, _cees = games
+    review = analysis.game_review(game=bram, round_index=0)
+    actions = services.game_record(game=bram).actions[0]
+    assert len(review.steps) == len(actions)
+    assert [s.decision is not None for s in review.steps] == [a.seat == 0 for a in actions]
+    assert review.scores == bram.round_scores[0]
+    page = _client(bram.user).get(reverse("game_review", args=[bram.pk]))
+    assert page.status_code == 200
+    assert page.content.decode().count('data-testid="play-from-here"') == sum(
+        a.seat == 0 for a in actions
+    )
