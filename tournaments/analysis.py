@@ -530,6 +530,19 @@ class RoundAnalysis:
     difference: float | None
 
 
+def advice(module: Any, action: Any, *, went_out: bool = False) -> tuple[str, str]:
+    """The strong bot's choice as a sentence in card terms, Dutch and English ("de sterke
+    bot had 8♥ aangelegd en was uitgegaan"), from the game module's ``describe_advice``;
+    ``went_out``: played on from that choice, the player's seat ended the round."""
+    nl, en = module.describe_advice(action)
+    if went_out:
+        return (
+            f"de sterke bot had {nl} en was uitgegaan",
+            f"the strong bot would have {en} and gone out",
+        )
+    return f"de sterke bot had {nl}", f"the strong bot would have {en}"
+
+
 def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
     """For each of the player's decisions in round ``round_index`` of a finished game,
     the strongest bot's choice in that position; where it differs, the points it makes:
@@ -548,12 +561,13 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
         if a.seat == PLAYER_SEAT and not a.by_bot:
             best = module.bot_action(state, level=best_level)
             p_nl, p_en = services.describe_action(played, a.seat, n)
-            b_nl, b_en = services.describe_action(best, a.seat, n)
             differs = best.to_json() != played.to_json()
             gain = None
+            went_out = False
             if differs:
                 after_best, _x = _play_out(module, state.apply(best), levels=levels)
                 after_played, _y = _play_out(module, state.apply(played), levels=levels)
+                went_out = _outcome(after_best).get("winner") == PLAYER_SEAT
                 gain = round(
                     _round_result(module, after_best.scores())
                     - _round_result(module, after_played.scores()),
@@ -561,6 +575,7 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
                 )
                 if first_difference is None:
                     first_difference = state
+            b_nl, b_en = advice(module, best, went_out=went_out)
             decisions.append(Decision(index, p_nl, p_en, b_nl, b_en, differs, gain))
         state = state.apply(played)
     difference = None

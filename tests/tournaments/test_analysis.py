@@ -401,9 +401,20 @@ def test_the_analysis_marks_where_the_player_left_the_strong_bot(
     basic = analysis.game_analysis(game=anna, round_index=0)
     own = [a for a in services.game_record(game=anna).actions[0] if a.seat == 0]
     assert len(basic.decisions) == len(own)
-    for d in basic.decisions:
-        assert d.differs == (d.played_nl != d.best_nl)
-        assert (d.gain is None) == (not d.differs)
+    module = services.module_of(anna.game)
+    state = module.new_round(
+        module.variant_from_json(anna.variant), secret=anna.secret_bytes, round_index=0
+    )
+    decisions = iter(basic.decisions)
+    for x in services.game_record(game=anna).actions[0]:
+        if x.seat == 0:
+            d = next(decisions)
+            strong_choice = module.bot_action(state, level="strong").to_json()
+            assert d.differs == (strong_choice != dict(x.action))
+            assert (d.gain is None) == (not d.differs)
+            assert d.best_nl.startswith("de sterke bot had ")
+            assert d.best_en.startswith("the strong bot would have ")
+        state = state.apply(module.action_from_json(x.action))
     if any(d.differs for d in basic.decisions):
         assert basic.difference is not None
     page = _client().get(reverse("game_replay", args=[anna.pk])).content.decode()
