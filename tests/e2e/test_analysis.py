@@ -96,12 +96,21 @@ def test_split_view_and_a_what_if_game_from_a_replay_position(live_server: Any, 
     expect(page.locator("[data-testid=split-line]")).to_have_count(2)
     expect(page.locator("[data-testid=split-summary]")).to_contain_text("splitsen")
     expect(page.locator("[data-testid=split-difference]")).to_be_visible()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    expect(page.locator("[data-testid=split-line]").first).to_be_visible()
+    assert _no_sideways_scroll(page)
+    page.goto(f"{live_server.url}/games/{anna.pk}/review/")
+    expect(page.locator("[data-testid=play-from-here]").first).to_be_visible()
+    assert _no_sideways_scroll(page)
 
     # What if: Anna's replay, two steps past her first move, "Speel vanaf hier".
     actions = services.game_record(game=anna).actions[0]
     first_south = next(i for i, a in enumerate(actions) if a.seat == 0)
     start = first_south + 1
     page.goto(f"{live_server.url}/games/{anna.pk}/replay/")
+    expect(page.locator("#analysis")).to_be_visible()
+    assert _no_sideways_scroll(page)  # still 390 px wide
     for _ in range(start):
         page.click("#next")
     expect(page.locator("#position")).to_contain_text(f"{start} /")
