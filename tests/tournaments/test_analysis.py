@@ -3,6 +3,7 @@ until the close, where two games split, "what if" and the strong bot's analysis.
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import timedelta
 from typing import Any
@@ -447,3 +448,16 @@ def test_the_review_lists_every_action_and_analyses_each_decision(
     assert page.content.decode().count('data-testid="play-from-here"') == sum(
         a.seat == 0 for a in actions
     )
+
+
+def test_the_command_fills_in_missing_par_once(organizer: Any) -> None:
+    from django.core.management import call_command
+
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+    ParRound.objects.filter(tournament=t, round_index=1).delete()
+    out = io.StringIO()
+    call_command("compute_par", "--tournament", str(t.pk), stdout=out)
+    assert "1 par round(s) computed" in out.getvalue()
+    assert analysis.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
+    call_command("compute_par", stdout=out)
+    assert out.getvalue().endswith("0 par round(s) computed\n")
