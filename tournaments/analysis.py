@@ -251,11 +251,13 @@ def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[i
 @dataclass(frozen=True)
 class Chart:
     """A small line chart of cumulative results round by round, as SVG polylines in a
-    ``width`` x ``height`` box: ``series`` is (css class, label, points) per line."""
+    ``width`` x ``height`` box: ``series`` is (css class, label, points, final value) per
+    line; ``ticks`` the x position of each round's point (1, 2, ...)."""
 
     width: int
     height: int
-    series: list[tuple[str, str, str]]
+    series: list[tuple[str, str, str, float]]
+    ticks: list[tuple[int, float]]
     rounds: int
     low: float
     high: float
@@ -308,12 +310,19 @@ def progress_chart(
     low, high = min(every), max(every)
     width, height = 320, 160
     series = [
-        (css, label, _polyline([0.0, *values], width=width, height=height, low=low, high=high))
+        (
+            css,
+            label,
+            _polyline([0.0, *values], width=width, height=height, low=low, high=high),
+            values[-1],
+        )
         for css, label, values in lines
     ]
+    step = (width - 16) / len(mine)
+    ticks = [(r, round(8 + r * step, 1)) for r in range(1, len(mine) + 1)]
     span = (high - low) or 1.0
     zero_y = 8 + high / span * (height - 16)
-    return Chart(width, height, series, len(mine), low, high, round(zero_y, 1))
+    return Chart(width, height, series, ticks, len(mine), low, high, round(zero_y, 1))
 
 
 # --- Reading a game's rounds ----------------------------------------------------------------

@@ -218,8 +218,13 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     )
     chart = analysis.progress_chart(game_id=anna.pk, deals=deals, par=par)
     assert chart is not None
-    assert [css for css, _label, _points in chart.series] == ["mine", "median", "par"]
-    assert all(len(points.split()) == 3 for _c, _l, points in chart.series)
+    assert [css for css, _label, _points, _final in chart.series] == ["mine", "median", "par"]
+    assert all(len(points.split()) == 3 for _c, _l, points, _f in chart.series)
+    # Anna: -20 then +10; the field's median -10 (of -20, -10, -10) then -5 (of +10 and
+    # -20: Cees's bot round is left out); the last values are the sums.
+    finals = {css: final for css, _l, _p, final in chart.series}
+    assert finals["mine"] == -10.0 and finals["median"] == -15.0
+    assert finals["par"] == pytest.approx(par[0].result + par[1].result)
     page = _client(anna.user).get(t.get_absolute_url()).content.decode()
     assert 'data-testid="progress-chart"' in page and "<polyline" in page
 
@@ -255,6 +260,10 @@ def test_hidden_results_show_only_who_finished_until_the_close(organizer: Any, u
     page = _client(user).get(t.get_absolute_url()).content.decode()
     assert 'id="hidden-note"' in page and 'data-testid="par-row"' not in page
     assert services.player_rank(game=game) is None
+    api = _client(user).get(reverse("api_tournament_standings", args=[t.pk])).json()
+    assert [(r["result"], r["percentage"], r["vs_par"]) for r in api["standings"]] == [
+        (None, None, None)
+    ]
     _close(t)
     assert services.results_visibility(tournament=t, user=user).rounds == 1
     assert 'data-testid="par-row"' in _client(user).get(t.get_absolute_url()).content.decode()

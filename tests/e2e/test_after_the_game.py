@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import api_get, api_post, log_in, settle
+from tests.e2e.helpers import ARTIFACTS, api_get, api_post, log_in, screenshot, settle
 from tournaments import services
 from tournaments.models import Game, Tournament
 
@@ -40,7 +40,8 @@ def _no_sideways_scroll(page: Page) -> bool:
 def test_par_and_the_percentage_appear_once_you_have_finished_the_round(
     live_server: Any, page: Page
 ) -> None:
-    t = factories.make_tournament(rounds=2, south_plays=())
+    # South gets a turn in round 1: nobody has finished it just by joining.
+    t = factories.make_tournament(rounds=2, south_plays=(0,))
     anna = services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
     bram = services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
     factories.set_rounds(anna, [[10, 20, 20, 20]])
@@ -61,12 +62,16 @@ def test_par_and_the_percentage_appear_once_you_have_finished_the_round(
     row = page.locator("#leaderboard tbody tr", has_text="anna")
     expect(row.locator("[data-testid=avg-percentage]")).to_have_text("0,0%")
     expect(page.locator("[data-testid=progress-chart] polyline")).to_have_count(3)
+    page.locator("[data-testid=progress-chart]").screenshot(
+        path=str(ARTIFACTS / "analysis-chart.png")
+    )
 
     # The same page on a phone: nothing makes the page scroll sideways.
     page.set_viewport_size({"width": 390, "height": 844})
     page.reload()
     expect(page.locator("[data-testid=par-row]")).to_be_visible()
     assert _no_sideways_scroll(page)
+    screenshot(page, "analysis-phone.png")
 
 
 def _south_actions(game: Game) -> list[dict[str, Any]]:
@@ -103,6 +108,7 @@ def test_split_view_and_a_what_if_game_from_a_replay_position(live_server: Any, 
     page.goto(f"{live_server.url}/games/{anna.pk}/review/")
     expect(page.locator("[data-testid=play-from-here]").first).to_be_visible()
     assert _no_sideways_scroll(page)
+    screenshot(page, "analysis-review-phone.png")
 
     # What if: Anna's replay, two steps past her first move, "Speel vanaf hier".
     actions = services.game_record(game=anna).actions[0]
