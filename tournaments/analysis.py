@@ -517,8 +517,9 @@ def may_download_record(*, game: Game) -> bool:
 @dataclass(frozen=True)
 class Decision:
     """One decision of the player: what they did, what the strongest bot would have done,
-    and, where they differ, seat 0's round result after the bot's choice minus after
-    theirs, both played on by the same bots (``None`` when they agree)."""
+    and, where they differ, how much better seat 0's round result is after the bot's
+    choice than after theirs, both played on by the same bots (negative: the player's
+    was better; ``None`` when they agree)."""
 
     index: int
     played_nl: str
@@ -534,9 +535,15 @@ class RoundAnalysis:
     round_index: int
     level: str
     decisions: list[Decision]
-    #: The round result had the strongest bot played South from the first difference on,
-    #: minus the actual result (``None`` when every decision agreed).
+    #: How much better the round result is had the strongest bot played South from the
+    #: first difference on than the actual one (``None`` when every decision agreed).
     difference: float | None
+
+
+def _gain(module: Any, bot: float, player: float) -> float:
+    """How much better the bot's result is than the player's, in points of the result:
+    positive when the bot did better, whichever way the game ranks (Jokeren: lower)."""
+    return round(player - bot if module.LOWER_IS_BETTER else bot - player, 9)
 
 
 def advice(module: Any, action: Any, *, went_out: bool = False) -> tuple[str, str]:
@@ -577,10 +584,10 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
                 after_best, _x = _play_out(module, state.apply(best), levels=levels)
                 after_played, _y = _play_out(module, state.apply(played), levels=levels)
                 went_out = _outcome(after_best).get("winner") == PLAYER_SEAT
-                gain = round(
-                    _round_result(module, after_best.scores())
-                    - _round_result(module, after_played.scores()),
-                    9,
+                gain = _gain(
+                    module,
+                    _round_result(module, after_best.scores()),
+                    _round_result(module, after_played.scores()),
                 )
                 if first_difference is None:
                     first_difference = state
@@ -591,10 +598,10 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
     rounds = replay_rounds(game=game)
     if first_difference is not None and round_index in rounds:
         bot_end, _z = _play_out(module, first_difference, levels=levels)
-        difference = round(
-            _round_result(module, bot_end.scores())
-            - _round_result(module, game.round_scores[rounds.index(round_index)]),
-            9,
+        difference = _gain(
+            module,
+            _round_result(module, bot_end.scores()),
+            _round_result(module, game.round_scores[rounds.index(round_index)]),
         )
     return RoundAnalysis(round_index, best_level, decisions, difference)
 

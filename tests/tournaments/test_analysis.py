@@ -470,3 +470,12 @@ def test_the_command_fills_in_missing_par_once(organizer: Any) -> None:
     assert analysis.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
     call_command("compute_par", stdout=out)
     assert out.getvalue().endswith("0 par round(s) computed\n")
+
+
+def test_a_gain_is_positive_when_the_bot_did_better_in_either_sense() -> None:
+    jokeren = services.module_of("jokeren")  # lower is better
+    klaverjas = services.module_of("klaverjas")  # higher is better
+    assert analysis._gain(jokeren, bot=4.0, player=10.0) == 6.0
+    assert analysis._gain(jokeren, bot=12.0, player=10.0) == -2.0
+    assert analysis._gain(klaverjas, bot=100.0, player=80.0) == 20.0
+    assert analysis._gain(klaverjas, bot=60.0, player=80.0) == -20.0
