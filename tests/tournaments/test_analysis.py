@@ -229,7 +229,8 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     assert 'data-testid="progress-chart"' in page and "<polyline" in page
 
 
-def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any) -> None:
+@pytest.mark.parametrize("page", ["tournament_detail", "api_tournament_standings"])
+def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any, page: str) -> None:
     def queries(entrants: int) -> int:
         t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
         for _ in range(entrants):
@@ -239,9 +240,10 @@ def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any) -> None:
         Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
         services.standings_refresh(tournament=t)
         client = _client(organizer)
-        client.get(t.get_absolute_url())
+        url = reverse(page, args=[t.pk])
+        client.get(url)
         with CaptureQueriesContext(connection) as ctx:
-            assert client.get(t.get_absolute_url()).status_code == 200
+            assert client.get(url).status_code == 200
         return len(ctx.captured_queries)
 
     assert queries(2) == queries(6)
