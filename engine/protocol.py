@@ -22,7 +22,9 @@
 - ``game_parts(variant)``: the rounds (from 0) of each part of a game (seed 001's match:
   "2 ronden van 10"; one part for most variants);
 - ``score_sheet_of(variant, *, round_scores, round_results)``: the paper score sheet of
-  the rounds so far (seed 001, "het formulier"), or ``None`` where the game has none.
+  the rounds so far (seed 001, "het formulier"), or ``None`` where the game has none;
+- ``describe_advice(action)``: an action in card terms, Dutch and English, as what a
+  player "would have done" ("8♥ aangelegd" / "laid off 8♥"), for the analysis.
 
 A round state is immutable; ``apply`` returns a new one. See ``RoundState`` below.
 """
@@ -116,6 +118,8 @@ class GameModule(Protocol):
     def deal_summary(self, variant: Any, *, secret: bytes, round_index: int) -> dict[str, Any]: ...
 
     def game_parts(self, variant: Any) -> list[range]: ...
+
+    def describe_advice(self, action: Any) -> tuple[str, str]: ...
 
     def score_sheet_of(
         self,

@@ -14,7 +14,7 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from engine import dealing
-from tournaments import services
+from tournaments import analysis, services
 from tournaments.models import Tournament
 from tournaments.permissions import ORGANIZERS_GROUP
 
@@ -73,6 +73,8 @@ def make_tournament(
         opens_at=opens_at or now - timedelta(hours=1),
         closes_at=closes_at or now + timedelta(days=1),
     )
+    # The par task is queued on commit, which a test's transaction never reaches.
+    analysis.tournament_par_compute(tournament_id=t.pk)
     if secret is not None:
         set_secret(t, secret)
         return t
@@ -90,6 +92,8 @@ def set_secret(t: Tournament, secret: bytes) -> None:
     assert not t.entries.exists(), "the secret of a tournament with entrants never changes"
     Tournament.objects.filter(pk=t.pk).update(secret=secret, commitment=dealing.commitment(secret))
     t.refresh_from_db()
+    # Par follows the deals (as the site's task does when a tournament is created).
+    analysis.tournament_par_compute(tournament_id=t.pk)
 
 
 def south_gets_a_turn(t: Tournament, round_index: int, secret: bytes | None = None) -> bool:

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_cookie
 from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
-from tournaments import json_input, services
+from tournaments import analysis, json_input, services
 from tournaments.models import Game, Tournament
 
 #: The largest request body the API reads (a move is well under 1 KiB).
@@ -251,6 +251,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
     the window scores only of the rounds the requester has finished, docs/api.md)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     board = services.standings_for_viewer(tournament=tournament, user=request.user)
+    extras = analysis.board_extras_for(tournament=tournament, board=board)
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -271,6 +272,8 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                     "bot_finished": s.bot_finished,
                     "under_review": s.under_review,
                     "parts": list(s.parts),
+                    "percentage": extras[s.game_id].percentage,
+                    "vs_par": extras[s.game_id].vs_par,
                 }
                 for s in board.rows
             ],

@@ -265,6 +265,9 @@ class TournamentForm(forms.Form):
     closes_at = forms.DateTimeField(
         label=_("Closes at"), widget=DateTimeLocalInput(), validators=[validate_moment]
     )
+    hide_results = forms.BooleanField(
+        label=_("Hide the results until the close (only who finished is shown)"), required=False
+    )
 
     def __init__(
         self,
@@ -283,6 +286,7 @@ class TournamentForm(forms.Form):
             initial.setdefault("bot_level", tournament.bot_level)
             initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
             initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
+            initial.setdefault("hide_results", tournament.hide_results)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
@@ -358,6 +362,7 @@ class TournamentForm(forms.Form):
             "bot_level": data["bot_level"],
             "opens_at": data["opens_at"],
             "closes_at": data["closes_at"],
+            "hide_results": bool(data.get("hide_results")),
         }
 
 

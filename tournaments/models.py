@@ -57,6 +57,9 @@ class Tournament(models.Model):
     closes_at = models.DateTimeField(_("closes at"))
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     secret = models.BinaryField(max_length=32, editable=False)
+    #: Funbridge style: until the close the leaderboard shows only who finished, no scores
+    #: (``services.results_visibility``).
+    hide_results = models.BooleanField(_("results hidden until the close"), default=False)
     commitment = models.CharField(max_length=64, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
@@ -258,3 +261,46 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq}"
+
+
+class ParRound(models.Model):
+    """Par of one round of a tournament: the same deal with the tournament's bot level in
+    every seat, South's too (``tournaments.analysis.tournament_par_compute``). ``key``
+    names what it was computed from (the commitment, the variant and the bot level): a
+    row whose key is not the tournament's current one is stale and never read."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="par")
+    round_index = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=64)
+    scores = models.JSONField()
+    #: Seat 0's duplicate result of the round (the game module's ``results``).
+    result = models.FloatField()
+    #: How the round went, as in ``Game.round_results``.
+    outcome = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["tournament", "round_index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_index"], name="par_unique_round_per_tournament"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"par {self.tournament_id}#{self.round_index}"
+
+
+class WhatIf(models.Model):
+    """A practice ``Game`` started from a position of a finished game ("speel vanaf hier"):
+    the source game's round ``round_index`` after its first ``start`` actions. It plays
+    that one round; it never touches the source's tournament. Its deal comes from the
+    tournament's secret, so its record is not downloadable before that tournament closes."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="what_if")
+    source = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="what_ifs")
+    round_index = models.PositiveSmallIntegerField()
+    start = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"what-if {self.game_id} from {self.source_id}@{self.round_index}:{self.start}"

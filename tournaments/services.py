@@ -242,8 +242,12 @@ def tournament_create(
     bot_level: str | None = None,
     opens_at: datetime,
     closes_at: datetime,
+    hide_results: bool = False,
 ) -> Tournament:
-    """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5)."""
+    """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5); its
+    par is computed after the commit (``analysis.tournament_par_compute``)."""
+    from tournaments import analysis
+
     module = module_of(game)
     _check_rounds(rounds)
     level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
@@ -253,7 +257,7 @@ def tournament_create(
     variant_json = _variant_for(module, preset, variant, rounds)
     secret = dealing.new_secret()
     with transaction.atomic():
-        return Tournament.objects.create(
+        t = Tournament.objects.create(
             name=name,
             game=game,
             preset=preset,
@@ -266,7 +270,10 @@ def tournament_create(
             secret=secret,
             commitment=dealing.commitment(secret),
             created_by=created_by,
+            hide_results=hide_results,
         )
+        analysis.par_queue(tournament=t)
+    return t
 
 
 _GAME_FIELDS = ("game", "preset", "variant", "rounds", "bot_level")
@@ -276,7 +283,9 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     """Change a tournament's settings. Name, window and maximum can change until it closes;
     the game, variant, rounds and bot level only while nobody has entered (every entrant
     must play the same game). The secret never changes."""
-    allowed = {"name", "max_entrants", "opens_at", "closes_at", *_GAME_FIELDS}
+    from tournaments import analysis
+
+    allowed = {"name", "max_entrants", "opens_at", "closes_at", "hide_results", *_GAME_FIELDS}
     unknown = set(changes) - allowed
     if unknown:
         raise TypeError(f"cannot change {sorted(unknown)}")
@@ -301,6 +310,8 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         _check_max_entrants(t.max_entrants, entrants=entrants)
         t.variant = _variant_for(module, t.preset, t.variant, t.rounds)
         t.save()
+        if game_changes:
+            analysis.par_queue(tournament=t)
     tournament.refresh_from_db()
     return tournament
 
@@ -943,7 +954,7 @@ def _field_refresh(t: Tournament) -> list[EntryRounds]:
 def _visibility_in(t: Tournament, field: Sequence[EntryRounds], user: Any) -> Visibility:
     if t.closed_at is not None:
         return Visibility(rounds=t.rounds, final=True)
-    if user is None or not user.is_authenticated:
+    if user is None or not user.is_authenticated or t.hide_results:
         return Visibility(rounds=0)
     for e in field:
         if e.user_id == user.pk:

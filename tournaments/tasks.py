@@ -50,3 +50,11 @@ def game_audit(game_id: int) -> bool:
 def tournament_audit(tournament_id: int) -> list[int]:
     """Audit every finished game of a tournament; the ids of the games that mismatch."""
     return [a.game_id for a in services.tournament_audit(tournament_id=tournament_id) if not a.ok]
+
+
+@shared_task
+def tournament_par_compute(tournament_id: int) -> int:
+    """Compute and store par for every round of a tournament (idempotent)."""
+    from tournaments import analysis
+
+    return analysis.tournament_par_compute(tournament_id=tournament_id)

@@ -25,6 +25,9 @@ urlpatterns = [
     path("games/<int:pk>/replay/", views.game_replay, name="game_replay"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
     path("games/<int:pk>/sheet/", views.game_sheet, name="game_sheet"),
+    path("games/<int:pk>/split/", views.game_split, name="game_split"),
+    path("games/<int:pk>/what-if/", views.game_what_if, name="game_what_if"),
+    path("games/<int:pk>/review/", views.game_review, name="game_review"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
     path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
     path(

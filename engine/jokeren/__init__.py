@@ -41,6 +41,7 @@ from engine.jokeren.actions import (
     OpenPileEmpty,
     SwapJoker,
     action_from_json,
+    describe_advice,
 )
 from engine.jokeren.bots import BOT_LEVELS, bot_action, simplest_action
 from engine.jokeren.melds import (
@@ -107,6 +108,7 @@ __all__ = [
     "can_lay_off",
     "check_meld",
     "deal_summary",
+    "describe_advice",
     "game_parts",
     "is_meld",
     "meld_verdict",

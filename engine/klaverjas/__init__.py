@@ -36,7 +36,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard, action_from_json
+from engine.klaverjas.actions import (
+    Action,
+    Bid,
+    ChooseTrump,
+    PlayCard,
+    action_from_json,
+    describe_advice,
+)
 from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose, simplest_action
 from engine.klaverjas.errors import (
     InvalidBid,
@@ -112,6 +119,7 @@ __all__ = [
     "card_points",
     "choose",
     "deal_summary",
+    "describe_advice",
     "game_over",
     "game_parts",
     "legal_cards",

@@ -10,6 +10,13 @@
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
   });
+  const pct = new Intl.NumberFormat(document.documentElement.lang || "nl", {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+  // A difference against par with its sign, as the server renders it ("+1,50", "−2,00").
+  const signed = (v) =>
+    v == null ? "–" : (v > 1e-9 ? "+" : v < -1e-9 ? "−" : "") + fmt.format(Math.abs(v));
   const me = box.dataset.me;
   const rounds = box.dataset.rounds;
   const visibleRounds = Number(box.dataset.visibleRounds || 0);
@@ -34,6 +41,8 @@
             cell(s.rank === null ? "–" : String(s.rank), true),
             cell(name, false),
             cell(s.result === null ? "–" : fmt.format(s.result), true),
+            cell(s.percentage == null ? "–" : pct.format(s.percentage) + "%", true),
+            cell(signed(s.vs_par), true),
             cell(s.total === null ? "–" : String(s.total), true),
             cell(s.opponents_average === null ? "–" : fmt.format(s.opponents_average), true),
             ...(s.parts || []).map((p) => cell(p === null ? "–" : fmt.format(p), true)),

@@ -66,3 +66,26 @@ def test_beat_task_closes_due_tournaments_in_a_real_worker(worker: Any) -> None:
     assert app.conf.beat_schedule["close-due-tournaments"]["task"] == (
         "tournaments.tasks.tournaments_close_due"
     )
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_par_is_computed_by_a_real_worker_when_a_tournament_is_created(worker: Any) -> None:
+    from tournaments.models import ParRound
+
+    now = timezone.now()
+    tournament = services.tournament_create(
+        created_by=factories.make_user(organizer=True),
+        name="Par",
+        game="jokeren",
+        preset="jokeren7",
+        rounds=3,
+        opens_at=now,
+        closes_at=now + timedelta(days=1),
+    )
+    deadline = time.monotonic() + 120
+    while ParRound.objects.filter(tournament=tournament).count() < 3:
+        assert time.monotonic() < deadline, "the worker computed no par"
+        time.sleep(0.2)
+    assert tasks.tournament_par_compute.delay(tournament.pk).get(timeout=120) == 0
+    assert ParRound.objects.filter(tournament=tournament).count() == 3
