@@ -17,6 +17,7 @@ from django_ratelimit.core import is_ratelimited
 
 from tournaments import services
 from tournaments.models import Game, Tournament
+from tournaments.series import bot_user_ids
 
 
 def _forbidden() -> JsonResponse:
@@ -129,6 +130,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
     the window scores only of the rounds the requester has finished, docs/api.md)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     board = services.standings_for_viewer(tournament=tournament, user=request.user)
+    bots = bot_user_ids([s.user_id for s in board.rows])
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -139,6 +141,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                 {
                     "rank": s.rank,
                     "player": s.username,
+                    "bot_account": s.user_id in bots,
                     "result": s.result,
                     "total": s.total,
                     "opponents_average": s.opponents_average,

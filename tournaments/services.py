@@ -178,6 +178,12 @@ def _check_bot_level(module: GameModule, bot_level: str) -> None:
         raise InvalidSettings.of(_("Unknown bot level: %(level)s."), level=bot_level)
 
 
+# Shared with tournaments.series (a series checks the same settings).
+variant_for = _variant_for
+check_rounds = _check_rounds
+check_bot_level = _check_bot_level
+
+
 def _check_window(opens_at: datetime, closes_at: datetime) -> None:
     if closes_at <= opens_at:
         raise InvalidSettings.of(_("The closing time must be after the opening time."))
@@ -198,8 +204,11 @@ def tournament_create(
     bot_level: str | None = None,
     opens_at: datetime,
     closes_at: datetime,
+    admits_bots: bool = True,
+    series: Any = None,
 ) -> Tournament:
-    """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5)."""
+    """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5);
+    ``series``: the series it is an edition of (``tournaments.series``)."""
     module = module_of(game)
     _check_rounds(rounds)
     level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
@@ -223,6 +232,8 @@ def tournament_create(
             secret=secret,
             commitment=dealing.commitment(secret),
             created_by=created_by,
+            admits_bots=admits_bots,
+            series=series,
         )
 
 
@@ -233,7 +244,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     """Change a tournament's settings. Name, window and maximum can change until it closes;
     the game, variant, rounds and bot level only while nobody has entered (every entrant
     must play the same game). The secret never changes."""
-    allowed = {"name", "max_entrants", "opens_at", "closes_at", *_GAME_FIELDS}
+    allowed = {"name", "max_entrants", "opens_at", "closes_at", "admits_bots", *_GAME_FIELDS}
     unknown = set(changes) - allowed
     if unknown:
         raise TypeError(f"cannot change {sorted(unknown)}")
@@ -347,11 +358,15 @@ def tournaments_due(*, now: datetime | None = None) -> list[int]:
 
 def entry_join(*, tournament_id: int, user: User) -> Entry:
     """Enter ``user`` into an open tournament that is not full; their game starts at once
-    (round 0 dealt, the bots before South have played)."""
+    (round 0 dealt, the bots before South have played). A bot account only where the
+    tournament admits bot accounts."""
+    from tournaments.series import check_admits
+
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if not t.window_open():
             raise TournamentNotOpen.of(_("This tournament is not open for entries."))
+        check_admits(tournament=t, user=user)
         if Entry.objects.filter(tournament=t, user=user).exists():
             raise AlreadyEntered.of(_("You have already entered this tournament."))
         if t.entries.count() >= t.max_entrants:

@@ -50,3 +50,12 @@ def game_audit(game_id: int) -> bool:
 def tournament_audit(tournament_id: int) -> list[int]:
     """Audit every finished game of a tournament; the ids of the games that mismatch."""
     return [a.game_id for a in services.tournament_audit(tournament_id=tournament_id) if not a.ok]
+
+
+@shared_task
+def series_editions_create_due() -> list[int]:
+    """Periodic (Celery beat, every minute): create the editions of every series whose
+    opening time has come (idempotent: an edition exists at most once)."""
+    from tournaments.series import series_editions_create_due as create_due
+
+    return create_due()
