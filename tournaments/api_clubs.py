@@ -108,7 +108,7 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> JsonResponse:
         return _forbidden()
     get_object_or_404(Tournament, pk=tournament_id)
     try:
-        entry = services.entry_join(tournament_id=tournament_id, user=request.user)  # type: ignore[arg-type]
+        entry = services.entry_join(tournament_id=tournament_id, user=request.user)
     except services.ServiceError as exc:
         return _error(exc)
     return JsonResponse({"tournament": tournament_id, "game": entry.game.pk}, status=201)
@@ -141,7 +141,7 @@ def series_json(s: Series) -> dict[str, Any]:
 def series_detail(request: HttpRequest, series_id: int) -> JsonResponse:
     """A series: its settings, its editions so far and the next openings."""
     s = get_object_or_404(Series, pk=series_id)
-    editions = s.editions.order_by("-opens_at")  # type: ignore[attr-defined]
+    editions = s.editions.order_by("-opens_at")
     return JsonResponse(
         {
             **series_json(s),

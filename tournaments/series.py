@@ -263,9 +263,7 @@ def season_standings(*, series: Series) -> Season:
     entrant sharing it)."""
     module = services.module_of(series.game)
     lower = module.LOWER_IS_BETTER
-    editions = list(
-        series.editions.filter(closed_at__isnull=False).order_by("opens_at", "id")  # type: ignore[attr-defined]
-    )
+    editions = list(series.editions.filter(closed_at__isnull=False).order_by("opens_at", "id"))
     per_user: dict[int, list[EditionResult]] = {}
     names: dict[int, str] = {}
     for t in editions:

@@ -121,7 +121,7 @@ def series_list(request: HttpRequest) -> HttpResponse:
 def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
     series = get_object_or_404(Series, pk=pk)
     now = timezone.now()
-    editions = list(series.editions.order_by("-opens_at"))  # type: ignore[attr-defined]
+    editions = list(series.editions.order_by("-opens_at"))
     return render(
         request,
         "tournaments/series_detail.html",
