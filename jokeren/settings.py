@@ -65,6 +65,8 @@ elif (_key_problem := secret_key_problem(SECRET_KEY)) is not None:
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Under /api/ a CSRF failure has the API's error body (docs/api.md); elsewhere Django's page.
+CSRF_FAILURE_VIEW = "tournaments.api.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

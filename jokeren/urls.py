@@ -19,3 +19,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("tournaments.urls")),
 ]
+
+# A request Django cannot parse (before any view runs): the API's error body under /api/.
+handler400 = "tournaments.api.bad_request"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Any
@@ -146,3 +147,34 @@ def play_to_end(game: Any, user: Any) -> tuple[Any, list[dict[str, Any]]]:
         events.extend(outcome.events)
         game = outcome.game
     return game, events
+
+
+def tournament_form_data(
+    preset: str = "jokeren:jokeren7", *, days: int = 7, **fields: Any
+) -> dict[str, str]:
+    """A valid POST of the organizer's tournament form for ``preset``: every field at the
+    form's own initial value (the preset's variant settings), open from now for ``days``
+    days; ``fields`` replace values (``None`` leaves a field out)."""
+    from tournaments.forms import TournamentForm
+
+    form = TournamentForm(preset=preset)
+    now = timezone.localtime()
+    data: dict[str, Any] = {
+        "name": "Fuzzavond",
+        "preset": preset,
+        "rounds": 2,
+        "max_entrants": 10,
+        "bot_level": "basic",
+        "opens_at": (now - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M"),
+        "closes_at": (now + timedelta(days=days)).strftime("%Y-%m-%dT%H:%M"),
+    }
+    for bound in form.variant_fields():
+        value = form.initial.get(bound.name, bound.field.initial)
+        if isinstance(value, bool):
+            data[bound.name] = "on" if value else None
+        elif isinstance(value, (list, dict)):
+            data[bound.name] = json.dumps(value)
+        else:
+            data[bound.name] = value
+    data.update(fields)
+    return {key: str(value) for key, value in data.items() if value is not None}

@@ -13,11 +13,11 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from tournaments import series as series_services
 from tournaments import services
-from tournaments.api import _error, _forbidden
+from tournaments.api import _error, _forbidden, api_view
 from tournaments.models import Series, Tournament
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
@@ -32,7 +32,7 @@ def openapi_document() -> dict[str, Any]:
     return data
 
 
-@require_GET
+@api_view("GET")
 def openapi(request: HttpRequest) -> JsonResponse:
     return JsonResponse(openapi_document())
 
@@ -71,7 +71,7 @@ def _page(request: HttpRequest) -> int:
         return 1
 
 
-@require_GET
+@api_view("GET")
 def tournament_list(request: HttpRequest) -> JsonResponse:
     """Tournaments, newest opening first; ``?status=open`` only those one may join now."""
     qs = Tournament.objects.all()
@@ -90,7 +90,7 @@ def tournament_list(request: HttpRequest) -> JsonResponse:
     )
 
 
-@require_GET
+@api_view("GET")
 def tournament_detail(request: HttpRequest, tournament_id: int) -> JsonResponse:
     t = get_object_or_404(Tournament, pk=tournament_id)
     data = tournament_json(t)
@@ -101,7 +101,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> JsonResponse:
     return JsonResponse(data)
 
 
-@require_POST
+@api_view("POST")
 def tournament_join(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """Enter the tournament: ``201 {"game": id}``, the game to play (``/api/games/<id>/``)."""
     if not request.user.is_authenticated:
@@ -137,7 +137,7 @@ def series_json(s: Series) -> dict[str, Any]:
     }
 
 
-@require_GET
+@api_view("GET")
 def series_detail(request: HttpRequest, series_id: int) -> JsonResponse:
     """A series: its settings, its editions so far and the next openings."""
     s = get_object_or_404(Series, pk=series_id)
@@ -151,7 +151,7 @@ def series_detail(request: HttpRequest, series_id: int) -> JsonResponse:
     )
 
 
-@require_GET
+@api_view("GET")
 def series_season(request: HttpRequest, series_id: int) -> JsonResponse:
     """The season ranking (closed editions only: it is public)."""
     s = get_object_or_404(Series, pk=series_id)

@@ -9,6 +9,7 @@ the append-only ``Move`` log, so a game can be rebuilt from the secret and the m
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +24,13 @@ from engine.registry import GAMES
 
 GAME_CHOICES = [(g, g.capitalize()) for g in GAMES]
 MAX_ROUNDS = 32
+#: The most entrants a tournament may take (the form, the service and the database agree).
+MAX_ENTRANTS = 10_000
+#: Opening and closing times lie in [DATES_FROM, DATES_UNTIL] (UTC): a sane range that
+#: every database and every time zone can hold (year 1 in Europe/Amsterdam is a date
+#: before the year 1 in UTC, which PostgreSQL stores but Python cannot read back).
+DATES_FROM = datetime(2000, 1, 1, tzinfo=UTC)
+DATES_UNTIL = datetime(2100, 1, 1, tzinfo=UTC)
 
 
 class Tournament(models.Model):
@@ -40,7 +48,9 @@ class Tournament(models.Model):
         _("rounds"), default=8, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
     )
     max_entrants = models.PositiveIntegerField(
-        _("maximum entrants"), default=10, validators=[MinValueValidator(1)]
+        _("maximum entrants"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ENTRANTS)],
     )
     bot_level = models.CharField(_("bot level"), max_length=20)
     opens_at = models.DateTimeField(_("opens at"))
@@ -74,7 +84,13 @@ class Tournament(models.Model):
                 condition=Q(rounds__gte=1) & Q(rounds__lte=MAX_ROUNDS), name="tournament_rounds"
             ),
             models.CheckConstraint(
-                condition=Q(max_entrants__gte=1), name="tournament_max_entrants"
+                condition=Q(max_entrants__gte=1) & Q(max_entrants__lte=MAX_ENTRANTS),
+                name="tournament_max_entrants",
+            ),
+            # With closes_at > opens_at this bounds both times.
+            models.CheckConstraint(
+                condition=Q(opens_at__gte=DATES_FROM) & Q(closes_at__lte=DATES_UNTIL),
+                name="tournament_dates_in_range",
             ),
         ]
         indexes = [models.Index(fields=["closed_at", "closes_at"])]

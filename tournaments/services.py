@@ -27,7 +27,16 @@ from engine import dealing, record
 from engine.errors import IllegalMove
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
-from tournaments.models import MAX_ROUNDS, Entry, Game, Move, Tournament
+from tournaments.models import (
+    DATES_FROM,
+    DATES_UNTIL,
+    MAX_ENTRANTS,
+    MAX_ROUNDS,
+    Entry,
+    Game,
+    Move,
+    Tournament,
+)
 
 PLAYER_SEAT = 0
 
@@ -162,7 +171,8 @@ def _variant_for(
         data["rounds"] = rounds
     try:
         return dict(module.variant_from_json(data).to_json())
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, ArithmeticError) as exc:
+        # ArithmeticError: a number the engine cannot take as a whole one (inf).
         raise InvalidSettings.of(_("Invalid variant settings: %(reason)s"), reason=exc) from exc
 
 
@@ -184,9 +194,39 @@ check_rounds = _check_rounds
 check_bot_level = _check_bot_level
 
 
+def check_moment(value: datetime) -> None:
+    """An opening or closing time lies in [DATES_FROM, DATES_UNTIL] (the database's
+    ``tournament_dates_in_range``)."""
+    if not DATES_FROM <= value <= DATES_UNTIL:
+        raise InvalidSettings.of(
+            _("Dates must lie between the years %(first)s and %(last)s."),
+            first=DATES_FROM.year,
+            last=DATES_UNTIL.year,
+        )
+
+
 def _check_window(opens_at: datetime, closes_at: datetime) -> None:
+    check_moment(opens_at)
+    check_moment(closes_at)
     if closes_at <= opens_at:
         raise InvalidSettings.of(_("The closing time must be after the opening time."))
+
+
+def _check_max_entrants(max_entrants: int, *, entrants: int = 0) -> None:
+    """1 to ``MAX_ENTRANTS``, and not below the entrants already in."""
+    if isinstance(max_entrants, bool) or not isinstance(max_entrants, int):
+        raise InvalidSettings.of(_("The maximum of entrants must be a whole number."))
+    if max_entrants > MAX_ENTRANTS:
+        raise InvalidSettings.of(
+            _("A tournament takes at most %(max)s entrants."), max=MAX_ENTRANTS
+        )
+    if max_entrants < 1:
+        raise InvalidSettings.of(_("A tournament needs room for at least one entrant."))
+    if max_entrants < entrants:
+        raise InvalidSettings.of(
+            _("The maximum cannot be below the %(count)s entrants already in."),
+            count=entrants,
+        )
 
 
 # --- Tournaments ------------------------------------------------------------------------
@@ -214,8 +254,7 @@ def tournament_create(
     level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
     _check_bot_level(module, level)
     _check_window(opens_at, closes_at)
-    if max_entrants < 1:
-        raise InvalidSettings.of(_("A tournament needs room for at least one entrant."))
+    _check_max_entrants(max_entrants)
     variant_json = _variant_for(module, preset, variant, rounds)
     secret = dealing.new_secret()
     with transaction.atomic():
@@ -266,11 +305,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         _check_rounds(t.rounds)
         _check_bot_level(module, t.bot_level)
         _check_window(t.opens_at, t.closes_at)
-        if t.max_entrants < max(1, entrants):
-            raise InvalidSettings.of(
-                _("The maximum cannot be below the %(count)s entrants already in."),
-                count=entrants,
-            )
+        _check_max_entrants(t.max_entrants, entrants=entrants)
         t.variant = _variant_for(module, t.preset, t.variant, t.rounds)
         t.save()
     tournament.refresh_from_db()

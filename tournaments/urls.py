@@ -1,6 +1,6 @@
 """URLs of tournaments, games and the play API."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from tournaments import api, api_clubs, views, views_clubs
 
@@ -62,4 +62,6 @@ urlpatterns = [
         api.tournament_standings,
         name="api_tournament_standings",
     ),
+    # Last: any other address under api/ is a 404 with the API's error body.
+    re_path(r"^api/", api.not_found, name="api_not_found"),
 ]

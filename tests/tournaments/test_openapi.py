@@ -28,7 +28,13 @@ def _pointer(*parts: str) -> str:
 
 def check(response: Any, path: str, method: str) -> None:
     """``response`` is one the description lists for ``method path``, and its JSON body
-    (when the description gives a schema) validates against it."""
+    (when the description gives a schema) validates against it. A method the path does not
+    have is 405 with the error body."""
+    if method not in SPEC["paths"][path]:
+        assert response.status_code == 405
+        schema = {**SPEC, "$ref": "#/components/schemas/Error"}
+        assert not list(Draft202012Validator(schema).iter_errors(json.loads(response.content)))
+        return
     operation = SPEC["paths"][path][method]
     status = str(response.status_code)
     assert status in operation["responses"], f"{method} {path}: {status} not described"
@@ -105,6 +111,8 @@ def test_game_and_move_responses_match(player: Client, user: Any, tournament: To
 
     path = "/api/games/{game_id}/moves/"
     check(post({"seq": "x"}), path, "post")
+    check(player.post(moves, data="seq=1", content_type="text/plain"), path, "post")  # 415
+    check(player.get(moves), path, "get")  # 405
     check(post({"seq": game.seq + 5, "action": factories.south_action(game)}), path, "post")
     check(post({"seq": game.seq, "action": {"type": "discard", "card": 999}}), path, "post")
     moved = post({"seq": game.seq, "action": factories.south_action(game)})
@@ -139,6 +147,7 @@ def test_tournament_responses_match(
     detail = "/api/tournaments/{tournament_id}/"
     check(player.get(reverse("api_tournament", args=[tournament.pk])), detail, "get")
     check(anonymous.get(reverse("api_tournament", args=[10**6])), detail, "get")
+    check(anonymous.delete(reverse("api_tournament", args=[tournament.pk])), detail, "delete")
     standings = "/api/tournaments/{tournament_id}/standings/"
     check(player.get(reverse("api_tournament_standings", args=[tournament.pk])), standings, "get")
     services.tournament_close(tournament_id=tournament.pk)

@@ -165,10 +165,13 @@ def test_a_malformed_move_is_400(player: Client, game: Game, body: dict[str, Any
 
 
 def test_not_json_is_400(player: Client, game: Game) -> None:
-    response = player.post(
-        reverse("api_game_move", args=[game.pk]), data="seq=1", content_type="text/plain"
-    )
+    url = reverse("api_game_move", args=[game.pk])
+    response = player.post(url, data="seq=1", content_type="application/json")
     assert response.status_code == 400
+    assert response.json()["error"]["code"] == "malformed_request"
+    # A body not sent as JSON is not read at all (docs/api.md).
+    response = player.post(url, data="seq=1", content_type="text/plain")
+    assert response.status_code == 415
 
 
 def test_a_stale_or_repeated_seq_is_409(player: Client, game: Game) -> None:
