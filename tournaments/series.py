@@ -17,6 +17,7 @@ first of the two (summer time).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -30,6 +31,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import services
 from tournaments.models import Account, Series, Tournament
+
+logger = logging.getLogger(__name__)
 
 SERIES_TIMEZONE = ZoneInfo("Europe/Amsterdam")
 #: How far back the beat looks for an occurrence whose window is still open.
@@ -131,8 +134,10 @@ def series_create(
         raise services.InvalidSettings.of(_("The season counts at least one edition."))
     if ends_on is not None and ends_on < starts_on:
         raise services.InvalidSettings.of(_("The last day must not be before the first day."))
-    if max_entrants < 1:
-        raise services.InvalidSettings.of(_("A tournament needs room for at least one entrant."))
+    services.check_max_entrants(max_entrants)
+    services.check_moment(local_start(starts_on, time_of_day))
+    if ends_on is not None:
+        services.check_moment(local_start(ends_on, time_of_day))
     variant_json = services.variant_for(module, preset, variant, rounds)
     with transaction.atomic():
         series = Series.objects.create(
@@ -199,7 +204,13 @@ def series_editions_create_due(*, now: datetime | None = None) -> list[int]:
         for at in occurrences(series, start=now - window, end=now + timedelta(seconds=1)):
             if at + window <= now:
                 continue
-            t = series_edition_create(series=series, opens_at=at)
+            try:
+                t = series_edition_create(series=series, opens_at=at)
+            except services.ServiceError:
+                # Settings that no longer pass (say an edition closing after 2100): that
+                # edition is not created; the other series still get theirs.
+                logger.exception("series %s: edition at %s not created", series.pk, at)
+                continue
             if t is not None:
                 created.append(t.pk)
     return created

@@ -188,12 +188,6 @@ def _check_bot_level(module: GameModule, bot_level: str) -> None:
         raise InvalidSettings.of(_("Unknown bot level: %(level)s."), level=bot_level)
 
 
-# Shared with tournaments.series (a series checks the same settings).
-variant_for = _variant_for
-check_rounds = _check_rounds
-check_bot_level = _check_bot_level
-
-
 def check_moment(value: datetime) -> None:
     """An opening or closing time lies in [DATES_FROM, DATES_UNTIL] (the database's
     ``tournament_dates_in_range``)."""
@@ -227,6 +221,13 @@ def _check_max_entrants(max_entrants: int, *, entrants: int = 0) -> None:
             _("The maximum cannot be below the %(count)s entrants already in."),
             count=entrants,
         )
+
+
+# Shared with tournaments.series (a series checks the same settings).
+variant_for = _variant_for
+check_rounds = _check_rounds
+check_bot_level = _check_bot_level
+check_max_entrants = _check_max_entrants
 
 
 # --- Tournaments ------------------------------------------------------------------------

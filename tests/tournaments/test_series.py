@@ -237,3 +237,19 @@ def test_the_series_page_lists_coming_editions(organizer: Any, client: Any) -> N
     assert len(body["coming"]) == 5
     first = datetime.fromisoformat(body["coming"][0])
     assert first.astimezone(series_services.SERIES_TIMEZONE).time() == time(20, 0)
+
+
+def test_a_series_keeps_to_the_tournament_bounds(organizer: Any) -> None:
+    with pytest.raises(services.InvalidSettings):
+        _series(organizer, starts_on=date(2150, 1, 1))
+    with pytest.raises(services.InvalidSettings):
+        _series(organizer, max_entrants=10_001)
+
+
+def test_an_edition_the_bounds_refuse_does_not_stop_the_other_series(organizer: Any) -> None:
+    # 23:30 on 31 December 2099 (22:30 UTC) for two hours would close after 2100.
+    late = _series(organizer, time_of_day=time(23, 30), starts_on=date(2099, 12, 31))
+    other = _series(organizer, time_of_day=time(23, 0), window_minutes=50)
+    created = series_services.series_editions_create_due(now=utc(2099, 12, 31, 22, 45))
+    assert [Tournament.objects.get(pk=pk).series_id for pk in created] == [other.pk]
+    assert not late.editions.exists()
