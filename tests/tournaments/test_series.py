@@ -253,3 +253,11 @@ def test_an_edition_the_bounds_refuse_does_not_stop_the_other_series(organizer: 
     created = series_services.series_editions_create_due(now=utc(2099, 12, 31, 22, 45))
     assert [Tournament.objects.get(pk=pk).series_id for pk in created] == [other.pk]
     assert not late.editions.exists()
+
+
+def test_beat_runs_the_series_task_every_half_minute(settings: Any) -> None:
+    from jokeren.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["create-due-series-editions"]
+    assert entry["task"] in app.tasks
+    assert entry["schedule"] <= 60
