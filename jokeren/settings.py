@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # /api/ requests with "Authorization: Bearer <token>" (personal API tokens)
+    "tournaments.tokens.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -204,6 +206,10 @@ CELERY_BEAT_SCHEDULE = {
     "close-due-tournaments": {
         "task": "tournaments.tasks.tournaments_close_due",
         "schedule": env.float("CLOSE_DUE_EVERY_SECONDS", default=60.0),
+    },
+    "create-due-series-editions": {
+        "task": "tournaments.tasks.series_editions_create_due",
+        "schedule": env.float("SERIES_DUE_EVERY_SECONDS", default=30.0),
     },
 }
 

@@ -25,6 +25,7 @@ from django_ratelimit.core import is_ratelimited
 
 from tournaments import analysis, json_input, services
 from tournaments.models import Game, Tournament
+from tournaments.series import bot_user_ids
 
 #: The largest request body the API reads (a move is well under 1 KiB).
 MAX_BODY_BYTES = 16 * 1024
@@ -252,6 +253,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     board = services.standings_for_viewer(tournament=tournament, user=request.user)
     extras = analysis.board_extras_for(tournament=tournament, board=board)
+    bots = bot_user_ids([s.user_id for s in board.rows])
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -262,6 +264,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                 {
                     "rank": s.rank,
                     "player": s.username,
+                    "bot_account": s.user_id in bots,
                     "result": s.result,
                     "total": s.total,
                     "opponents_average": s.opponents_average,

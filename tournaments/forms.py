@@ -268,6 +268,7 @@ class TournamentForm(forms.Form):
     hide_results = forms.BooleanField(
         label=_("Hide the results until the close (only who finished is shown)"), required=False
     )
+    admits_bots = forms.BooleanField(label=_("Admits bot accounts"), required=False, initial=True)
 
     def __init__(
         self,
@@ -287,6 +288,7 @@ class TournamentForm(forms.Form):
             initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
             initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
             initial.setdefault("hide_results", tournament.hide_results)
+            initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
@@ -363,6 +365,7 @@ class TournamentForm(forms.Form):
             "opens_at": data["opens_at"],
             "closes_at": data["closes_at"],
             "hide_results": bool(data.get("hide_results")),
+            "admits_bots": bool(data.get("admits_bots")),
         }
 
 
@@ -377,3 +380,80 @@ class PracticeForm(forms.Form):
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = levels
         if levels:
             self.fields["bot_level"].initial = levels[-1][0]
+
+
+WEEKDAY_CHOICES = [
+    (0, _("Monday")),
+    (1, _("Tuesday")),
+    (2, _("Wednesday")),
+    (3, _("Thursday")),
+    (4, _("Friday")),
+    (5, _("Saturday")),
+    (6, _("Sunday")),
+]
+
+
+class SeriesForm(TournamentForm):
+    """A recurring tournament: the tournament's settings (no window: the schedule makes
+    each edition's) plus the schedule in Amsterdam time and the season's k."""
+
+    kind = forms.ChoiceField(
+        label=_("Schedule"), choices=[("daily", _("daily")), ("weekly", _("weekly"))]
+    )
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("Weekdays (weekly)"),
+        choices=WEEKDAY_CHOICES,
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    time_of_day = forms.TimeField(
+        label=_("Starts at (Amsterdam time)"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    window_minutes = forms.IntegerField(
+        label=_("Open for (minutes)"), min_value=1, max_value=7 * 24 * 60, initial=120
+    )
+    starts_on = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    best_k = forms.IntegerField(label=_("Editions counted in the season (best k)"), min_value=1)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["opens_at"]
+        del self.fields["closes_at"]
+        # A series's editions show their results as they come (no hidden-results option).
+        del self.fields["hide_results"]
+        self.fields["name"].label = _("Name of the series")
+        self.initial.setdefault("starts_on", timezone.localdate())
+        self.initial.setdefault("best_k", 10)
+
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], forms.Form.clean(self))
+        if data.get("kind") == "weekly" and not data.get("weekdays"):
+            self.add_error("weekdays", _("A weekly series needs at least one weekday."))
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        # No window of its own: the schedule gives each edition's.
+        data.setdefault("opens_at", None)
+        data.setdefault("closes_at", None)
+        kwargs = {
+            k: v
+            for k, v in super().service_kwargs().items()
+            if k not in ("opens_at", "closes_at", "hide_results")
+        }
+        kwargs.update(
+            kind=data["kind"],
+            weekdays=data.get("weekdays") or [],
+            time_of_day=data["time_of_day"],
+            window_minutes=data["window_minutes"],
+            starts_on=data["starts_on"],
+            ends_on=data.get("ends_on"),
+            best_k=data["best_k"],
+        )
+        return kwargs

@@ -64,12 +64,22 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
     )
+    #: Bot accounts (``Account.is_bot``) may enter (the organizer's choice).
+    admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
+    #: The series this tournament is an edition of (``tournaments.series``), if any.
+    series = models.ForeignKey(
+        "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="editions"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-opens_at", "-id"]
         constraints = [
+            # A restarted beat never creates an edition twice.
+            models.UniqueConstraint(
+                fields=["series", "opens_at"], name="tournament_one_edition_per_start"
+            ),
             models.CheckConstraint(
                 condition=Q(closes_at__gt=F("opens_at")), name="tournament_window_positive"
             ),
@@ -304,3 +314,91 @@ class WhatIf(models.Model):
 
     def __str__(self) -> str:
         return f"what-if {self.game_id} from {self.source_id}@{self.round_index}:{self.start}"
+
+
+class Series(models.Model):
+    """A recurring tournament: every setting of a tournament plus a schedule, in
+    ``SERIES_TIMEZONE`` (Europe/Amsterdam): daily at ``time_of_day``, or weekly on
+    ``weekdays`` (0 Monday .. 6 Sunday) at that time; each edition is open for
+    ``window_minutes``. A series is one season: its ranking sums each entrant's best
+    ``best_k`` edition results (``tournaments.series.season_standings``)."""
+
+    class Kind(models.TextChoices):
+        DAILY = "daily", _("daily")
+        WEEKLY = "weekly", _("weekly")
+
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    preset = models.CharField(_("variant"), max_length=40)
+    variant = models.JSONField(_("variant settings"))
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=8, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
+    )
+    max_entrants = models.PositiveIntegerField(
+        _("maximum entrants"), default=10, validators=[MinValueValidator(1)]
+    )
+    bot_level = models.CharField(_("bot level"), max_length=20)
+    admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
+    kind = models.CharField(_("schedule"), max_length=10, choices=Kind.choices)
+    weekdays = models.JSONField(_("weekdays"), default=list, blank=True)
+    time_of_day = models.TimeField(_("starts at (Amsterdam time)"))
+    window_minutes = models.PositiveIntegerField(
+        _("open for (minutes)"), validators=[MinValueValidator(1)]
+    )
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    best_k = models.PositiveSmallIntegerField(
+        _("editions counted in the season"), default=10, validators=[MinValueValidator(1)]
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="series_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name_plural = "series"
+        constraints = [
+            models.CheckConstraint(condition=Q(window_minutes__gte=1), name="series_window"),
+            models.CheckConstraint(condition=Q(best_k__gte=1), name="series_best_k"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("series_detail", args=[self.pk])
+
+
+class Account(models.Model):
+    """Per-user settings of the site: ``is_bot`` marks a bot account (a program plays it
+    through the API; flagged BOT on every leaderboard, lichess's BOT title)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
+    )
+    is_bot = models.BooleanField(_("bot account"), default=False)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({'bot' if self.is_bot else 'human'})"
+
+
+class ApiToken(models.Model):
+    """A personal API token: only its SHA-256 is stored (the token is shown once, at
+    creation); ``prefix`` (its first characters) names it on the tokens page."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(max_length=12)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}…"

@@ -227,6 +227,13 @@ def _check_max_entrants(max_entrants: int, *, entrants: int = 0) -> None:
         )
 
 
+# Shared with tournaments.series (a series checks the same settings).
+variant_for = _variant_for
+check_rounds = _check_rounds
+check_bot_level = _check_bot_level
+check_max_entrants = _check_max_entrants
+
+
 # --- Tournaments ------------------------------------------------------------------------
 
 
@@ -243,9 +250,12 @@ def tournament_create(
     opens_at: datetime,
     closes_at: datetime,
     hide_results: bool = False,
+    admits_bots: bool = True,
+    series: Any = None,
 ) -> Tournament:
     """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5); its
-    par is computed after the commit (``analysis.tournament_par_compute``)."""
+    par is computed after the commit (``analysis.tournament_par_compute``). ``series``:
+    the series it is an edition of (``tournaments.series``)."""
     from tournaments import analysis
 
     module = module_of(game)
@@ -271,6 +281,8 @@ def tournament_create(
             commitment=dealing.commitment(secret),
             created_by=created_by,
             hide_results=hide_results,
+            admits_bots=admits_bots,
+            series=series,
         )
         analysis.par_queue(tournament=t)
     return t
@@ -285,7 +297,15 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     must play the same game). The secret never changes."""
     from tournaments import analysis
 
-    allowed = {"name", "max_entrants", "opens_at", "closes_at", "hide_results", *_GAME_FIELDS}
+    allowed = {
+        "name",
+        "max_entrants",
+        "opens_at",
+        "closes_at",
+        "hide_results",
+        "admits_bots",
+        *_GAME_FIELDS,
+    }
     unknown = set(changes) - allowed
     if unknown:
         raise TypeError(f"cannot change {sorted(unknown)}")
@@ -397,11 +417,15 @@ def tournaments_due(*, now: datetime | None = None) -> list[int]:
 
 def entry_join(*, tournament_id: int, user: User) -> Entry:
     """Enter ``user`` into an open tournament that is not full; their game starts at once
-    (round 0 dealt, the bots before South have played)."""
+    (round 0 dealt, the bots before South have played). A bot account only where the
+    tournament admits bot accounts."""
+    from tournaments.series import check_admits
+
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if not t.window_open():
             raise TournamentNotOpen.of(_("This tournament is not open for entries."))
+        check_admits(tournament=t, user=user)
         if Entry.objects.filter(tournament=t, user=user).exists():
             raise AlreadyEntered.of(_("You have already entered this tournament."))
         if t.entries.count() >= t.max_entrants:

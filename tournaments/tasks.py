@@ -58,3 +58,12 @@ def tournament_par_compute(tournament_id: int) -> int:
     from tournaments import analysis
 
     return analysis.tournament_par_compute(tournament_id=tournament_id)
+
+
+@shared_task
+def series_editions_create_due() -> list[int]:
+    """Periodic (Celery beat, every minute): create the editions of every series whose
+    opening time has come (idempotent: an edition exists at most once)."""
+    from tournaments.series import series_editions_create_due as create_due
+
+    return create_due()

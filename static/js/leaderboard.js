@@ -35,7 +35,7 @@
       ...rows.filter((s) => !s.under_review).map((s) => {
         const tr = document.createElement("tr");
         if (s.player === me) tr.className = "me";
-        const name = s.player + (s.bot_rounds.length || s.bot_finished ? " 🤖" : "");
+        const name = s.player + (s.bot_account ? " BOT" : "") + (s.bot_rounds.length || s.bot_finished ? " 🤖" : "");
         if (visibleRounds > 0) {
           tr.append(
             cell(s.rank === null ? "–" : String(s.rank), true),
