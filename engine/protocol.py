@@ -12,7 +12,9 @@
 - ``state_from_json(obj)`` / ``action_from_json(obj)``;
 - ``bot_action(state, *, level)``: the bot's choice for ``state.current_player``; it
   reads only that seat's observation and the round's ``bot:<seat>`` stream;
-- ``BOT_LEVELS``: the bot levels, weakest first;
+- ``BOT_LEVELS``: the bot levels, weakest first (``basic``, ``strong``, ``expert``);
+- ``DEFAULT_BOT_LEVEL``: the level a tournament or practice game gets unless the
+  organizer (or player) chooses another (``strong``);
 - ``results(totals)``: each seat's duplicate result from the match totals;
 - ``LOWER_IS_BETTER``: the sense of ``results`` for ranking;
 - ``deal_summary(variant, *, secret, round_index)``: the JSON of ``python -m engine deal``.
@@ -90,6 +92,7 @@ class GameModule(Protocol):
     GAME: str
     PRESETS: Mapping[str, Any]
     BOT_LEVELS: Sequence[str]
+    DEFAULT_BOT_LEVEL: str
     LOWER_IS_BETTER: bool
 
     def variant_from_json(self, obj: Mapping[str, Any]) -> Any: ...

@@ -192,7 +192,7 @@ def tournament_create(
     """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5)."""
     module = module_of(game)
     _check_rounds(rounds)
-    level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
     _check_bot_level(module, level)
     _check_window(opens_at, closes_at)
     if max_entrants < 1:
@@ -364,7 +364,7 @@ def game_practice_start(
 ) -> Game:
     """A practice game outside any tournament, on fresh deals (its own new secret)."""
     module = module_of(game)
-    level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
     _check_bot_level(module, level)
     if preset not in module.PRESETS:
         raise InvalidSettings.of(_("Unknown variant: %(preset)s."), preset=preset)

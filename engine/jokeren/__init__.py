@@ -17,7 +17,9 @@ Use::
   ``observation``, ``observe``, ``to_json``, ``state_hash``), ``new_round``,
   ``state_from_json``, ``deal_summary``;
 - ``scoring``: ``results`` (own total minus the opponents' average), ``rank``;
-- ``bots``: ``BOT_LEVELS``, ``bot_action``.
+- ``bots``: the ``basic`` and ``strong`` bots;
+- ``expert``: the ``expert`` bot, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``bot_action``
+  (every level).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from engine.jokeren.actions import (
     SwapJoker,
     action_from_json,
 )
-from engine.jokeren.bots import BOT_LEVELS, bot_action
+from engine.jokeren.expert import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_action
 from engine.jokeren.melds import (
     DoesNotFit,
     InvalidMeld,
@@ -67,6 +69,7 @@ GAME = "jokeren"
 
 __all__ = [
     "BOT_LEVELS",
+    "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",
     "PRESETS",

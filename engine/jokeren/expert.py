@@ -30,8 +30,18 @@ from typing import TYPE_CHECKING, Final
 from engine.dealing import Stream
 from engine.errors import RoundOver
 from engine.jokeren import bots
-from engine.jokeren.actions import DISCARDS, DRAW_OPEN, DRAW_STOCK, Action, Discard, Draw
-from engine.jokeren.bots import choose, hand_partition, kind_of
+from engine.jokeren.actions import (
+    DISCARDS,
+    DRAW_OPEN,
+    DRAW_STOCK,
+    Action,
+    Discard,
+    Draw,
+    LayMelds,
+    LayOff,
+    SwapJoker,
+)
+from engine.jokeren.bots import _KIND_POINTS, choose, hand_partition, kind_of, table_view
 
 if TYPE_CHECKING:
     from engine.jokeren.state import JokerenObservation, JokerenState
@@ -47,6 +57,11 @@ SAMPLES: Final = 8
 HORIZON_TURNS: Final = 5
 #: discards compared (the strong bot's card included)
 DISCARD_CANDIDATES: Final = 3
+#: another candidate replaces the strong bot's choice only when it is better by more
+#: than this many points per world (the rollouts are few and noisy)
+MARGIN: Final = 3.0
+#: whether the discard is searched (else only the draw)
+SEARCH_DISCARD: Final = True
 #: no new world is started once the rollouts have made this many bot actions
 ACTION_BUDGET: Final = 260
 
@@ -61,11 +76,10 @@ def _known_in_hands(obs: JokerenObservation) -> list[list[int]]:
         if data:  # a draw from the open pile
             last[data[0]] = seat
             continue
-        t = type(action).__name__
-        if t == "Discard" or t == "LayOff" or t == "SwapJoker":
-            last.pop(action.card, None)  # type: ignore[attr-defined]
-        elif t == "LayMelds":
-            for cards, _ in action.melds:  # type: ignore[attr-defined]
+        if isinstance(action, (Discard, LayOff, SwapJoker)):
+            last.pop(action.card, None)
+        elif isinstance(action, LayMelds):
+            for cards, _ in action.melds:
                 for c in cards:
                     last.pop(c, None)
     out: list[list[int]] = [[] for _ in obs.hand_counts]
@@ -132,13 +146,18 @@ def _world(
 
 
 def _penalty(state: JokerenState, seat: int, by_cards: bool) -> float:
-    """A seat's penalty: its score once the round is over, else its loose cards."""
+    """A seat's penalty: its score once the round is over, else its loose cards (those
+    that fit a meld on the table not counted when the seat may lay them off later)."""
     if state.is_terminal:
         return float(state.scores()[seat])
     part = hand_partition(state.hands[seat], by_cards)
+    loose = part.loose
+    if state.out[seat] or state.variant.lay_off_before_out:
+        fit = table_view(state.table).fit
+        loose = tuple(k for k in loose if k not in fit)
     if by_cards:
-        return float(len(part.loose) + part.loose_jokers)
-    return float(part.cost)
+        return float(len(loose) + part.loose_jokers)
+    return float(sum(_KIND_POINTS[k] for k in loose) + 25 * part.loose_jokers)
 
 
 def _value(state: JokerenState, seat: int, by_cards: bool) -> float:
@@ -157,15 +176,17 @@ def _candidates(obs: JokerenObservation, strong: Action) -> list[Action]:
         if not any(kind_of(c) != top for c in obs.hand):
             return [strong]  # taking it would leave nothing to discard
         return [strong, DRAW_STOCK if strong == DRAW_OPEN else DRAW_OPEN]
-    if not isinstance(strong, Discard):
+    if not isinstance(strong, Discard) or not SEARCH_DISCARD:
         return [strong]
     by_cards = obs.variant.scoring == "cards"
     part = hand_partition(obs.hand, by_cards)
     taken = None if obs.taken_from_open is None else kind_of(obs.taken_from_open)
     chosen = kind_of(strong.card)
+    table = table_view(obs.table)
+    keep = {taken, chosen, *table.fit, *table.swaps}
     kinds = sorted(
-        {k for k in part.loose if k != taken and k != chosen},
-        key=lambda k: (-bots._KIND_POINTS[k], k),
+        {k for k in part.loose if k not in keep},
+        key=lambda k: (-_KIND_POINTS[k], k),
     )
     out: list[Action] = [strong]
     for k in kinds[: DISCARD_CANDIDATES - 1]:
@@ -186,9 +207,11 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     end_turn = obs.turn + HORIZON_TURNS
     totals = [0.0] * len(candidates)
     actions = 0
+    worlds = 0
     for _ in range(SAMPLES):
         if actions >= ACTION_BUDGET:
             break
+        worlds += 1
         world = _world(obs, known, unseen, rng)
         for i, action in enumerate(candidates):
             state = world.apply(action)
@@ -197,6 +220,8 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
                 actions += 1
             totals[i] += _value(state, seat, by_cards)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    if totals[best] - totals[0] <= MARGIN * worlds:
+        return strong
     return candidates[best]
 
 

@@ -1,12 +1,13 @@
 """Klaverjassen (RULES.md §6), following the game protocol of ``engine.protocol``.
 
-``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``LOWER_IS_BETTER``, ``variant_from_json``,
-``new_round``, ``state_from_json``, ``action_from_json``, ``bot_action``, ``results``,
+``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``LOWER_IS_BETTER``,
+``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``, ``bot_action``, ``results``,
 ``deal_summary``; plus the variant, state, action and error types and ``trick_roem``.
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
-observation, JSON), ``bots``.
+observation, JSON), ``bots`` (basic, strong), ``expert`` (the expert bot and
+``bot_action`` of every level).
 
 Decisions that RULES.md does not settle (platform):
 
@@ -35,7 +36,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard, action_from_json
-from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose
+from engine.klaverjas.bots import choose
 from engine.klaverjas.errors import (
     InvalidBid,
     MayNotUndertrump,
@@ -45,6 +46,7 @@ from engine.klaverjas.errors import (
     NotInHand,
     WrongPhase,
 )
+from engine.klaverjas.expert import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_action
 from engine.klaverjas.roem import trick_roem
 from engine.klaverjas.rules import card_points, legal_cards
 from engine.klaverjas.state import (
@@ -68,6 +70,7 @@ LOWER_IS_BETTER: Final = False
 __all__ = [
     "AMSTERDAMS",
     "BOT_LEVELS",
+    "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",
     "PRESETS",

@@ -1,25 +1,27 @@
 """The Klaverjas ``expert`` bot: determinized double-dummy search (GIB's PIMC).
 
-The expert bids like the ``strong`` bot. When it plays a card with a choice of two or
-more, it:
+The expert bids like the ``strong`` bot and plays its cards until ``SEARCH_TRICKS``
+tricks are left. From then on, when it has a choice of two or more cards, it:
 
 1. samples ``SAMPLES`` deals of the cards it has not seen over the other three seats,
    each consistent with its observation: the number of cards in each hand, the suits
    a seat has shown out of, and the trumps a seat cannot hold (it failed to overtrump
    when it had to) — the card counting of the strong bot (``_knowledge``);
 2. for each sample and each legal card, searches the rest of the round double dummy
-   (every hand open): alpha-beta inside a trick, the value of a position at the start
-   of a trick memoised, the value being the card points and roem the own team takes
-   minus what the other team takes (the last trick's bonus included); when more than
-   ``FULL_DEPTH_TRICKS`` tricks are left, the search looks ``SHALLOW_TRICKS`` tricks
-   ahead and counts the rest as shared evenly;
+   (every hand open) to its end: alpha-beta with the bounds found for a position at
+   the start of a trick memoised, the value being the card points and roem the own team
+   takes minus what the other team takes (the last trick's bonus included);
 3. turns each result into the round's outcome for its team (a playing team that does
    not score more than the other is nat: it gets nothing and the other team gets 162
    and all roem) and plays the card with the best total over the samples (ties: the
    strong bot's card, then the lowest card id).
 
-Every choice is a function of the observation and the round's ``bot:<seat>`` stream
-(the samples are drawn from it), counted in search nodes, never in wall-clock time.
+The search is counted in nodes, never in wall-clock time: no new sample is searched
+once ``NODE_BUDGET`` nodes are spent, and a sample that would pass ``NODE_LIMIT`` is
+dropped (with none searched, the strong bot's card is played). Every choice is a
+function of the observation and the round's ``bot:<seat>`` stream (the samples are
+drawn from it). (Searching earlier tricks a trick or two ahead, with the rest counted
+as shared evenly, played worse than the strong bot's card in duplicate play.)
 """
 
 from __future__ import annotations
@@ -43,13 +45,19 @@ DEFAULT_BOT_LEVEL: Final = "strong"
 #: deals sampled per decision (at most)
 SAMPLES: Final = 12
 #: no further sample is searched once the search has visited this many nodes
-NODE_BUDGET: Final = 3000
-#: with at most this many tricks left (the current one included) the search is exact
-FULL_DEPTH_TRICKS: Final = 3
-#: with more tricks left than this the expert plays the strong bot's card
-SEARCH_TRICKS: Final = 8
-#: otherwise the search looks this many tricks ahead (the current one included)
-SHALLOW_TRICKS: Final = 1
+NODE_BUDGET: Final = 4000
+#: a sample whose search would pass this many nodes in all is dropped, and so are the
+#: samples after it (the bound of a decision's time)
+NODE_LIMIT: Final = 9000
+#: the expert searches when at most this many tricks are left (the current one
+#: included); before, it plays the strong bot's card
+SEARCH_TRICKS: Final = 4
+
+
+class _OutOfNodes(Exception):
+    """The search passed ``NODE_LIMIT``."""
+
+
 #: tries to draw a deal that meets every known void and trump cap, before dropping caps
 SAMPLE_TRIES: Final = 20
 
@@ -73,12 +81,17 @@ class _Search:
     team 1) of the card points and roem still to be won, both teams playing perfectly
     with every hand open."""
 
-    def __init__(self, trump: int, variant: Variant, last_trick: int) -> None:
+    def __init__(self, trump: int, variant: Variant, last_trick: int, limit: int) -> None:
         self.trump = trump
         self.v = variant
         self.last_trick = last_trick
         self.nodes = 0
-        self.memo: dict[tuple[int, int, int, int, int, int], int] = {}
+        self.limit = limit
+        #: a position at the start of a trick -> the bounds of its value found so far
+        self.memo: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
+        #: a full trick (cards in play order) -> the index of its winner, its points
+        #: and roem
+        self.tricks: dict[tuple[int, ...], tuple[int, int]] = {}
         tmask = _SUIT_MASK[trump]
         self.tmask = tmask
         # power of each card by led suit: trumps above the led suit above the rest
@@ -156,28 +169,33 @@ class _Search:
         hands: list[int],
         leader: int,
         trick: tuple[int, ...],
-        depth: int,
         alpha: int = -10_000,
         beta: int = 10_000,
     ) -> int:
-        """The value (team 0 minus team 1) of the rest, ``depth`` tricks ahead at most
-        (the current one included)."""
+        """The value (team 0 minus team 1) of the rest of the round, the current trick
+        (led by ``leader``, its cards ``trick``) included."""
         self.nodes += 1
+        if self.nodes > self.limit:
+            raise _OutOfNodes
         n = len(trick)
         if n == 4:
-            led = trick[0] // 8
-            power = self.power[led]
-            win = max(range(4), key=lambda i: power[trick[i]])
+            known = self.tricks.get(trick)
+            if known is None:
+                power = self.power[trick[0] // 8]
+                win = max(range(4), key=lambda i: power[trick[i]])
+                points = sum(self.points[c] for c in trick)
+                known = (win, points + roem_points(trick, self.trump, self.v.four_jacks))
+                self.tricks[trick] = known
+            win, gain = known
             winner = (leader + win) % 4
-            gain = sum(self.points[c] for c in trick)
-            gain += roem_points(trick, self.trump, self.v.four_jacks)
-            last = not any(hands)
+            last = not (hands[0] or hands[1] or hands[2] or hands[3])
             if last:
                 gain += self.last_trick
-            sign = 1 if winner % 2 == 0 else -1
-            if last or depth <= 1:
-                return sign * gain
-            return sign * gain + self._fresh(hands, winner, depth - 1)
+            if winner % 2:
+                gain = -gain
+            if last:
+                return gain
+            return gain + self._fresh(hands, winner, alpha - gain, beta - gain)
         seat = (leader + n) % 4
         moves = self._moves(hands, seat, trick)
         maximise = seat % 2 == 0
@@ -185,7 +203,7 @@ class _Search:
         hand = hands[seat]
         for c in moves:
             hands[seat] = hand & ~(1 << c)
-            x = self.value(hands, leader, (*trick, c), depth, alpha, beta)
+            x = self.value(hands, leader, (*trick, c), alpha, beta)
             if maximise:
                 if x > best:
                     best = x
@@ -209,6 +227,8 @@ class _Search:
         if legal & (legal - 1) == 0:
             return [legal.bit_length() - 1]
         live = hands[0] | hands[1] | hands[2] | hands[3]
+        for c in trick:
+            live |= 1 << c
         points = self.points
         order = self.order
         out: list[int] = []
@@ -230,14 +250,24 @@ class _Search:
         out.sort(key=lambda c: (-power[c], -points[c]))
         return out
 
-    def _fresh(self, hands: list[int], leader: int, depth: int) -> int:
-        """The exact value of a position at the start of a trick (memoised)."""
-        key = (hands[0], hands[1], hands[2], hands[3], leader, depth)
-        hit = self.memo.get(key)
-        if hit is None:
-            hit = self.value(hands, leader, (), depth)
-            self.memo[key] = hit
-        return hit
+    def _fresh(self, hands: list[int], leader: int, alpha: int, beta: int) -> int:
+        """The value of a position at the start of a trick, within the window ``alpha``
+        to ``beta`` (a value outside it is a bound): the bounds found are memoised."""
+        key = (hands[0], hands[1], hands[2], hands[3], leader)
+        low, high = self.memo.get(key, (-10_000, 10_000))
+        if low >= beta:
+            return low
+        if high <= alpha or low == high:
+            return high
+        x = self.value(hands, leader, (), max(alpha, low), min(beta, high))
+        if x <= max(alpha, low):
+            high = x
+        elif x >= min(beta, high):
+            low = x
+        else:
+            low = high = x
+        self.memo[key] = (low, high)
+        return x
 
 
 def _sample(
@@ -308,44 +338,45 @@ def choose_expert(obs: KlaverjasObservation, *, rng: Stream) -> Action:
     if obs.phase != "play" or len(legal) < 2 or 8 - len(obs.tricks) > SEARCH_TRICKS:
         return strong
     assert obs.trump is not None and obs.playing_seat is not None
-    trump = obs.trump
     v = obs.variant
     seat = obs.seat
     team = seat % 2
-    done = obs.tricks
     # what the teams have taken so far (team 0 minus team 1), and the roem so far
     taken = 0
     roem = 0
-    for t in done:
+    for t in obs.tricks:
         gain = t.points + t.roem
         taken += gain if t.winner % 2 == 0 else -gain
         roem += t.roem
     total = 152 + v.last_trick + roem
-    left = 8 - len(done)
-    depth = left if left <= FULL_DEPTH_TRICKS else SHALLOW_TRICKS
-    search = _Search(trump, v, v.last_trick)
+    search = _Search(obs.trump, v, v.last_trick, NODE_LIMIT)
     cards = [a.card for a in legal if isinstance(a, PlayCard)]
-    strong_card = strong.card if isinstance(strong, PlayCard) else -1
     totals = dict.fromkeys(cards, 0)
     trick = obs.trick
     leader = obs.leader if trick else seat
     playing_team = obs.playing_seat % 2
+    searched = 0
     for hands in _samples(obs, rng, SAMPLES):
         if search.nodes >= NODE_BUDGET:
             break
         search.memo.clear()
-        for c in cards:
-            hands[seat] &= ~(1 << c)
-            d = search.value(hands, leader, (*trick, c), depth)
-            hands[seat] |= 1 << c
+        values = {}
+        try:
+            for c in cards:
+                hands[seat] &= ~(1 << c)
+                values[c] = search.value(hands, leader, (*trick, c))
+                hands[seat] |= 1 << c
+        except _OutOfNodes:
+            break
+        for c, d in values.items():
             own = taken + d if team == 0 else -(taken + d)
-            if depth < left:
-                # a look ahead: the rest is not searched, so the outcome is not known
-                totals[c] += own
-            else:
-                totals[c] += _outcome(own, team, playing_team, total, v.tie_is_nat)
+            totals[c] += _outcome(own, team, playing_team, total, v.tie_is_nat)
+        searched += 1
+    if not searched:
+        return strong
     best = max(totals[c] for c in cards)
     winners = [c for c in cards if totals[c] == best]
+    strong_card = strong.card if isinstance(strong, PlayCard) else -1
     return PlayCard(strong_card if strong_card in winners else winners[0])
 
 
