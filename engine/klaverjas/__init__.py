@@ -1,8 +1,8 @@
 """Klaverjassen (RULES.md §6), following the game protocol of ``engine.protocol``.
 
 ``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``LOWER_IS_BETTER``,
-``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``, ``bot_action``, ``results``,
-``deal_summary``; plus the variant, state, action and error types and ``trick_roem``.
+``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
+``bot_action``, ``results``, ``deal_summary``; plus the variant, state, action and error types and ``trick_roem``.
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
