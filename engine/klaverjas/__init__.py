@@ -2,7 +2,8 @@
 
 ``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``LOWER_IS_BETTER``,
 ``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
-``bot_action``, ``results``, ``deal_summary``; plus the variant, state, action and error types and ``trick_roem``.
+``bot_action``, ``results``, ``deal_summary``; plus the variant, state, action and error
+types and ``trick_roem``.
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
