@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from jokeren_helpers import make_state
 
-from engine.dealing import Stream
 from engine.cards import CARD_CODE
+from engine.dealing import Stream
 from engine.jokeren import PRESETS, Draw, JokerenState, LayMelds, bot_action, new_round
 from engine.jokeren.expert import _known_in_hands, _unseen, _world, choose_expert
 
