@@ -60,6 +60,8 @@ DISCARD_CANDIDATES: Final = 3
 #: another candidate replaces the strong bot's choice only when it is better by more
 #: than this many points per world (the rollouts are few and noisy)
 MARGIN: Final = 3.0
+#: the level of the bots that play the worlds on
+ROLLOUT_LEVEL: Final = "strong"
 #: whether the discard is searched (else only the draw)
 SEARCH_DISCARD: Final = True
 #: no new world is started once the rollouts have made this many bot actions
@@ -216,7 +218,7 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
         for i, action in enumerate(candidates):
             state = world.apply(action)
             while not state.is_terminal and state.turn < end_turn:
-                state = state.apply(bots.bot_action(state, level="strong"))
+                state = state.apply(bots.bot_action(state, level=ROLLOUT_LEVEL))
                 actions += 1
             totals[i] += _value(state, seat, by_cards)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
