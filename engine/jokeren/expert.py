@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from engine.dealing import Stream
-from engine.errors import RoundOver
+from engine.errors import IllegalMove, RoundOver
 from engine.jokeren import bots
 from engine.jokeren.actions import (
     DISCARDS,
@@ -222,7 +222,10 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
         for i, action in enumerate(candidates):
             state = world.apply(action)
             while not state.is_terminal and state.turn < end_turn:
-                state = state.apply(bots.bot_action(state, level=ROLLOUT_LEVEL))
+                try:
+                    state = state.apply(bots.bot_action(state, level=ROLLOUT_LEVEL))
+                except IllegalMove:
+                    break  # a rollout bot's mistake ends the rollout where it stands
                 actions += 1
             totals[i] += _value(state, seat, by_cards)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))

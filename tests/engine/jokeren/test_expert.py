@@ -94,3 +94,16 @@ def test_a_card_taken_from_the_open_pile_is_known_until_it_is_laid() -> None:
     run = tuple(c for c in state.hands[0] if CARD_CODE[c] in ("5h", "6h", "7h"))
     state = state.apply(LayMelds(((run, (None, None, None)),)))
     assert _known_in_hands(state.observe(1))[0] == []
+
+
+@pytest.mark.parametrize("levels", [("expert", "strong") * 2, ("strong", "expert") * 2])
+def test_a_rollout_bot_that_errs_does_not_stop_the_expert(levels: tuple[str, ...]) -> None:
+    """In a world of deal 11 of the duplicate benchmark a strong bot of the rollout swaps
+    a joker that leaves it nothing to discard (an illegal move): the rollout ends there
+    and the expert still chooses."""
+    import engine.jokeren as jokeren
+    from engine.match import play_round
+
+    secret = (11).to_bytes(4, "big") * 8
+    state, _ = play_round(jokeren, PRESETS["jokeren7"], secret=secret, round_index=3, levels=levels)
+    assert state.is_terminal
