@@ -12,8 +12,8 @@ cards the expert has not seen are dealt at random to the other hands (each with 
 number of cards) and the stock, a card that a seat took from the open pile and has not
 laid or discarded since staying in that seat's hand; the world's reshuffles and the
 bots in it get a seed drawn from the expert's stream. The candidate is made and the
-round is played on by ``ROLLOUT_LEVEL`` (strong) bots in every seat for
-``HORIZON_TURNS`` turns, or to its end. The value of a world is the opponents' average
+round is played on by ``ROLLOUT_LEVEL`` (strong) bots in every seat to the end of the
+expert's next turn, or of the round. The value of a world is the opponents' average
 penalty minus the expert's: the round's score at its end, else each hand's loose cards
 (the points, or cards, its best split into melds leaves; a card that fits a meld on the
 table not counted for a seat that may lay it off). Another candidate replaces the
@@ -59,14 +59,11 @@ DEFAULT_BOT_LEVEL: Final = "strong"
 
 #: worlds sampled per decision (at most)
 SAMPLES: Final = 8
-#: turns played on in each world after the candidate (the expert's next turn included
-#: with four players)
-HORIZON_TURNS: Final = 2
 #: discards compared (the strong bot's card included)
 DISCARD_CANDIDATES: Final = 3
 #: another candidate replaces the strong bot's choice only when it is better by more
 #: than this many points per world (the rollouts are few and noisy)
-MARGIN: Final = 1.0
+MARGIN: Final = 2.0
 #: the level of the bots that play the worlds on
 ROLLOUT_LEVEL: Final = "strong"
 #: no new world is started once the rollouts have made this many bot actions
@@ -211,7 +208,8 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     by_cards = obs.variant.scoring == "cards"
     known = _known_in_hands(obs)
     unseen = _unseen(obs)
-    end_turn = obs.turn + HORIZON_TURNS
+    # to the end of the expert's next turn: the card it keeps meets its next draw
+    end_turn = obs.turn + obs.variant.num_players + 1
     totals = [0.0] * len(candidates)
     actions = 0
     worlds = 0
