@@ -67,7 +67,7 @@ MARGIN: Final = 2.0
 #: the level of the bots that play the worlds on
 ROLLOUT_LEVEL: Final = "strong"
 #: no new world is started once the rollouts have made this many bot actions
-ACTION_BUDGET: Final = 120
+ACTION_BUDGET: Final = 90
 
 
 def _known_in_hands(obs: JokerenObservation) -> list[list[int]]:
