@@ -17,7 +17,7 @@ expert's next turn, or of the round. The value of a world is the opponents' aver
 penalty minus the expert's: the round's score at its end, else each hand's loose cards
 (the points, or cards, its best split into melds leaves; a card that fits a meld on the
 table not counted for a seat that may lay it off). Another candidate replaces the
-strong bot's choice only when its total is better by more than ``MARGIN`` points per
+strong bot's choice only when it is better by more than ``MARGIN`` points in every
 world (the worlds are few, and the rollouts noisy).
 
 Measured in duplicate play (benchmarks/README.md), this search does not yet play
@@ -62,8 +62,11 @@ SAMPLES: Final = 8
 #: discards compared (the strong bot's card included)
 DISCARD_CANDIDATES: Final = 3
 #: another candidate replaces the strong bot's choice only when it is better by more
-#: than this many points per world (the rollouts are few and noisy)
+#: than this many points in every world, of at least ``MIN_WORLDS`` (the worlds are few
+#: and the rollouts noisy: a choice made on one lucky world is worse than the strong
+#: bot's on average)
 MARGIN: Final = 2.0
+MIN_WORLDS: Final = 2
 #: the level of the bots that play the worlds on
 ROLLOUT_LEVEL: Final = "strong"
 #: no new world is started once the rollouts have made this many bot actions
@@ -211,6 +214,8 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     # to the end of the expert's next turn: the card it keeps meets its next draw
     end_turn = obs.turn + obs.variant.num_players + 1
     totals = [0.0] * len(candidates)
+    #: the candidates better than the strong choice by ``MARGIN`` in every world so far
+    always = set(range(1, len(candidates)))
     actions = 0
     worlds = 0
     for _ in range(SAMPLES):
@@ -218,7 +223,8 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
             break
         worlds += 1
         world = _world(obs, known, unseen, rng)
-        for i, action in enumerate(candidates):
+        values = []
+        for action in candidates:
             state = world.apply(action)
             while not state.is_terminal and state.turn < end_turn:
                 try:
@@ -226,11 +232,14 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
                 except IllegalMove:
                     break  # a rollout bot's mistake ends the rollout where it stands
                 actions += 1
-            totals[i] += _value(state, seat, by_cards)
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    if totals[best] - totals[0] <= MARGIN * worlds:
+            values.append(_value(state, seat, by_cards))
+        for i, value in enumerate(values):
+            totals[i] += value
+            if value - values[0] <= MARGIN:
+                always.discard(i)
+    if not always or worlds < MIN_WORLDS:
         return strong
-    return candidates[best]
+    return candidates[max(always, key=lambda i: (totals[i], -i))]
 
 
 def bot_action(state: JokerenState, *, level: str) -> Action:
