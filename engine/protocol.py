@@ -15,7 +15,9 @@
 - ``simplest_action(state)``: a legal action of ``state.current_player`` that needs no
   thought (Jokeren: draw from the stock, discard the lowest card), for the site's bot
   loop when the engine refuses a bot's choice;
-- ``BOT_LEVELS``: the bot levels, weakest first;
+- ``BOT_LEVELS``: the bot levels, weakest first (``basic``, ``strong``, ``expert``);
+- ``DEFAULT_BOT_LEVEL``: the level a tournament or practice game gets unless the
+  organizer (or player) chooses another (``strong``);
 - ``results(totals)``: each seat's duplicate result from the match totals;
 - ``LOWER_IS_BETTER``: the sense of ``results`` for ranking;
 - ``deal_summary(variant, *, secret, round_index)``: the JSON of ``python -m engine deal``;
@@ -99,6 +101,7 @@ class GameModule(Protocol):
     GAME: str
     PRESETS: Mapping[str, Any]
     BOT_LEVELS: Sequence[str]
+    DEFAULT_BOT_LEVEL: str
     LOWER_IS_BETTER: bool
 
     def variant_from_json(self, obj: Mapping[str, Any]) -> Any: ...

@@ -567,7 +567,9 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
-    best_level = module.BOT_LEVELS[-1]
+    # the strong bot ("de sterke bot"): the expert searches per decision and is too slow
+    # to play out every decision of a round on a page (and no stronger at Jokeren)
+    best_level = module.DEFAULT_BOT_LEVEL
     levels = [best_level] + [game.bot_level] * (n - 1)
     state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     decisions = []

@@ -119,6 +119,13 @@ def bot_level_choices() -> list[tuple[str, str]]:
     return list(seen.items())
 
 
+def default_bot_level() -> str:
+    """The level a form proposes: the games' default (``strong``), not the strongest."""
+    for module in available_games().values():
+        return module.DEFAULT_BOT_LEVEL
+    return ""
+
+
 def literal_choices(variant_type: type, key: str) -> tuple[Any, ...] | None:
     """The allowed values of a variant field typed ``Literal[...]`` (else ``None``)."""
     try:
@@ -293,9 +300,8 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
-        levels = bot_level_choices()
-        if levels and "bot_level" not in self.initial:
-            self.initial["bot_level"] = levels[-1][0]
+        if "bot_level" not in self.initial:
+            self.initial["bot_level"] = default_bot_level()
         if "opens_at" not in self.initial:
             now = timezone.localtime().replace(second=0, microsecond=0)
             self.initial["opens_at"] = now
@@ -376,10 +382,8 @@ class PracticeForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
-        levels = bot_level_choices()
-        cast(forms.ChoiceField, self.fields["bot_level"]).choices = levels
-        if levels:
-            self.fields["bot_level"].initial = levels[-1][0]
+        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
+        self.fields["bot_level"].initial = default_bot_level()
 
 
 WEEKDAY_CHOICES = [

@@ -121,7 +121,7 @@ def series_create(
 
     module = services.module_of(game)
     services.check_rounds(rounds)
-    level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
     services.check_bot_level(module, level)
     if kind not in Series.Kind.values:
         raise services.InvalidSettings.of(_("Unknown schedule: %(kind)s."), kind=kind)

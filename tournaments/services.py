@@ -260,7 +260,7 @@ def tournament_create(
 
     module = module_of(game)
     _check_rounds(rounds)
-    level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
     _check_bot_level(module, level)
     _check_window(opens_at, closes_at)
     _check_max_entrants(max_entrants)
@@ -451,7 +451,7 @@ def game_practice_start(
 ) -> Game:
     """A practice game outside any tournament, on fresh deals (its own new secret)."""
     module = module_of(game)
-    level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
     _check_bot_level(module, level)
     if preset not in module.PRESETS:
         raise InvalidSettings.of(_("Unknown variant: %(preset)s."), preset=preset)

@@ -356,3 +356,35 @@ def test_a_close_finishes_games_whose_bot_actions_the_engine_refuses(
     # the replay audit makes the bots' moves the same way: the game verifies
     game.entry.refresh_from_db()
     assert game.entry.audit_status == "ok", game.entry.audit_detail
+
+
+@pytest.mark.parametrize("preset", ["jokeren:jokeren13", "klaverjas:rotterdams"])
+def test_a_practice_game_against_expert_bots_plays_moves_through_the_api(
+    player: Client, preset: str
+) -> None:
+    response = player.post(reverse("practice"), {"preset": preset, "bot_level": "expert"})
+    game = Game.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
+    assert game.bot_level == "expert"
+    module = services.module_of(game.game)
+    bot_moves = 0
+    while bot_moves == 0:
+        game.refresh_from_db()
+        response = _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
+        assert response.status_code == 200
+        moves = [e for e in response.json()["events"] if "seat" in e]
+        bot_moves += sum(1 for e in moves if e["seat"] != 0)
+    game.refresh_from_db()
+    # the bots' moves are the expert's own choices, replayed from the stored state
+    state = module.new_round(
+        module.PRESETS[game.preset], secret=bytes(game.secret_bytes), round_index=game.round_index
+    )
+    for move in game.moves.filter(round_index=game.round_index).order_by("seq"):
+        action = module.action_from_json(move.action)
+        if state.current_player != 0:
+            assert action == module.bot_action(state, level="expert")
+        state = state.apply(action)
+
+
+def test_a_practice_game_starts_with_strong_bots_by_default(user: Any) -> None:
+    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    assert game.bot_level == "strong"
