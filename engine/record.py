@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.dealing import commitment
 from engine.errors import IllegalMove
+from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
 
@@ -151,7 +152,10 @@ def replay_round(
         seat = state.current_player
         by_bot = seat != PLAYER_SEAT or (bot_from is not None and seat0 >= bot_from)
         if by_bot:
-            action = module.bot_action(state, level=bot_level)
+            # the bot's move as the site makes it: its choice, or its simplest legal
+            # action where the engine refuses that choice (engine.match.bot_move)
+            move = bot_move(module, state, level=bot_level)
+            action, state = move.action, move.state
         elif used >= len(own_actions):
             break
         else:
@@ -161,11 +165,11 @@ def replay_round(
                 problem = f"the player's action {used + 1} cannot be read: {exc}"
                 return RoundReplay(deal, tuple(done), tuple(states), problem)
             used += 1
-        try:
-            state = state.apply(action)
-        except IllegalMove as exc:
-            problem = f"action {len(done) + 1} (seat {seat}) is illegal: {exc.en}"
-            return RoundReplay(deal, tuple(done), tuple(states), problem)
+            try:
+                state = state.apply(action)
+            except IllegalMove as exc:
+                problem = f"action {len(done) + 1} (seat {seat}) is illegal: {exc.en}"
+                return RoundReplay(deal, tuple(done), tuple(states), problem)
         if seat == PLAYER_SEAT:
             seat0 += 1
         done.append(RecordedAction(seat, action.to_json(), by_bot))
@@ -344,7 +348,9 @@ def _replay_round(
         try:
             action = module.action_from_json(recorded.action)
             if recorded.by_bot:
-                chosen = module.bot_action(state, level=record.bot_level)
+                # the bot's move as the site makes it: its choice, or its simplest legal
+                # action where the engine refuses that choice (engine.match.bot_move)
+                chosen = bot_move(module, state, level=record.bot_level).action
                 if chosen.to_json() != action.to_json():
                     return None, [
                         f"{where} is not the bot's choice {chosen.to_json()}: "

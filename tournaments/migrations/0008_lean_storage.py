@@ -112,7 +112,7 @@ def rounds_to_moves(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0004_audit"),
+        ("tournaments", "0007_clubs"),
     ]
 
     operations = [
