@@ -1179,7 +1179,8 @@ def _like(q: str) -> str:
 def _board_position(t: Tournament, upto: int, entry_id: int) -> int:
     """The 0-based place of an entry's row on a board."""
     sql = _BOARD_SQL.replace("{where}", "r.upto = %s") + " WHERE s.entry_id = %s"
-    rows = list(EntryResult.objects.raw(sql, [t.pk, upto, entry_id]))
+    # Raw rows carry the window's columns (``pos_``, ``rank_``) as extra attributes.
+    rows: list[Any] = list(EntryResult.objects.raw(sql, [t.pk, upto, entry_id]))
     return int(rows[0].pos_) - 1 if rows else 0
 
 
@@ -1188,7 +1189,7 @@ def _board_search(t: Tournament, upto: int, q: str, offset: int, limit: int) -> 
         _BOARD_SQL.replace("{where}", "r.upto = %s")
         + " WHERE s.name_key LIKE %s ESCAPE '\\' ORDER BY s.pos_ LIMIT %s OFFSET %s"
     )
-    rows = EntryResult.objects.raw(sql, [t.pk, upto, _like(q), limit, offset])
+    rows: list[Any] = list(EntryResult.objects.raw(sql, [t.pk, upto, _like(q), limit, offset]))
     return [_standing(r, None if r.unranked else int(r.rank_)) for r in rows]
 
 
@@ -1309,7 +1310,7 @@ def player_rank(*, game: Game) -> int | None:
         return None
     _ensure_results(t)
     visibility = _visibility_of(t, _own_row(t, game.user))
-    own = EntryResult.objects.filter(entry_id=game.entry_id, upto=visibility.rounds).first()
+    own = EntryResult.objects.filter(entry__game=game, upto=visibility.rounds).first()
     if own is None or own.unranked:
         return None
     return _board_ranked(t, visibility.rounds, [own])[0].rank
