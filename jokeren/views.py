@@ -6,11 +6,17 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from tournaments.models import Tournament
+
+
+def ping(request: HttpRequest) -> JsonResponse:
+    """A trivial JSON answer: the yardstick of the load benchmark (benchmarks/load.py) and
+    a liveness check for a load balancer."""
+    return JsonResponse({"ok": True})
 
 
 def home(request: HttpRequest) -> HttpResponse:

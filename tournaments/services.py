@@ -8,6 +8,7 @@ the other seats are bots (``module.bot_action`` at the tournament's bot level).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import json
 import sys
@@ -462,6 +463,9 @@ class _Run:
     moves: list[Move] = dataclasses.field(default_factory=list)
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     rounds_done: int = 0
+    #: Nobody reads the events (the bot finishing a game at the close): the moves are
+    #: recorded without their texts and observations.
+    quiet: bool = False
 
 
 def _game_start(
@@ -513,7 +517,6 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool) -> None:
     then log it and add its event."""
     g = run.game
     after = run.state.apply(action)
-    nl, en = describe_action(action, seat, run.variant.num_players)
     run.moves.append(
         Move(
             game=g,
@@ -526,6 +529,9 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool) -> None:
     )
     g.seq += 1
     run.state = after
+    if run.quiet:
+        return
+    nl, en = describe_action(action, seat, run.variant.num_players)
     run.events.append(
         {
             "seat": seat,
@@ -553,12 +559,17 @@ def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]
 
 def seat_names(language: str, num_players: int = 4) -> list[str]:
     """The seats' names in a language: the player, then clockwise."""
+    return list(_seat_names(language, num_players))
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_names(language: str, num_players: int) -> tuple[str, ...]:
     names = [_("You"), _("West"), _("North"), _("East")]
     with translation.override(language):
         out = [str(n) for n in names]
     if num_players == 3:
-        return [out[0], out[1], out[3]]
-    return out[:num_players]
+        return (out[0], out[1], out[3])
+    return tuple(out[:num_players])
 
 
 def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
@@ -750,6 +761,7 @@ def game_bot_finish(*, game_id: int) -> Game:
             variant=variant,
             secret=g.secret_bytes,
             state=module.state_from_json(g.state),
+            quiet=True,
         )
         _advance(run, bot_seats=frozenset(range(variant.num_players)))
         g.bot_finished = True
@@ -1701,6 +1713,7 @@ def _audit_store(g: Game, problems: list[str]) -> GameAudit:
     detail = "\n".join(problems)
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=g.entry_id)
+        was_under_review = entry.under_review
         if not problems:
             entry.audit_status = Entry.AuditStatus.OK
             entry.audit_resolved_by = None
@@ -1712,7 +1725,8 @@ def _audit_store(g: Game, problems: list[str]) -> GameAudit:
         entry.save(
             update_fields=["audit_status", "audit_detail", "audited_at", "audit_resolved_by"]
         )
-        entry_results_update(game=g)
+        if entry.under_review != was_under_review:
+            entry_results_update(game=g)
     return audit
 
 
