@@ -1137,11 +1137,12 @@ _BOARD_ORDER = ("unranked", "tier", "sort_result", "-rounds_played", "name_key",
 
 
 def _board_ranked(
-    t: Tournament, upto: int, rows: Sequence[EntryResult], offset: int = 0
+    t: Tournament, upto: int, rows: Sequence[EntryResult], offset: int | None = None
 ) -> list[Standing]:
     """Competition ranks ("1, 2, 2, 4") of consecutive rows of the board in its order from
     place ``offset``: the first ranked row's from a count of the better rows (an index
-    range), each next one's from its place (the ranked rows come first)."""
+    range), each next one's from its place (the ranked rows come first). ``offset``
+    ``None``: the rows' places are not known (one row picked out), each is counted."""
     out: list[Standing] = []
     previous: tuple[int, float | None] | None = None
     rank = 0
@@ -1151,7 +1152,10 @@ def _board_ranked(
             continue
         key = (row.tier, row.sort_result)
         if previous is None:
-            rank = 1 + _board_better(t, upto, row)
+            # The ranked rows come first: at place 0 nothing is better.
+            rank = 1 if offset == 0 and i == 0 else 1 + _board_better(t, upto, row)
+        elif offset is None:
+            rank = 1 + _board_better(t, upto, row) if key != previous else rank
         elif key != previous:
             rank = offset + i + 1
         previous = key
@@ -1280,7 +1284,7 @@ def _board_all(t: Tournament, visibility: Visibility) -> Board:
         EntryResult.objects.filter(tournament=t, upto=visibility.rounds).order_by(*_BOARD_ORDER)
     )
     return Board(
-        visibility=visibility, rows=_board_ranked(t, visibility.rounds, rows), count=len(rows)
+        visibility=visibility, rows=_board_ranked(t, visibility.rounds, rows, 0), count=len(rows)
     )
 
 
@@ -1375,7 +1379,9 @@ def _deal_ranked(t: Tournament, rows: Sequence[DealResult], offset: int = 0) -> 
                 )
             )
             continue
-        if previous is None:
+        if previous is None and offset + i == 0:
+            rank = 1
+        elif previous is None:
             rank = (
                 1
                 + DealResult.objects.filter(
@@ -1396,18 +1402,24 @@ def _deal_ranked(t: Tournament, rows: Sequence[DealResult], offset: int = 0) -> 
 
 def _deal_fields(
     t: Tournament, module: GameModule, rounds: int
-) -> dict[int, tuple[int, float, float]]:
+) -> tuple[dict[int, tuple[int, float, float]], dict[int, int]]:
     """Per round below ``rounds``: the field's size, average result and best result over
-    the rows the entrants played themselves (one grouped query)."""
+    the rows the entrants played themselves, and the rows in all (one grouped query)."""
     figures = (
-        DealResult.objects.filter(tournament=t, round_index__lt=rounds, by_bot=False)
+        DealResult.objects.filter(tournament=t, round_index__lt=rounds)
         .order_by()
-        .values("round_index")
+        .values("round_index", "by_bot")
         .annotate(n=Count("id"), average=Avg("result"), best=Min("sort_result"))
-        .values_list("round_index", "n", "average", "best")
+        .values_list("round_index", "by_bot", "n", "average", "best")
     )
     sign = _sign(module)
-    return {r: (n, round(average, 9), sign * best) for r, n, average, best in figures}
+    fields: dict[int, tuple[int, float, float]] = {}
+    counts: dict[int, int] = {}
+    for r, by_bot, n, average, best in figures:
+        counts[r] = counts.get(r, 0) + n
+        if not by_bot:
+            fields[r] = (n, round(average, 9), sign * best)
+    return fields, counts
 
 
 def deal_results(
@@ -1427,7 +1439,7 @@ def deal_results(
     t = tournament
     module = module_of(t.game)
     visible = min(t.rounds, visibility.rounds)
-    fields = _deal_fields(t, module, visible)
+    fields, counts = _deal_fields(t, module, visible)
     own_entry = None
     if page_size and user is not None and user.is_authenticated:
         own_entry = (
@@ -1438,7 +1450,7 @@ def deal_results(
         table = DealResult.objects.filter(tournament=t, round_index=r).order_by(*_DEAL_ORDER)
         size, average, best = fields.get(r, (0, None, None))
         if page_size:
-            count = table.count()
+            count = counts.get(r, 0)
             page = (pages or {}).get(r)
             if page is None and own_entry is not None:
                 page = _deal_position(t, r, own_entry) // page_size + 1

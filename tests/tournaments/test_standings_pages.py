@@ -146,4 +146,8 @@ def test_the_queries_of_the_page_and_the_api_do_not_grow_with_the_field(organize
     large = factories.make_tournament(created_by=organizer, rounds=1, max_entrants=80)
     few = _field(small, [10, 20, 30], prefix="s")
     many = _field(large, list(range(70)), prefix="l")
-    assert _queries(small, few[1].user) == _queries(large, many[35].user)
+    small_queries = _queries(small, few[1].user)
+    large_queries = _queries(large, many[35].user)
+    # The only extra ones: the rank of the first row of a page after the first, counted
+    # (on the leaderboard and on the deal's table): the viewer's page is not the first.
+    assert small_queries <= large_queries <= small_queries + 2 <= 40
