@@ -77,7 +77,7 @@ def load_average() -> str:
 
 
 def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+    print(f"[{time.strftime('%H:%M:%S', time.gmtime())}] {message}", flush=True)
 
 
 # --- Services ------------------------------------------------------------------------

@@ -1060,6 +1060,9 @@ def standings_rebuild(*, tournament: Tournament) -> int:
         _results_write(tournament, chunk)
         count += len(chunk)
     cache.set(_ready_key(tournament), 1, None)
+    cache.delete_many(
+        [_deal_fields_key(tournament, r, closed_only=False) for r in range(tournament.rounds + 1)]
+    )
     return count
 
 
@@ -1171,42 +1174,26 @@ def _board_better(t: Tournament, upto: int, row: EntryResult) -> int:
     )
 
 
-def _rank_sql(table: str, partition: str, order: str, row_order: str) -> str:
-    return (
-        f"SELECT * FROM (SELECT r.*, RANK() OVER (PARTITION BY {partition} ORDER BY {order})"
-        f" AS rank_, ROW_NUMBER() OVER (ORDER BY {row_order}) AS pos_ FROM {table} r"
-        " WHERE r.tournament_id = %s AND {where}) s"
+def _board_position(t: Tournament, upto: int, row: EntryResult) -> int:
+    """The 0-based place of a row on its board: the rows before it in the board's order
+    (``_BOARD_ORDER``), counted over the board's index."""
+    same_key = Q(tier=row.tier, sort_result=row.sort_result)
+    if row.unranked:
+        # Every unranked row has tier 0 and no sort result: after all the ranked ones.
+        same_key = Q(unranked=True)
+    else:
+        same_key &= Q(unranked=False)
+    ties = Q(rounds_played__gt=row.rounds_played) | Q(
+        rounds_played=row.rounds_played, name_key__lt=row.name_key
     )
-
-
-_BOARD_SQL = _rank_sql(
-    EntryResult._meta.db_table,
-    "r.unranked",
-    "r.tier, r.sort_result",
-    "r.unranked, r.tier, r.sort_result, r.rounds_played DESC, r.name_key, r.entry_id",
-)
-
-
-def _like(q: str) -> str:
-    escaped = q.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _board_position(t: Tournament, upto: int, entry_id: int) -> int:
-    """The 0-based place of an entry's row on a board."""
-    sql = _BOARD_SQL.replace("{where}", "r.upto = %s") + " WHERE s.entry_id = %s"
-    # Raw rows carry the window's columns (``pos_``, ``rank_``) as extra attributes.
-    rows: list[Any] = list(EntryResult.objects.raw(sql, [t.pk, upto, entry_id]))
-    return int(rows[0].pos_) - 1 if rows else 0
-
-
-def _board_search(t: Tournament, upto: int, q: str, offset: int, limit: int) -> list[Standing]:
-    sql = (
-        _BOARD_SQL.replace("{where}", "r.upto = %s")
-        + " WHERE s.name_key LIKE %s ESCAPE '\\' ORDER BY s.pos_ LIMIT %s OFFSET %s"
-    )
-    rows: list[Any] = list(EntryResult.objects.raw(sql, [t.pk, upto, _like(q), limit, offset]))
-    return [_standing(r, None if r.unranked else int(r.rank_)) for r in rows]
+    ties |= Q(rounds_played=row.rounds_played, name_key=row.name_key, entry_id__lt=row.entry_id)
+    before = same_key & ties
+    if row.unranked:
+        before |= Q(unranked=False)
+    else:
+        before |= Q(unranked=False, tier__lt=row.tier)
+        before |= Q(unranked=False, tier=row.tier, sort_result__lt=row.sort_result)
+    return EntryResult.objects.filter(tournament=t, upto=upto).filter(before).count()
 
 
 @dataclass(frozen=True)
@@ -1258,16 +1245,18 @@ def standings_page(
     q = q.strip()
     me = None
     if own_final is not None:
-        own = board.filter(entry_id=own_final.entry_id).first()
+        own = EntryResult.objects.filter(entry_id=own_final.entry_id, upto=upto).first()
         if own is not None:
-            position = _board_position(t, upto, own.entry_id)
+            position = _board_position(t, upto, own)
             me = _board_ranked(t, upto, [own])[0]
             if page is None and not q:
                 page = position // page_size + 1
     if q:
         count = board.filter(name_key__contains=q.lower()).count()
         page, offset = _page_bounds(page, page_size, count)
-        rows = _board_search(t, upto, q, offset, page_size)
+        # Each found row's rank counted on the whole board (a few rows as a rule).
+        found = board.filter(name_key__contains=q.lower()).order_by(*_BOARD_ORDER)
+        rows = _board_ranked(t, upto, list(found[offset : offset + page_size]))
     else:
         count = board.count()
         page, offset = _page_bounds(page, page_size, count)
@@ -1404,7 +1393,17 @@ def _deal_fields(
     t: Tournament, module: GameModule, rounds: int
 ) -> tuple[dict[int, tuple[int, float, float]], dict[int, int]]:
     """Per round below ``rounds``: the field's size, average result and best result over
-    the rows the entrants played themselves, and the rows in all (one grouped query)."""
+    the rows the entrants played themselves, and the rows in all (one grouped query;
+    kept in the cache once the tournament has closed and they no longer change)."""
+    key = _deal_fields_key(t, rounds)
+    if key is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            fields_json, counts_json = cached
+            return (
+                {int(r): (n, a, b) for r, (n, a, b) in fields_json.items()},
+                {int(r): n for r, n in counts_json.items()},
+            )
     figures = (
         DealResult.objects.filter(tournament=t, round_index__lt=rounds)
         .order_by()
@@ -1419,7 +1418,15 @@ def _deal_fields(
         counts[r] = counts.get(r, 0) + n
         if not by_bot:
             fields[r] = (n, round(average, 9), sign * best)
+    if key is not None:
+        cache.set(key, (fields, counts), 24 * 3600)
     return fields, counts
+
+
+def _deal_fields_key(t: Tournament, rounds: int, *, closed_only: bool = True) -> str | None:
+    if closed_only and t.closed_at is None:
+        return None
+    return f"deal-fields:{t.pk}:{t.commitment[:16]}:{rounds}"
 
 
 def deal_results(
@@ -1478,17 +1485,15 @@ def deal_results(
 
 
 def _deal_position(t: Tournament, round_index: int, entry_id: int) -> int:
-    row = DealResult.objects.filter(
-        tournament=t, round_index=round_index, entry_id=entry_id
-    ).first()
+    """The 0-based place of an entry's row in a deal's table (``_DEAL_ORDER``), counted
+    over the table's index."""
+    row = DealResult.objects.filter(entry_id=entry_id, round_index=round_index).first()
     if row is None:
         return 0
+    same = Q(by_bot=row.by_bot, sort_result=row.sort_result)
+    before = same & (Q(name_key__lt=row.name_key) | Q(name_key=row.name_key, entry_id__lt=entry_id))
+    before |= Q(by_bot=False) if row.by_bot else Q(by_bot=False, sort_result__lt=row.sort_result)
     table = DealResult.objects.filter(tournament=t, round_index=round_index)
-    before = Q(by_bot=False, sort_result__lt=row.sort_result) | Q(
-        by_bot=False, sort_result=row.sort_result, name_key__lt=row.name_key
-    )
-    if row.by_bot:
-        before = Q(by_bot=False) | Q(by_bot=True, name_key__lt=row.name_key)
     return table.filter(before).count()
 
 

@@ -88,6 +88,30 @@ def test_an_entrant_sees_the_page_with_their_own_row_first(field: Tournament) ->
     assert [s.username for s in first.rows] == ["p05", "p00"] and first.me.username == "p07"
 
 
+def test_every_entrant_is_sent_to_the_page_with_their_row(organizer: Any) -> None:
+    """Ties of result, of progress and of name's order: the place counted over the index
+    is the row's place on the whole board, during the window and after the close, on the
+    leaderboard and in the deal's table."""
+    t = factories.make_tournament(created_by=organizer, rounds=2, max_entrants=50)
+    games = _field(t, OWN)
+    for game in games[:3]:  # three entrants one round further, two of them tied
+        factories.set_rounds(game, [*game.round_scores, [20, 30, 30, 30]])
+        services.entry_results_update(game=game)
+    for closed in (False, True):
+        if closed:
+            _reveal(t)
+        for game in games:
+            whole = services.standings_for_viewer(tournament=t, user=game.user).rows
+            place = [s.game_id for s in whole].index(game.pk)
+            board = services.standings_page(tournament=t, user=game.user, page_size=2)
+            assert board.page == place // 2 + 1
+            assert game.pk in [s.game_id for s in board.rows]
+            (deal, *_rest) = services.deal_results(
+                tournament=t, visibility=board.visibility, page_size=2, user=game.user
+            )
+            assert game.user.username in [r.username for r in deal.rows]
+
+
 def test_search_by_name_keeps_the_ranks_of_the_whole_board(organizer: Any) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1, max_entrants=50)
     _field(t, [10, 20, 30], prefix="anna_")
