@@ -1167,10 +1167,13 @@ def _board_ranked(
 
 
 def _board_better(t: Tournament, upto: int, row: EntryResult) -> int:
+    """The ranked rows of a board with a better key than ``row``'s (one index range for
+    tier 0, the complete entries, where most rows are)."""
+    better = Q(tier=row.tier, sort_result__lt=row.sort_result)
+    if row.tier > 0:
+        better |= Q(tier__lt=row.tier)
     return (
-        EntryResult.objects.filter(tournament=t, upto=upto, unranked=False)
-        .filter(Q(tier__lt=row.tier) | Q(tier=row.tier, sort_result__lt=row.sort_result))
-        .count()
+        EntryResult.objects.filter(tournament=t, upto=upto, unranked=False).filter(better).count()
     )
 
 

@@ -45,7 +45,12 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     entries = tournament.entries.count()
     my_game = None
     if request.user.is_authenticated:
-        my_game = Game.objects.filter(entry__tournament=tournament, user=request.user).first()
+        # Unordered: found by the entry's unique (tournament, user), not by a sort.
+        my_game = (
+            Game.objects.filter(entry__tournament=tournament, entry__user=request.user)
+            .order_by()
+            .first()
+        )
     board = services.standings_page(
         tournament=tournament,
         user=request.user,
