@@ -1352,14 +1352,19 @@ class Deal:
     count: int = 0
     page: int = 1
     pages: int = 1
+    #: The viewer's own row when it is not on the page shown.
+    me: DealRow | None = None
 
 
 _DEAL_ORDER = ("by_bot", "sort_result", "name_key", "entry_id")
 
 
-def _deal_ranked(t: Tournament, rows: Sequence[DealResult], offset: int = 0) -> list[DealRow]:
+def _deal_ranked(
+    t: Tournament, rows: Sequence[DealResult], offset: int | None = 0
+) -> list[DealRow]:
     """Competition ranks of consecutive rows of a deal's table from place ``offset`` (as
-    ``_board_ranked``); the bot's rows are unranked."""
+    ``_board_ranked``; ``None``: places not known, each rank counted); the bot's rows are
+    unranked."""
     out: list[DealRow] = []
     previous: float | None = None
     rank = 0
@@ -1371,9 +1376,9 @@ def _deal_ranked(t: Tournament, rows: Sequence[DealResult], offset: int = 0) -> 
                 )
             )
             continue
-        if previous is None and offset + i == 0:
+        if previous is None and offset == 0 and i == 0:
             rank = 1
-        elif previous is None:
+        elif previous is None or offset is None:
             rank = (
                 1
                 + DealResult.objects.filter(
@@ -1384,7 +1389,7 @@ def _deal_ranked(t: Tournament, rows: Sequence[DealResult], offset: int = 0) -> 
                 ).count()
             )
         elif row.sort_result != previous:
-            rank = offset + i + 1
+            rank = (offset or 0) + i + 1
         previous = row.sort_result
         out.append(
             DealRow(row.name, row.game_id, row.score, row.opponents_average, row.result, rank)
@@ -1444,34 +1449,40 @@ def deal_results(
     entrant who finished the round, with their score, the opponents' average and the
     round's result, ranked; the rows the bot played in the entrant's seat are marked,
     unranked and left out of the field's figures. With ``page_size``, one page of each
-    deal's rows: ``pages[round]``, else the page with ``user``'s row, else the first."""
+    deal's rows (``pages[round]``, else the first: the best of the field), and ``user``'s
+    own row beside it when it is not on that page."""
     _ensure_results(tournament)
     t = tournament
     module = module_of(t.game)
     visible = min(t.rounds, visibility.rounds)
     fields, counts = _deal_fields(t, module, visible)
-    own_entry = None
+    own: dict[int, DealResult] = {}
     if page_size and user is not None and user.is_authenticated:
-        own_entry = (
-            Entry.objects.filter(tournament=t, user=user).values_list("pk", flat=True).first()
-        )
+        own = {
+            row.round_index: row
+            for row in DealResult.objects.filter(
+                entry__tournament=t, entry__user=user, round_index__lt=visible
+            )
+        }
     out: list[Deal] = []
     for r in range(visible):
         table = DealResult.objects.filter(tournament=t, round_index=r).order_by(*_DEAL_ORDER)
         size, average, best = fields.get(r, (0, None, None))
         if page_size:
             count = counts.get(r, 0)
-            page = (pages or {}).get(r)
-            if page is None and own_entry is not None:
-                page = _deal_position(t, r, own_entry) // page_size + 1
-            page, offset = _page_bounds(page, page_size, count)
+            page, offset = _page_bounds((pages or {}).get(r), page_size, count)
             rows = list(table[offset : offset + page_size])
             ranked = _deal_ranked(t, rows, offset)
             n_pages = max(1, -(-count // page_size))
+            mine = own.get(r)
+            if mine is not None and all(row.pk != mine.pk for row in rows):
+                me = _deal_ranked(t, [mine], None)[0]
+            else:
+                me = None
         else:
             rows = list(table)
             ranked = _deal_ranked(t, rows)
-            count, page, n_pages = len(rows), 1, 1
+            count, page, n_pages, me = len(rows), 1, 1, None
         out.append(
             Deal(
                 round_index=r,
@@ -1482,22 +1493,10 @@ def deal_results(
                 count=count,
                 page=page,
                 pages=n_pages,
+                me=me,
             )
         )
     return out
-
-
-def _deal_position(t: Tournament, round_index: int, entry_id: int) -> int:
-    """The 0-based place of an entry's row in a deal's table (``_DEAL_ORDER``), counted
-    over the table's index."""
-    row = DealResult.objects.filter(entry_id=entry_id, round_index=round_index).first()
-    if row is None:
-        return 0
-    same = Q(by_bot=row.by_bot, sort_result=row.sort_result)
-    before = same & (Q(name_key__lt=row.name_key) | Q(name_key=row.name_key, entry_id__lt=entry_id))
-    before |= Q(by_bot=False) if row.by_bot else Q(by_bot=False, sort_result__lt=row.sort_result)
-    table = DealResult.objects.filter(tournament=t, round_index=round_index)
-    return table.filter(before).count()
 
 
 # --- Replay and verification ----------------------------------------------------------------

@@ -109,7 +109,15 @@ def test_every_entrant_is_sent_to_the_page_with_their_row(organizer: Any) -> Non
             (deal, *_rest) = services.deal_results(
                 tournament=t, visibility=board.visibility, page_size=2, user=game.user
             )
-            assert game.user.username in [r.username for r in deal.rows]
+            # The deal's table: its best rows, and the viewer's own beside them.
+            assert [r.rank for r in deal.rows] == [1, 2] or len(deal.rows) < 2
+            mine = [r for r in deal.rows if r.username == game.user.username]
+            if not mine:
+                assert deal.me is not None and deal.me.username == game.user.username
+                mine = [deal.me]
+            (own,) = mine
+            whole = services.deal_results(tournament=t, visibility=board.visibility)[0]
+            assert own.rank == next(r.rank for r in whole.rows if r.username == own.username)
 
 
 def test_search_by_name_keeps_the_ranks_of_the_whole_board(organizer: Any) -> None:
@@ -153,6 +161,7 @@ def test_the_page_paginates_the_leaderboard_and_the_deal_tables(organizer: Any) 
     assert (deal.count, deal.pages, len(deal.rows)) == (60, 6, 10)
     second = Client().get(reverse("tournament_detail", args=[t.pk]), {"page": 2, "deal0": 6})
     assert [s.rank for s in second.context["standings"]] == list(range(51, 61))
+    assert second.context["deals"][0].page == 6
     assert [r.rank for r in second.context["deals"][0].rows] == list(range(51, 61))
 
 
