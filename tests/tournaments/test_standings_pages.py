@@ -184,3 +184,27 @@ def test_the_queries_of_the_page_and_the_api_do_not_grow_with_the_field(organize
     # The only extra ones: the rank of the first row of a page after the first, counted
     # (on the leaderboard and on the deal's table): the viewer's page is not the first.
     assert small_queries <= large_queries <= small_queries + 2 <= 40
+
+
+def test_a_round_played_through_the_service_is_in_the_results_at_once(
+    organizer: Any,
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
+    user = factories.make_user("speler")
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    before = EntryResult.objects.get(entry__game=game, upto=2)
+    assert before.rounds_played == 0 and before.unranked
+    while len(game.round_scores) < 1:
+        game = services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
+        ).game
+    total, average, result = services.game_result(game)
+    row = EntryResult.objects.get(entry__game=game, upto=1)
+    assert (row.rounds_played, row.total, row.opponents_average, row.result) == (
+        1,
+        total,
+        average,
+        result,
+    )
+    board = services.standings_page(tournament=t, user=user)
+    assert board.visibility.rounds == 1 and board.me is not None and board.me.rank == 1
