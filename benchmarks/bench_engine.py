@@ -61,7 +61,8 @@ def bench_rounds(seconds: float) -> dict[str, dict[str, dict[str, float]]]:
         game = game_module(name)
         for preset, variant in game.PRESETS.items():
             row: dict[str, dict[str, float]] = {}
-            for level in game.BOT_LEVELS:
+            # the expert is timed per decision by bench_expert.py
+            for level in (lv for lv in game.BOT_LEVELS if lv != "expert"):
                 # fresh rounds and empty caches for every measurement
                 measured += 1
                 clear_caches()

@@ -6,7 +6,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import IllegalMove
 from engine.protocol import GameModule
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A bot's move: the action it makes and the state after it. ``refused`` is the
+    engine's refusal of the bot's own choice when there was one: then the action is the
+    bot's simplest legal action (``simplest_action``) instead, so a bot bug never stops a
+    game, and a replay of the game makes the same move."""
+
+    action: Any
+    state: Any
+    refused: IllegalMove | None = None
+    #: The bot's own choice (the action, unless the engine refused it).
+    choice: Any = None
+
+
+def bot_move(game: GameModule, state: Any, *, level: str) -> BotMove:
+    """The move of the bot of ``level`` for ``state.current_player``: its choice, or, if the
+    engine refuses that, its simplest legal action. The one way the site, the replay audit
+    and game records make a bot's move."""
+    action = game.bot_action(state, level=level)
+    try:
+        return BotMove(action, state.apply(action), choice=action)
+    except IllegalMove as exc:
+        fallback = game.simplest_action(state)
+        return BotMove(fallback, state.apply(fallback), refused=exc, choice=action)
 
 
 @dataclass(frozen=True)
@@ -27,9 +54,9 @@ def play_round(
     state = game.new_round(variant, secret=secret, round_index=round_index)
     actions: list[Any] = []
     while not state.is_terminal:
-        action = game.bot_action(state, level=levels[state.current_player])
-        actions.append(action)
-        state = state.apply(action)
+        move = bot_move(game, state, level=levels[state.current_player])
+        actions.append(move.action)
+        state = move.state
     return state, actions
 
 

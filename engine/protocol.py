@@ -12,14 +12,21 @@
 - ``state_from_json(obj)`` / ``action_from_json(obj)``;
 - ``bot_action(state, *, level)``: the bot's choice for ``state.current_player``; it
   reads only that seat's observation and the round's ``bot:<seat>`` stream;
-- ``BOT_LEVELS``: the bot levels, weakest first;
+- ``simplest_action(state)``: a legal action of ``state.current_player`` that needs no
+  thought (Jokeren: draw from the stock, discard the lowest card), for the site's bot
+  loop when the engine refuses a bot's choice;
+- ``BOT_LEVELS``: the bot levels, weakest first (``basic``, ``strong``, ``expert``);
+- ``DEFAULT_BOT_LEVEL``: the level a tournament or practice game gets unless the
+  organizer (or player) chooses another (``strong``);
 - ``results(totals)``: each seat's duplicate result from the match totals;
 - ``LOWER_IS_BETTER``: the sense of ``results`` for ranking;
 - ``deal_summary(variant, *, secret, round_index)``: the JSON of ``python -m engine deal``;
 - ``game_parts(variant)``: the rounds (from 0) of each part of a game (seed 001's match:
   "2 ronden van 10"; one part for most variants);
 - ``score_sheet_of(variant, *, round_scores, round_results)``: the paper score sheet of
-  the rounds so far (seed 001, "het formulier"), or ``None`` where the game has none.
+  the rounds so far (seed 001, "het formulier"), or ``None`` where the game has none;
+- ``describe_advice(action)``: an action in card terms, Dutch and English, as what a
+  player "would have done" ("8♥ aangelegd" / "laid off 8♥"), for the analysis.
 
 A round state is immutable; ``apply`` returns a new one. See ``RoundState`` below.
 """
@@ -94,6 +101,7 @@ class GameModule(Protocol):
     GAME: str
     PRESETS: Mapping[str, Any]
     BOT_LEVELS: Sequence[str]
+    DEFAULT_BOT_LEVEL: str
     LOWER_IS_BETTER: bool
 
     def variant_from_json(self, obj: Mapping[str, Any]) -> Any: ...
@@ -106,11 +114,15 @@ class GameModule(Protocol):
 
     def bot_action(self, state: Any, *, level: str) -> Any: ...
 
+    def simplest_action(self, state: Any) -> Any: ...
+
     def results(self, totals: Sequence[int]) -> list[float]: ...
 
     def deal_summary(self, variant: Any, *, secret: bytes, round_index: int) -> dict[str, Any]: ...
 
     def game_parts(self, variant: Any) -> list[range]: ...
+
+    def describe_advice(self, action: Any) -> tuple[str, str]: ...
 
     def score_sheet_of(
         self,

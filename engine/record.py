@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.dealing import commitment
 from engine.errors import IllegalMove
+from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
 
@@ -276,7 +277,9 @@ def _replay_round(
         try:
             action = module.action_from_json(recorded.action)
             if recorded.by_bot:
-                chosen = module.bot_action(state, level=record.bot_level)
+                # the bot's move as the site makes it: its choice, or its simplest legal
+                # action where the engine refuses that choice (engine.match.bot_move)
+                chosen = bot_move(module, state, level=record.bot_level).action
                 if chosen.to_json() != action.to_json():
                     return None, [
                         f"{where} is not the bot's choice {chosen.to_json()}: "

@@ -1,4 +1,6 @@
-"""The Celery app. Configuration comes from Django's settings (``CELERY_*``)."""
+"""The Celery app. Configuration comes from Django's settings (``CELERY_*``): late
+acknowledgement, requeue on a lost worker, time limits and the broker's visibility timeout
+are set there (see deploy/README.md, Operations)."""
 
 import os
 

@@ -1,7 +1,9 @@
 """Settings: everything from the environment, with embedded defaults for development.
 
-With nothing set: DEBUG on, SQLite (``db.sqlite3`` in the project directory), Celery tasks
-run inline (``CELERY_TASK_ALWAYS_EAGER``) and the local-memory cache.
+With nothing set: SQLite (``db.sqlite3`` in the project directory), Celery tasks run inline
+(``CELERY_TASK_ALWAYS_EAGER``) and the local-memory cache. DEBUG is off unless ``DEBUG=true``
+(``scripts/run.sh`` sets it); with DEBUG off the settings refuse to load without a real
+``SECRET_KEY`` and default to the production security settings (``check --deploy`` clean).
 With ``DATABASE_URL`` and ``REDIS_URL``: PostgreSQL (psycopg 3), Redis as Celery broker,
 result backend and Django cache, and real Celery workers. See deploy/README.md.
 """
@@ -10,6 +12,7 @@ import atexit
 import os
 import tempfile
 from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
 
 import environ
@@ -22,16 +25,48 @@ env = environ.Env()
 if (BASE_DIR / ".env").is_file():
     environ.Env.read_env(BASE_DIR / ".env")
 
-DEBUG = env.bool("DEBUG", default=True)
+DEBUG = env.bool("DEBUG", default=False)
+
+#: The key of the development server (DEBUG on only): public, so refused with DEBUG off.
+DEV_SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+#: Keys published in this repository (deploy/env.example, the Dockerfile's build step):
+#: refused with DEBUG off whatever their length.
+PLACEHOLDER_SECRET_KEYS = frozenset(
+    {DEV_SECRET_KEY, "change-me-to-50-random-characters", "collectstatic-only"}
+)
+#: Django's own bar for a production key (check --deploy, security.W009).
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` must not sign sessions in production, or None if it may."""
+    if not key:
+        return "SECRET_KEY is not set"
+    if key in PLACEHOLDER_SECRET_KEYS or key.startswith("django-insecure-"):
+        return "SECRET_KEY is a placeholder published with the code"
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return (
+            f"SECRET_KEY is too short (it needs {SECRET_KEY_MIN_LENGTH}+ random characters, "
+            f"at least {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them different)"
+        )
+    return None
+
 
 SECRET_KEY = env.str("SECRET_KEY", default="")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+if DEBUG:
+    SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
+elif (_key_problem := secret_key_problem(SECRET_KEY)) is not None:
+    raise ImproperlyConfigured(
+        f"{_key_problem}. With DEBUG off the site needs its own secret key, e.g. "
+        "SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))'); "
+        "DEBUG=true runs the development server with a public one (see README.md)."
+    )
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Under /api/ a CSRF failure has the API's error body (docs/api.md); elsewhere Django's page.
+CSRF_FAILURE_VIEW = "tournaments.api.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # /api/ requests with "Authorization: Bearer <token>" (personal API tokens)
+    "tournaments.tokens.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -125,8 +162,41 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "cache+memory://")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
+# A task's message is acknowledged when the task has finished, not when it starts: a worker
+# that dies in the middle (SIGKILL, OOM, a lost machine) leaves it unacknowledged, and the
+# broker gives it to another worker. Every task is idempotent, so running one again after
+# a crash changes nothing that the first run had finished (tournaments/tasks.py).
 CELERY_TASK_ACKS_LATE = True
+# ...and a pool child killed mid-task (prefork) requeues the task instead of acking it.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A lost broker connection cancels the running late-ack tasks (their messages come back).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+#: Time limits of every task, in seconds. The longest task is the close of one tournament:
+#: the bot finishes each unfinished game, then every game is audited by replay (together
+#: about 0.5 s a game on the loaded 2-core test machine), so 600 s is room for ~1,000
+#: games. Past the soft limit the close stops between two games (each game is its own
+#: transaction) and beat's next run carries on with the games still unfinished.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=600)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=660)
+#: Redis gives an unacknowledged task to another worker after this many seconds: longer
+#: than the hard time limit, so a task still running is never started twice, and as short
+#: as that allows, since it is how long a task of a killed worker waits (Redis's own
+#: default is an hour). Workers look for such tasks every CELERY_UNACKED_RESTORE_INTERVAL s.
+CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=900)
+CELERY_UNACKED_RESTORE_INTERVAL = env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10)
+if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_BROKER_VISIBILITY_TIMEOUT:
+    raise ImproperlyConfigured(
+        "Celery time limits: need 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT"
+        " < CELERY_BROKER_VISIBILITY_TIMEOUT"
+    )
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_BROKER_VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": CELERY_UNACKED_RESTORE_INTERVAL,
+    # look at every interval (kombu's default looks only at every 10th one)
+    "unacked_restore_throttle": 1,
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -136,6 +206,10 @@ CELERY_BEAT_SCHEDULE = {
     "close-due-tournaments": {
         "task": "tournaments.tasks.tournaments_close_due",
         "schedule": env.float("CLOSE_DUE_EVERY_SECONDS", default=60.0),
+    },
+    "create-due-series-editions": {
+        "task": "tournaments.tasks.series_editions_create_due",
+        "schedule": env.float("SERIES_DUE_EVERY_SECONDS", default=30.0),
     },
 }
 
@@ -174,10 +248,17 @@ STORAGES = {
 }
 
 # --- Security (production: see deploy/README.md) --------------------------------------
+# With DEBUG off every default is the production one (HTTPS only, secure cookies, HSTS for a
+# year): ``manage.py check --deploy`` has nothing to warn about. A plain-HTTP setup (the
+# compose demo) turns them off explicitly.
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# Behind nginx terminating TLS: trust its X-Forwarded-Proto (nginx.conf sets it; never set
+# this when clients reach gunicorn directly, they could claim HTTPS).
 if env.bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -185,6 +266,21 @@ if env.bool("BEHIND_TLS_PROXY", default=False):
 #: Moves per user per minute on the move API (django-ratelimit syntax); "" turns it off.
 MOVE_RATE_LIMIT = env.str("MOVE_RATE_LIMIT", default="240/m")
 RATELIMIT_USE_CACHE = "default"
+#: Failed log-ins allowed per client IP, and per account name, in a window (django-ratelimit
+#: syntax, "30/15m": 30 per 15 minutes); one more POST, even with the right password, gets
+#: the 429 page until the window ends. "" turns a limit off.
+LOGIN_RATE_LIMIT_IP = env.str("LOGIN_RATE_LIMIT_IP", default="30/15m")
+LOGIN_RATE_LIMIT_ACCOUNT = env.str("LOGIN_RATE_LIMIT_ACCOUNT", default="10/15m")
+#: Sign-up POSTs per client IP ("" turns it off).
+SIGNUP_RATE_LIMIT = env.str("SIGNUP_RATE_LIMIT", default="10/h")
+#: Proxies in front of the site (addresses or networks, e.g. "127.0.0.1" for nginx on the
+#: same machine): from them, the client IP is read from X-Forwarded-For. Empty: the peer's
+#: address is the client's (never trust X-Forwarded-For from anyone else: it is forged).
+try:
+    TRUSTED_PROXIES = [ip_network(p, strict=False) for p in env.list("TRUSTED_PROXIES", default=[])]
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES: {exc}") from exc
+RATELIMIT_IP_META_KEY = "jokeren.throttle.client_ip"
 # The local-memory cache is per process: fine for one dev process, not for production.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] if not REDIS_URL else []
 

@@ -11,10 +11,15 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("api/ping/", views.ping, name="api_ping"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.login_view, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # before admin.site.urls: the admin's log-in page behind the same throttle
+    path("admin/login/", views.admin_login_view),
     path("admin/", admin.site.urls),
     path("", include("tournaments.urls")),
 ]
+
+# A request Django cannot parse (before any view runs): the API's error body under /api/.
+handler400 = "tournaments.api.bad_request"

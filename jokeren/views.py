@@ -1,18 +1,28 @@
-"""Site pages: home (the tournaments), sign-up."""
+"""Site pages: home (the tournaments), sign-up and log-in (both throttled: jokeren/throttle.py)."""
 
 from __future__ import annotations
 
+from django.contrib import admin
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from jokeren import throttle
+from tournaments.api import api_view
 from tournaments.models import Tournament
 
+#: Django's log-in page and the admin's, each behind the log-in throttle.
+login_view = throttle.throttle_login(auth_views.LoginView.as_view())
+admin_login_view = throttle.throttle_login(admin.site.login)
 
+
+@api_view("GET")
 def ping(request: HttpRequest) -> JsonResponse:
     """A trivial JSON answer: the yardstick of the load benchmark (benchmarks/load.py) and
     a liveness check for a load balancer."""
@@ -37,6 +47,12 @@ def home(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST" and (wait := throttle.signup_wait(request)) is not None:
+        return throttle.too_many(
+            request,
+            wait=wait,
+            message=_("Too many sign-ups from your address in a short time."),
+        )
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -2,6 +2,8 @@
 # Install and start the site on the embedded default (SQLite, inline Celery tasks,
 # local-memory cache) with the demo data, at http://127.0.0.1:${PORT:-8000}, until Ctrl-C.
 # Re-running is safe: migrations and the demo data are idempotent.
+# DEBUG is on here, explicitly (the settings default to off): Django's development server
+# with its debug pages and the public development key; never a production setting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +18,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e .
+export DEBUG=true
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py demo
 exec .venv/bin/python manage.py runserver 127.0.0.1:${PORT:-8000}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -64,6 +65,9 @@ def tournament(db: Any, organizer: Any) -> Any:
 def _test_settings(settings: Any) -> None:
     """Fast password hashing; no move rate limit (its own test turns it on). The cache is
     not cleared between tests: a shared Redis would lose the Celery queue with it, and the
-    site's cache keys name the tournament's commitment, so tests never see another's."""
+    site's cache keys name the tournament's commitment, so tests never see another's. The
+    rate-limit counters (log-in, sign-up: all tests come from 127.0.0.1) get a prefix of
+    their own per test for the same reason."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.MOVE_RATE_LIMIT = ""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"

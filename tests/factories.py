@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Any
@@ -13,7 +14,7 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from engine import dealing
-from tournaments import services
+from tournaments import analysis, services
 from tournaments.models import Tournament
 from tournaments.permissions import ORGANIZERS_GROUP
 
@@ -72,6 +73,8 @@ def make_tournament(
         opens_at=opens_at or now - timedelta(hours=1),
         closes_at=closes_at or now + timedelta(days=1),
     )
+    # The par task is queued on commit, which a test's transaction never reaches.
+    analysis.tournament_par_compute(tournament_id=t.pk)
     if secret is not None:
         set_secret(t, secret)
         return t
@@ -89,6 +92,8 @@ def set_secret(t: Tournament, secret: bytes) -> None:
     assert not t.entries.exists(), "the secret of a tournament with entrants never changes"
     Tournament.objects.filter(pk=t.pk).update(secret=secret, commitment=dealing.commitment(secret))
     t.refresh_from_db()
+    # Par follows the deals (as the site's task does when a tournament is created).
+    analysis.tournament_par_compute(tournament_id=t.pk)
 
 
 def south_gets_a_turn(t: Tournament, round_index: int, secret: bytes | None = None) -> bool:
@@ -146,3 +151,34 @@ def play_to_end(game: Any, user: Any) -> tuple[Any, list[dict[str, Any]]]:
         events.extend(outcome.events)
         game = outcome.game
     return game, events
+
+
+def tournament_form_data(
+    preset: str = "jokeren:jokeren7", *, days: int = 7, **fields: Any
+) -> dict[str, str]:
+    """A valid POST of the organizer's tournament form for ``preset``: every field at the
+    form's own initial value (the preset's variant settings), open from now for ``days``
+    days; ``fields`` replace values (``None`` leaves a field out)."""
+    from tournaments.forms import TournamentForm
+
+    form = TournamentForm(preset=preset)
+    now = timezone.localtime()
+    data: dict[str, Any] = {
+        "name": "Fuzzavond",
+        "preset": preset,
+        "rounds": 2,
+        "max_entrants": 10,
+        "bot_level": "basic",
+        "opens_at": (now - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M"),
+        "closes_at": (now + timedelta(days=days)).strftime("%Y-%m-%dT%H:%M"),
+    }
+    for bound in form.variant_fields():
+        value = form.initial.get(bound.name, bound.field.initial)
+        if isinstance(value, bool):
+            data[bound.name] = "on" if value else None
+        elif isinstance(value, (list, dict)):
+            data[bound.name] = json.dumps(value)
+        else:
+            data[bound.name] = value
+    data.update(fields)
+    return {key: str(value) for key, value in data.items() if value is not None}

@@ -107,3 +107,7 @@ class MoveAdmin(_MoveAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Move | None = None) -> bool:
         return False
+
+
+# Series, accounts and API tokens.
+from tournaments import admin_clubs  # noqa: E402, F401

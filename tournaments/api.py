@@ -1,28 +1,161 @@
-"""The JSON play API (docs/api.md). Views only translate HTTP to services and back."""
+"""The JSON play API (docs/api.md). Views only translate HTTP to services and back.
+
+Every answer of ``/api/`` that is not a success has the error body of docs/api.md,
+``{"error": {"code", "nl", "en", "message"}}``: also a 404, a 405, a CSRF failure and a
+body that cannot be read (``read_json_object``)."""
 
 from __future__ import annotations
 
-import json
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_cookie
+from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
-from tournaments import services
+from tournaments import analysis, json_input, services
 from tournaments.models import Game, Tournament
+from tournaments.series import bot_user_ids
+
+#: The largest request body the API reads (a move is well under 1 KiB).
+MAX_BODY_BYTES = 16 * 1024
+
+
+def _fail(message: Any, code: str, status: int, **params: Any) -> services.ServiceError:
+    err = services.ServiceError.of(message, **params)
+    err.code = code
+    err.status = status
+    return err
+
+
+def _error(exc: services.ServiceError, **extra: Any) -> JsonResponse:
+    return JsonResponse({"error": exc.to_json(), **extra}, status=exc.status)
 
 
 def _forbidden() -> JsonResponse:
-    err = services.ServiceError.of(_("Log in to play."))
-    err.code = "not_logged_in"
-    return JsonResponse({"error": err.to_json()}, status=403)
+    return _error(_fail(_("Log in to play."), "not_logged_in", 403))
+
+
+def _not_found() -> JsonResponse:
+    return _error(
+        _fail(_("Not found: no such game or tournament, or not yours."), "not_found", 404)
+    )
+
+
+def not_found(request: HttpRequest) -> JsonResponse:
+    """Every ``/api/`` address that no view serves (also one without its final slash)."""
+    return _not_found()
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: a body Django cannot parse before any view runs (a broken multipart
+    body that the CSRF check reads, too many form fields) is 400 ``malformed_request``
+    with the error body under ``/api/``, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return _error(_malformed_request())
+    return django_bad_request(request, exception)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: the error body under ``/api/``, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return _error(
+            _fail(
+                _("The security check failed (CSRF): reload the page and try again."),
+                "csrf_failed",
+                403,
+            )
+        )
+    return django_csrf_failure(request, reason=reason)
+
+
+def api_view(*methods: str) -> Callable[[Callable[..., JsonResponse]], Callable[..., JsonResponse]]:
+    """An API view that answers only ``methods`` (else 405 with ``Allow`` and the error
+    body) and whose ``Http404`` (no such object, not yours) is the error body too."""
+
+    def decorate(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+            if request.method not in methods:
+                allowed = ", ".join(methods)
+                response = _error(
+                    _fail(
+                        _("This method is not allowed here; use %(allowed)s."),
+                        "method_not_allowed",
+                        405,
+                        allowed=allowed,
+                    )
+                )
+                response["Allow"] = allowed
+                return response
+            try:
+                return view(request, *args, **kwargs)
+            except Http404:
+                return _not_found()
+
+        return wrapped
+
+    return decorate
+
+
+def _malformed_request() -> services.ServiceError:
+    return _fail(
+        _('The request must be JSON with "seq" (a number) and "action" (an object).'),
+        "malformed_request",
+        400,
+    )
+
+
+def read_json_object(request: HttpRequest) -> dict[str, Any]:
+    """The request's body as a JSON object, or ``ServiceError``: 415
+    ``unsupported_media_type`` (not ``Content-Type: application/json``), 413
+    ``request_too_large`` (over ``MAX_BODY_BYTES``), 400 ``malformed_request`` (not
+    readable: invalid JSON, ``NaN``, nested deeper than ``json_input.MAX_DEPTH``, not an
+    object). Never anything else, whatever the body."""
+    if request.content_type != "application/json":
+        raise _fail(
+            _("Send the request as JSON (Content-Type: application/json)."),
+            "unsupported_media_type",
+            415,
+        )
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    too_large = _fail(
+        _("The request is too large (at most %(max)s bytes)."),
+        "request_too_large",
+        413,
+        max=MAX_BODY_BYTES,
+    )
+    if length > MAX_BODY_BYTES:
+        raise too_large
+    malformed = _malformed_request()
+    try:
+        raw = request.body
+    except RequestDataTooBig as exc:
+        raise too_large from exc
+    except RawPostDataException as exc:
+        raise malformed from exc
+    if len(raw) > MAX_BODY_BYTES:
+        raise too_large
+    try:
+        body = json_input.loads(raw)
+    except json_input.UnreadableJSON as exc:
+        raise malformed from exc
+    if not isinstance(body, dict):
+        raise malformed
+    return body
 
 
 def game_payload(game: Game) -> dict[str, Any]:
@@ -71,18 +204,14 @@ def _own_game(request: HttpRequest, game_id: int) -> Game:
     )
 
 
-@require_GET
+@api_view("GET")
 def game_detail(request: HttpRequest, game_id: int) -> JsonResponse:
     if not request.user.is_authenticated:
         return _forbidden()
     return JsonResponse(game_payload(_own_game(request, game_id)))
 
 
-def _error(exc: services.ServiceError, **extra: Any) -> JsonResponse:
-    return JsonResponse({"error": exc.to_json(), **extra}, status=exc.status)
-
-
-@require_POST
+@api_view("POST")
 def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md."""
     if not request.user.is_authenticated:
@@ -91,28 +220,22 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     if rate and is_ratelimited(
         request, group="game_move", key="user", rate=rate, method="POST", increment=True
     ):
-        err = services.ServiceError.of(_("Too many moves in a short time; wait a moment."))
-        err.code = "rate_limited"
-        err.status = 429
-        return _error(err)
-    try:
-        body = json.loads(request.body or b"{}")
-        seq = body["seq"]
-        action = body["action"]
-        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, dict):
-            raise TypeError
-    except (ValueError, KeyError, TypeError):
-        err = services.ServiceError.of(
-            _('The request must be JSON with "seq" (a number) and "action" (an object).')
+        return _error(
+            _fail(_("Too many moves in a short time; wait a moment."), "rate_limited", 429)
         )
-        err.code = "malformed_request"
-        return _error(err)
+    try:
+        body = read_json_object(request)
+    except services.ServiceError as exc:
+        return _error(exc)
+    seq, action = body.get("seq"), body.get("action")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, dict):
+        return _error(_malformed_request())
     try:
         outcome = services.game_play_move(
             game_id=game_id, user=request.user, seq=seq, action=action
         )
-    except Game.DoesNotExist as exc:
-        raise Http404 from exc
+    except Game.DoesNotExist:
+        return _not_found()
     except services.StaleMove as exc:
         return _error(exc, seq=exc.seq)
     except services.ServiceError as exc:
@@ -121,7 +244,7 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse({**game_payload(game), "events": outcome.events})
 
 
-@require_GET
+@api_view("GET")
 @cache_control(private=True)
 @vary_on_cookie
 def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonResponse:
@@ -147,6 +270,9 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
         page_size=params.get("page_size", services.PAGE_SIZE),
         q=request.GET.get("q", "")[:150],
     )
+    extras = analysis.board_extras_for(tournament=tournament, board=board)
+    shown = [*board.rows, *([board.me] if board.me is not None else [])]
+    bots = bot_user_ids([s.user_id for s in shown])
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -158,16 +284,19 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
             "pages": board.pages,
             "page_size": board.page_size,
             "q": board.q,
-            "me": _standing_json(board.me) if board.me is not None else None,
-            "standings": [_standing_json(s) for s in board.rows],
+            "me": _standing_json(board.me, extras, bots) if board.me is not None else None,
+            "standings": [_standing_json(s, extras, bots) for s in board.rows],
         }
     )
 
 
-def _standing_json(s: services.Standing) -> dict[str, Any]:
+def _standing_json(
+    s: services.Standing, extras: dict[int, analysis.BoardExtra], bots: set[int]
+) -> dict[str, Any]:
     return {
         "rank": s.rank,
         "player": s.username,
+        "bot_account": s.user_id in bots,
         "result": s.result,
         "total": s.total,
         "opponents_average": s.opponents_average,
@@ -178,4 +307,6 @@ def _standing_json(s: services.Standing) -> dict[str, Any]:
         "bot_finished": s.bot_finished,
         "under_review": s.under_review,
         "parts": list(s.parts),
+        "percentage": extras[s.game_id].percentage,
+        "vs_par": extras[s.game_id].vs_par,
     }

@@ -8,11 +8,14 @@ from datetime import timedelta
 from typing import Any, cast
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.fields import InvalidJSONInput, JSONString
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import MAX_ROUNDS, Tournament
-from tournaments.services import available_games
+from tournaments import json_input
+from tournaments.models import MAX_ENTRANTS, MAX_ROUNDS, Tournament
+from tournaments.services import InvalidSettings, available_games, check_moment
 from tournaments.templatetags.tournament_tags import bot_level, variant_title_of
 
 VARIANT_PREFIX = "v_"
@@ -56,6 +59,16 @@ GAME_TITLES: dict[str, Any] = {"jokeren": _("Jokeren"), "klaverjas": _("Klaverja
 #: Settings that allow only a few whole numbers (a choice instead of a number field); a
 #: variant class may name more in its ``FIELD_CHOICES`` (Jokeren: 3 or 4 players).
 INT_CHOICES: dict[str, tuple[int, ...]] = {"four_jacks": (100, 200)}
+
+#: The range of a whole-number setting in the form; the engine checks what the rules need
+#: (a hand that fits the pack, ...). Unlisted settings: ``INT_RANGE``. The turn limit is
+#: kept to what the bots play through quickly in one request: a round nobody can end
+#: otherwise (an unreachable opening, say) stops there.
+INT_RANGES: dict[str, tuple[int, int]] = {"turn_limit": (1, 2000)}
+INT_RANGE = (-100_000, 100_000)
+
+#: The longest JSON text a setting takes (the longest preset's contracts are under 2,000).
+MAX_JSON_CHARS = 10_000
 
 
 def int_choices(variant_type: type | None, key: str) -> tuple[int, ...] | None:
@@ -104,6 +117,13 @@ def bot_level_choices() -> list[tuple[str, str]]:
         for level in module.BOT_LEVELS:
             seen.setdefault(level, bot_level(level))
     return list(seen.items())
+
+
+def default_bot_level() -> str:
+    """The level a form proposes: the games' default (``strong``), not the strongest."""
+    for module in available_games().values():
+        return module.DEFAULT_BOT_LEVEL
+    return ""
 
 
 def literal_choices(variant_type: type, key: str) -> tuple[Any, ...] | None:
@@ -162,8 +182,11 @@ def variant_field(
         return forms.TypedChoiceField(
             label=label, initial=value, coerce=int, choices=[(n, n) for n in allowed]
         )
+    low, high = INT_RANGES.get(key, INT_RANGE)
     if optional:
-        return forms.IntegerField(label=label, initial=value, required=False, min_value=1)
+        return forms.IntegerField(
+            label=label, initial=value, required=False, min_value=max(1, low), max_value=high
+        )
     if choices and all(isinstance(c, str) for c in choices):
         return forms.ChoiceField(
             label=label,
@@ -173,14 +196,56 @@ def variant_field(
     if isinstance(value, bool):
         return forms.BooleanField(label=label, required=False, initial=value)
     if isinstance(value, int):
-        return forms.IntegerField(label=label, initial=value)
+        return forms.IntegerField(label=label, initial=value, min_value=low, max_value=high)
     if isinstance(value, float):
         return forms.FloatField(label=label, initial=value)
     if isinstance(value, str):
         return forms.CharField(label=label, initial=value, max_length=200)
-    return forms.JSONField(
+    return BoundedJSONField(
         label=label, initial=value, required=False, widget=forms.Textarea(attrs={"rows": 4})
     )
+
+
+class BoundedJSONField(forms.JSONField):
+    """Django's ``JSONField`` read by ``json_input.loads``: text of at most
+    ``MAX_JSON_CHARS``, strict JSON (no ``NaN``/``Infinity``), nesting bounded. Anything
+    else is the field's error, never an exception (Django's own field lets a
+    ``RecursionError`` through on ``[[[[...``)."""
+
+    default_error_messages = {
+        "too_long": _("At most %(max)s characters."),
+    }
+
+    def to_python(self, value: Any) -> Any:
+        if self.disabled or not isinstance(value, str) or value in self.empty_values:
+            return super().to_python(value)
+        if len(value) > MAX_JSON_CHARS:
+            raise ValidationError(
+                self.error_messages["too_long"], code="too_long", params={"max": MAX_JSON_CHARS}
+            )
+        try:
+            converted = json_input.loads(value)
+        except json_input.UnreadableJSON as exc:
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from exc
+        return JSONString(converted) if isinstance(converted, str) else converted
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        if self.disabled or not isinstance(data, str):
+            return super().bound_data(data, initial)
+        if len(data) > MAX_JSON_CHARS:
+            return InvalidJSONInput(data)
+        try:
+            return json_input.loads(data)
+        except json_input.UnreadableJSON:
+            return InvalidJSONInput(data)
+
+
+def validate_moment(value: Any) -> None:
+    """An opening or closing time in the range the service and the database take."""
+    try:
+        check_moment(value)
+    except InvalidSettings as exc:
+        raise ValidationError(exc.message(), code="out_of_range") from exc
 
 
 class DateTimeLocalInput(forms.DateTimeInput):
@@ -197,10 +262,20 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     preset = forms.ChoiceField(label=_("Game and variant"))
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=8)
-    max_entrants = forms.IntegerField(label=_("Maximum entrants"), min_value=1, initial=10)
+    max_entrants = forms.IntegerField(
+        label=_("Maximum entrants"), min_value=1, max_value=MAX_ENTRANTS, initial=10
+    )
     bot_level = forms.ChoiceField(label=_("Bot level"))
-    opens_at = forms.DateTimeField(label=_("Opens at"), widget=DateTimeLocalInput())
-    closes_at = forms.DateTimeField(label=_("Closes at"), widget=DateTimeLocalInput())
+    opens_at = forms.DateTimeField(
+        label=_("Opens at"), widget=DateTimeLocalInput(), validators=[validate_moment]
+    )
+    closes_at = forms.DateTimeField(
+        label=_("Closes at"), widget=DateTimeLocalInput(), validators=[validate_moment]
+    )
+    hide_results = forms.BooleanField(
+        label=_("Hide the results until the close (only who finished is shown)"), required=False
+    )
+    admits_bots = forms.BooleanField(label=_("Admits bot accounts"), required=False, initial=True)
 
     def __init__(
         self,
@@ -219,13 +294,14 @@ class TournamentForm(forms.Form):
             initial.setdefault("bot_level", tournament.bot_level)
             initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
             initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
+            initial.setdefault("hide_results", tournament.hide_results)
+            initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
-        levels = bot_level_choices()
-        if levels and "bot_level" not in self.initial:
-            self.initial["bot_level"] = levels[-1][0]
+        if "bot_level" not in self.initial:
+            self.initial["bot_level"] = default_bot_level()
         if "opens_at" not in self.initial:
             now = timezone.localtime().replace(second=0, microsecond=0)
             self.initial["opens_at"] = now
@@ -294,6 +370,8 @@ class TournamentForm(forms.Form):
             "bot_level": data["bot_level"],
             "opens_at": data["opens_at"],
             "closes_at": data["closes_at"],
+            "hide_results": bool(data.get("hide_results")),
+            "admits_bots": bool(data.get("admits_bots")),
         }
 
 
@@ -304,7 +382,82 @@ class PracticeForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
-        levels = bot_level_choices()
-        cast(forms.ChoiceField, self.fields["bot_level"]).choices = levels
-        if levels:
-            self.fields["bot_level"].initial = levels[-1][0]
+        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
+        self.fields["bot_level"].initial = default_bot_level()
+
+
+WEEKDAY_CHOICES = [
+    (0, _("Monday")),
+    (1, _("Tuesday")),
+    (2, _("Wednesday")),
+    (3, _("Thursday")),
+    (4, _("Friday")),
+    (5, _("Saturday")),
+    (6, _("Sunday")),
+]
+
+
+class SeriesForm(TournamentForm):
+    """A recurring tournament: the tournament's settings (no window: the schedule makes
+    each edition's) plus the schedule in Amsterdam time and the season's k."""
+
+    kind = forms.ChoiceField(
+        label=_("Schedule"), choices=[("daily", _("daily")), ("weekly", _("weekly"))]
+    )
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("Weekdays (weekly)"),
+        choices=WEEKDAY_CHOICES,
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    time_of_day = forms.TimeField(
+        label=_("Starts at (Amsterdam time)"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    window_minutes = forms.IntegerField(
+        label=_("Open for (minutes)"), min_value=1, max_value=7 * 24 * 60, initial=120
+    )
+    starts_on = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    best_k = forms.IntegerField(label=_("Editions counted in the season (best k)"), min_value=1)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["opens_at"]
+        del self.fields["closes_at"]
+        # A series's editions show their results as they come (no hidden-results option).
+        del self.fields["hide_results"]
+        self.fields["name"].label = _("Name of the series")
+        self.initial.setdefault("starts_on", timezone.localdate())
+        self.initial.setdefault("best_k", 10)
+
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], forms.Form.clean(self))
+        if data.get("kind") == "weekly" and not data.get("weekdays"):
+            self.add_error("weekdays", _("A weekly series needs at least one weekday."))
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        # No window of its own: the schedule gives each edition's.
+        data.setdefault("opens_at", None)
+        data.setdefault("closes_at", None)
+        kwargs = {
+            k: v
+            for k, v in super().service_kwargs().items()
+            if k not in ("opens_at", "closes_at", "hide_results")
+        }
+        kwargs.update(
+            kind=data["kind"],
+            weekdays=data.get("weekdays") or [],
+            time_of_day=data["time_of_day"],
+            window_minutes=data["window_minutes"],
+            starts_on=data["starts_on"],
+            ends_on=data.get("ends_on"),
+            best_k=data["best_k"],
+        )
+        return kwargs

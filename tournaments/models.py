@@ -9,6 +9,7 @@ the append-only ``Move`` log, so a game can be rebuilt from the secret and the m
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +24,13 @@ from engine.registry import GAMES
 
 GAME_CHOICES = [(g, g.capitalize()) for g in GAMES]
 MAX_ROUNDS = 32
+#: The most entrants a tournament may take (the form, the service and the database agree).
+MAX_ENTRANTS = 10_000
+#: Opening and closing times lie in [DATES_FROM, DATES_UNTIL] (UTC): a sane range that
+#: every database and every time zone can hold (year 1 in Europe/Amsterdam is a date
+#: before the year 1 in UTC, which PostgreSQL stores but Python cannot read back).
+DATES_FROM = datetime(2000, 1, 1, tzinfo=UTC)
+DATES_UNTIL = datetime(2100, 1, 1, tzinfo=UTC)
 
 
 class Tournament(models.Model):
@@ -40,16 +48,27 @@ class Tournament(models.Model):
         _("rounds"), default=8, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
     )
     max_entrants = models.PositiveIntegerField(
-        _("maximum entrants"), default=10, validators=[MinValueValidator(1)]
+        _("maximum entrants"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ENTRANTS)],
     )
     bot_level = models.CharField(_("bot level"), max_length=20)
     opens_at = models.DateTimeField(_("opens at"))
     closes_at = models.DateTimeField(_("closes at"))
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     secret = models.BinaryField(max_length=32, editable=False)
+    #: Funbridge style: until the close the leaderboard shows only who finished, no scores
+    #: (``services.results_visibility``).
+    hide_results = models.BooleanField(_("results hidden until the close"), default=False)
     commitment = models.CharField(max_length=64, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
+    )
+    #: Bot accounts (``Account.is_bot``) may enter (the organizer's choice).
+    admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
+    #: The series this tournament is an edition of (``tournaments.series``), if any.
+    series = models.ForeignKey(
+        "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="editions"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -57,6 +76,10 @@ class Tournament(models.Model):
     class Meta:
         ordering = ["-opens_at", "-id"]
         constraints = [
+            # A restarted beat never creates an edition twice.
+            models.UniqueConstraint(
+                fields=["series", "opens_at"], name="tournament_one_edition_per_start"
+            ),
             models.CheckConstraint(
                 condition=Q(closes_at__gt=F("opens_at")), name="tournament_window_positive"
             ),
@@ -64,7 +87,13 @@ class Tournament(models.Model):
                 condition=Q(rounds__gte=1) & Q(rounds__lte=MAX_ROUNDS), name="tournament_rounds"
             ),
             models.CheckConstraint(
-                condition=Q(max_entrants__gte=1), name="tournament_max_entrants"
+                condition=Q(max_entrants__gte=1) & Q(max_entrants__lte=MAX_ENTRANTS),
+                name="tournament_max_entrants",
+            ),
+            # With closes_at > opens_at this bounds both times.
+            models.CheckConstraint(
+                condition=Q(opens_at__gte=DATES_FROM) & Q(closes_at__lte=DATES_UNTIL),
+                name="tournament_dates_in_range",
             ),
         ]
         indexes = [models.Index(fields=["closed_at", "closes_at"])]
@@ -336,3 +365,134 @@ class DealResult(models.Model):
                 name="deal_result_table",
             )
         ]
+
+
+class ParRound(models.Model):
+    """Par of one round of a tournament: the same deal with the tournament's bot level in
+    every seat, South's too (``tournaments.analysis.tournament_par_compute``). ``key``
+    names what it was computed from (the commitment, the variant and the bot level): a
+    row whose key is not the tournament's current one is stale and never read."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="par")
+    round_index = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=64)
+    scores = models.JSONField()
+    #: Seat 0's duplicate result of the round (the game module's ``results``).
+    result = models.FloatField()
+    #: How the round went, as in ``Game.round_results``.
+    outcome = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["tournament", "round_index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_index"], name="par_unique_round_per_tournament"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"par {self.tournament_id}#{self.round_index}"
+
+
+class WhatIf(models.Model):
+    """A practice ``Game`` started from a position of a finished game ("speel vanaf hier"):
+    the source game's round ``round_index`` after its first ``start`` actions. It plays
+    that one round; it never touches the source's tournament. Its deal comes from the
+    tournament's secret, so its record is not downloadable before that tournament closes."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="what_if")
+    source = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="what_ifs")
+    round_index = models.PositiveSmallIntegerField()
+    start = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"what-if {self.game_id} from {self.source_id}@{self.round_index}:{self.start}"
+
+
+class Series(models.Model):
+    """A recurring tournament: every setting of a tournament plus a schedule, in
+    ``SERIES_TIMEZONE`` (Europe/Amsterdam): daily at ``time_of_day``, or weekly on
+    ``weekdays`` (0 Monday .. 6 Sunday) at that time; each edition is open for
+    ``window_minutes``. A series is one season: its ranking sums each entrant's best
+    ``best_k`` edition results (``tournaments.series.season_standings``)."""
+
+    class Kind(models.TextChoices):
+        DAILY = "daily", _("daily")
+        WEEKLY = "weekly", _("weekly")
+
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    preset = models.CharField(_("variant"), max_length=40)
+    variant = models.JSONField(_("variant settings"))
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=8, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
+    )
+    max_entrants = models.PositiveIntegerField(
+        _("maximum entrants"), default=10, validators=[MinValueValidator(1)]
+    )
+    bot_level = models.CharField(_("bot level"), max_length=20)
+    admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
+    kind = models.CharField(_("schedule"), max_length=10, choices=Kind.choices)
+    weekdays = models.JSONField(_("weekdays"), default=list, blank=True)
+    time_of_day = models.TimeField(_("starts at (Amsterdam time)"))
+    window_minutes = models.PositiveIntegerField(
+        _("open for (minutes)"), validators=[MinValueValidator(1)]
+    )
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    best_k = models.PositiveSmallIntegerField(
+        _("editions counted in the season"), default=10, validators=[MinValueValidator(1)]
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="series_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name_plural = "series"
+        constraints = [
+            models.CheckConstraint(condition=Q(window_minutes__gte=1), name="series_window"),
+            models.CheckConstraint(condition=Q(best_k__gte=1), name="series_best_k"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("series_detail", args=[self.pk])
+
+
+class Account(models.Model):
+    """Per-user settings of the site: ``is_bot`` marks a bot account (a program plays it
+    through the API; flagged BOT on every leaderboard, lichess's BOT title)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
+    )
+    is_bot = models.BooleanField(_("bot account"), default=False)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({'bot' if self.is_bot else 'human'})"
+
+
+class ApiToken(models.Model):
+    """A personal API token: only its SHA-256 is stored (the token is shown once, at
+    creation); ``prefix`` (its first characters) names it on the tokens page."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(max_length=12)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}…"

@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import hmac
 import json
+import logging
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,9 +27,13 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import dealing, record
 from engine.errors import IllegalMove
+from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
 from tournaments.models import (
+    DATES_FROM,
+    DATES_UNTIL,
+    MAX_ENTRANTS,
     MAX_ROUNDS,
     DealResult,
     Entry,
@@ -37,6 +42,8 @@ from tournaments.models import (
     Move,
     Tournament,
 )
+
+logger = logging.getLogger(__name__)
 
 PLAYER_SEAT = 0
 
@@ -171,7 +178,8 @@ def _variant_for(
         data["rounds"] = rounds
     try:
         return dict(module.variant_from_json(data).to_json())
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, ArithmeticError) as exc:
+        # ArithmeticError: a number the engine cannot take as a whole one (inf).
         raise InvalidSettings.of(_("Invalid variant settings: %(reason)s"), reason=exc) from exc
 
 
@@ -187,9 +195,46 @@ def _check_bot_level(module: GameModule, bot_level: str) -> None:
         raise InvalidSettings.of(_("Unknown bot level: %(level)s."), level=bot_level)
 
 
+def check_moment(value: datetime) -> None:
+    """An opening or closing time lies in [DATES_FROM, DATES_UNTIL] (the database's
+    ``tournament_dates_in_range``)."""
+    if not DATES_FROM <= value <= DATES_UNTIL:
+        raise InvalidSettings.of(
+            _("Dates must lie between the years %(first)s and %(last)s."),
+            first=DATES_FROM.year,
+            last=DATES_UNTIL.year,
+        )
+
+
 def _check_window(opens_at: datetime, closes_at: datetime) -> None:
+    check_moment(opens_at)
+    check_moment(closes_at)
     if closes_at <= opens_at:
         raise InvalidSettings.of(_("The closing time must be after the opening time."))
+
+
+def _check_max_entrants(max_entrants: int, *, entrants: int = 0) -> None:
+    """1 to ``MAX_ENTRANTS``, and not below the entrants already in."""
+    if isinstance(max_entrants, bool) or not isinstance(max_entrants, int):
+        raise InvalidSettings.of(_("The maximum of entrants must be a whole number."))
+    if max_entrants > MAX_ENTRANTS:
+        raise InvalidSettings.of(
+            _("A tournament takes at most %(max)s entrants."), max=MAX_ENTRANTS
+        )
+    if max_entrants < 1:
+        raise InvalidSettings.of(_("A tournament needs room for at least one entrant."))
+    if max_entrants < entrants:
+        raise InvalidSettings.of(
+            _("The maximum cannot be below the %(count)s entrants already in."),
+            count=entrants,
+        )
+
+
+# Shared with tournaments.series (a series checks the same settings).
+variant_for = _variant_for
+check_rounds = _check_rounds
+check_bot_level = _check_bot_level
+check_max_entrants = _check_max_entrants
 
 
 # --- Tournaments ------------------------------------------------------------------------
@@ -207,19 +252,25 @@ def tournament_create(
     bot_level: str | None = None,
     opens_at: datetime,
     closes_at: datetime,
+    hide_results: bool = False,
+    admits_bots: bool = True,
+    series: Any = None,
 ) -> Tournament:
-    """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5)."""
+    """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5); its
+    par is computed after the commit (``analysis.tournament_par_compute``). ``series``:
+    the series it is an edition of (``tournaments.series``)."""
+    from tournaments import analysis
+
     module = module_of(game)
     _check_rounds(rounds)
-    level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
     _check_bot_level(module, level)
     _check_window(opens_at, closes_at)
-    if max_entrants < 1:
-        raise InvalidSettings.of(_("A tournament needs room for at least one entrant."))
+    _check_max_entrants(max_entrants)
     variant_json = _variant_for(module, preset, variant, rounds)
     secret = dealing.new_secret()
     with transaction.atomic():
-        return Tournament.objects.create(
+        t = Tournament.objects.create(
             name=name,
             game=game,
             preset=preset,
@@ -232,7 +283,12 @@ def tournament_create(
             secret=secret,
             commitment=dealing.commitment(secret),
             created_by=created_by,
+            hide_results=hide_results,
+            admits_bots=admits_bots,
+            series=series,
         )
+        analysis.par_queue(tournament=t)
+    return t
 
 
 _GAME_FIELDS = ("game", "preset", "variant", "rounds", "bot_level")
@@ -242,7 +298,17 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     """Change a tournament's settings. Name, window and maximum can change until it closes;
     the game, variant, rounds and bot level only while nobody has entered (every entrant
     must play the same game). The secret never changes."""
-    allowed = {"name", "max_entrants", "opens_at", "closes_at", *_GAME_FIELDS}
+    from tournaments import analysis
+
+    allowed = {
+        "name",
+        "max_entrants",
+        "opens_at",
+        "closes_at",
+        "hide_results",
+        "admits_bots",
+        *_GAME_FIELDS,
+    }
     unknown = set(changes) - allowed
     if unknown:
         raise TypeError(f"cannot change {sorted(unknown)}")
@@ -264,13 +330,11 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         _check_rounds(t.rounds)
         _check_bot_level(module, t.bot_level)
         _check_window(t.opens_at, t.closes_at)
-        if t.max_entrants < max(1, entrants):
-            raise InvalidSettings.of(
-                _("The maximum cannot be below the %(count)s entrants already in."),
-                count=entrants,
-            )
+        _check_max_entrants(t.max_entrants, entrants=entrants)
         t.variant = _variant_for(module, t.preset, t.variant, t.rounds)
         t.save()
+        if game_changes:
+            analysis.par_queue(tournament=t)
     tournament.refresh_from_db()
     return tournament
 
@@ -400,11 +464,15 @@ def tournaments_due(*, now: datetime | None = None) -> list[int]:
 
 def entry_join(*, tournament_id: int, user: User) -> Entry:
     """Enter ``user`` into an open tournament that is not full; their game starts at once
-    (round 0 dealt, the bots before South have played)."""
+    (round 0 dealt, the bots before South have played). A bot account only where the
+    tournament admits bot accounts."""
+    from tournaments.series import check_admits
+
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if not t.window_open():
             raise TournamentNotOpen.of(_("This tournament is not open for entries."))
+        check_admits(tournament=t, user=user)
         if Entry.objects.filter(tournament=t, user=user).exists():
             raise AlreadyEntered.of(_("You have already entered this tournament."))
         if t.entries.count() >= t.max_entrants:
@@ -430,7 +498,7 @@ def game_practice_start(
 ) -> Game:
     """A practice game outside any tournament, on fresh deals (its own new secret)."""
     module = module_of(game)
-    level = bot_level if bot_level is not None else module.BOT_LEVELS[-1]
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
     _check_bot_level(module, level)
     if preset not in module.PRESETS:
         raise InvalidSettings.of(_("Unknown variant: %(preset)s."), preset=preset)
@@ -512,11 +580,13 @@ def _observe(run: _Run) -> dict[str, Any]:
     return dict(run.state.observation(PLAYER_SEAT))
 
 
-def _record(run: _Run, action: Any, *, seat: int, by_bot: bool) -> None:
-    """Apply ``action`` through the engine (an ``IllegalMove`` leaves the run unchanged),
-    then log it and add its event."""
+def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | None = None) -> None:
+    """Apply ``action`` through the engine (an ``IllegalMove`` leaves the run unchanged;
+    ``after``: the state after it, already computed), then log it and add its event."""
     g = run.game
-    after = run.state.apply(action)
+    if after is None:
+        after = run.state.apply(action)
+    nl, en = describe_action(action, seat, run.variant.num_players)
     run.moves.append(
         Move(
             game=g,
@@ -604,8 +674,23 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
         seat = run.state.current_player
         if seat not in bot_seats:
             return
-        action = run.module.bot_action(run.state, level=g.bot_level)
-        _record(run, action, seat=seat, by_bot=True)
+        move = bot_move(run.module, run.state, level=g.bot_level)
+        if move.refused is not None:
+            # A bot bug must not cost the entrant a 500 nor stop a close: log the position;
+            # the bot made its simplest legal action instead (the replay makes the same).
+            logger.error(
+                "engine refused a bot action: game %s round %s seat %s level %s action %s "
+                "(%s: %s); state %s",
+                g.pk,
+                g.round_index,
+                seat,
+                g.bot_level,
+                json.dumps(move.choice.to_json()),
+                type(move.refused).__name__,
+                move.refused,
+                json.dumps(run.state.to_json(), separators=(",", ":")),
+            )
+        _record(run, move.action, seat=seat, by_bot=True, after=move.state)
 
 
 #: Keys of a finished round's observation that say who ended it and how (Jokeren).
@@ -1092,7 +1177,7 @@ def _own_row(t: Tournament, user: Any, upto: int | None = None) -> EntryResult |
 def _visibility_of(t: Tournament, own: EntryResult | None) -> Visibility:
     if t.closed_at is not None:
         return Visibility(rounds=t.rounds, final=True)
-    if own is None:
+    if own is None or t.hide_results:
         return Visibility(rounds=0)
     # A finished game can gain nothing more: its player sees every round.
     return Visibility(rounds=t.rounds if own.finished else own.rounds_played)

@@ -1,4 +1,9 @@
-"""Celery tasks: they only load ids and call a service. Queue them with ``delay_on_commit``."""
+"""Celery tasks: they only load ids and call a service. Queue them with ``delay_on_commit``.
+
+Every task is idempotent: the settings acknowledge a task only when it has finished
+(``task_acks_late``, ``task_reject_on_worker_lost``), so a task whose worker was killed
+runs again on another worker, and a second run must change nothing the first one finished.
+"""
 
 from __future__ import annotations
 
@@ -46,11 +51,12 @@ def tournament_close_finish(tournament_id: int) -> int:
 
 @shared_task
 def tournaments_close_due() -> list[int]:
-    """Periodic (Celery beat): start the close of every tournament whose closing time has
-    passed."""
+    """Periodic (Celery beat): queue the close of every tournament whose closing time has
+    passed, one task each (``tournament_close``, which spreads the games over the workers),
+    so that a lost worker takes at most one close's start with it (it runs again elsewhere)."""
     due = services.tournaments_due()
     for tournament_id in due:
-        _close_fan_out(tournament_id)
+        tournament_close.delay(tournament_id)
     return due
 
 
@@ -73,3 +79,20 @@ def game_audit(game_id: int) -> bool:
 def tournament_audit(tournament_id: int) -> list[int]:
     """Audit every finished game of a tournament; the ids of the games that mismatch."""
     return [a.game_id for a in services.tournament_audit(tournament_id=tournament_id) if not a.ok]
+
+
+@shared_task
+def tournament_par_compute(tournament_id: int) -> int:
+    """Compute and store par for every round of a tournament (idempotent)."""
+    from tournaments import analysis
+
+    return analysis.tournament_par_compute(tournament_id=tournament_id)
+
+
+@shared_task
+def series_editions_create_due() -> list[int]:
+    """Periodic (Celery beat, every minute): create the editions of every series whose
+    opening time has come (idempotent: an edition exists at most once)."""
+    from tournaments.series import series_editions_create_due as create_due
+
+    return create_due()

@@ -1,8 +1,8 @@
 """URLs of tournaments, games and the play API."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from tournaments import api, views
+from tournaments import api, api_clubs, views, views_clubs
 
 urlpatterns = [
     path("tournaments/new/", views.tournament_create, name="tournament_create"),
@@ -25,6 +25,39 @@ urlpatterns = [
     path("games/<int:pk>/replay/", views.game_replay, name="game_replay"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
     path("games/<int:pk>/sheet/", views.game_sheet, name="game_sheet"),
+    path("games/<int:pk>/split/", views.game_split, name="game_split"),
+    path("games/<int:pk>/what-if/", views.game_what_if, name="game_what_if"),
+    path("games/<int:pk>/review/", views.game_review, name="game_review"),
+    path(
+        "tournaments/<int:pk>/standings.csv",
+        views_clubs.tournament_standings_csv,
+        name="tournament_standings_csv",
+    ),
+    path(
+        "tournaments/<int:pk>/records.zip",
+        views_clubs.tournament_records_zip,
+        name="tournament_records_zip",
+    ),
+    path("series/", views_clubs.series_list, name="series_list"),
+    path("series/new/", views_clubs.series_create, name="series_create"),
+    path("series/<int:pk>/", views_clubs.series_detail, name="series_detail"),
+    path("series/<int:pk>/season.csv", views_clubs.series_season_csv, name="series_season_csv"),
+    path("account/", views_clubs.account, name="account"),
+    path("api/openapi.json", api_clubs.openapi, name="api_openapi"),
+    path("api/docs/", api_clubs.api_docs, name="api_docs"),
+    path("api/tournaments/", api_clubs.tournament_list, name="api_tournaments"),
+    path(
+        "api/tournaments/<int:tournament_id>/",
+        api_clubs.tournament_detail,
+        name="api_tournament",
+    ),
+    path(
+        "api/tournaments/<int:tournament_id>/join/",
+        api_clubs.tournament_join,
+        name="api_tournament_join",
+    ),
+    path("api/series/<int:series_id>/", api_clubs.series_detail, name="api_series"),
+    path("api/series/<int:series_id>/season/", api_clubs.series_season, name="api_series_season"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
     path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
     path(
@@ -32,4 +65,6 @@ urlpatterns = [
         api.tournament_standings,
         name="api_tournament_standings",
     ),
+    # Last: any other address under api/ is a 404 with the API's error body.
+    re_path(r"^api/", api.not_found, name="api_not_found"),
 ]

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments import services
+from tournaments import analysis, services
 from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
 from tournaments.models import Entry, Game, Tournament
@@ -66,6 +66,22 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "result": result,
             "rank": board.me.rank if board.me is not None else None,
         }
+    par = analysis.tournament_par(tournament=tournament) if board.visibility.scores else {}
+    deals = analysis.field_deals(tournament=tournament, visibility=board.visibility, par=par)
+    pages = analysis.field_pages(
+        pages=services.deal_results(
+            tournament=tournament,
+            visibility=board.visibility,
+            page_size=DEAL_PAGE_SIZE,
+            user=request.user,
+            pages={
+                r: page
+                for r in range(board.visibility.rounds)
+                if (page := _page_param(request, f"deal{r}")) is not None
+            },
+        ),
+        deals=deals,
+    )
     context = {
         "tournament": tournament,
         "status": tournament.status(entrants=entries),
@@ -82,17 +98,12 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "under_review": services.standings_under_review(tournament=tournament),
         "parts": services.tournament_parts(tournament=tournament),
         "has_sheet": services.has_score_sheet(game=tournament.game, variant=tournament.variant),
-        "deals": services.deal_results(
-            tournament=tournament,
-            visibility=board.visibility,
-            page_size=DEAL_PAGE_SIZE,
-            user=request.user,
-            pages={
-                r: page
-                for r in range(board.visibility.rounds)
-                if (page := _page_param(request, f"deal{r}")) is not None
-            },
-        ),
+        "deals": [view.deal for view in pages],
+        "field_deals": pages,
+        "extras": analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
+        "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
+        if my_game is not None
+        else None,
         "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
         "is_organizer": is_organizer(request.user),
     }
@@ -185,29 +196,136 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     if not _may_replay(request, game):
         raise Http404
+    rounds = analysis.replay_rounds(game=game)
     try:
-        round_index = int(request.GET.get("round", 0))
+        round_index = int(request.GET.get("round", rounds[0] if rounds else 0))
     except ValueError:
-        round_index = 0
-    played = len(game.round_scores)
-    if not 0 <= round_index < max(played, 1):
+        round_index = rounds[0] if rounds else 0
+    if rounds and round_index not in rounds:
         raise Http404
     frames = services.game_replay(game=game, round_index=round_index)
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
+    played = rounds and round_index in rounds
     return render(
         request,
         "tournaments/replay.html",
         {
             "game": game,
             "round_index": round_index,
-            "rounds": range(played),
+            "rounds": rounds,
             "frames": services.replay_frames_json(game=game, frames=frames),
             "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
-            "scores": game.round_scores[round_index] if round_index < played else None,
+            "scores": game.round_scores[rounds.index(round_index)] if played else None,
             "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
+            "may_download": _may_replay(request, game)
+            and game.is_finished
+            and analysis.may_download_record(game=game),
+            "may_what_if": played and analysis.may_start_what_if(game=game, user=request.user),
+            "analysis": analysis.game_analysis(game=game, round_index=round_index)
+            if played and game.is_finished
+            else None,
         },
     )
+
+
+def game_split(request: HttpRequest, pk: int) -> HttpResponse:
+    """Two games of a closed tournament on the same deal (``?round=R&with=ID`` or
+    ``with=par``): their shared moves, where they split, each continuation."""
+    game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
+    tournament = game.tournament
+    if tournament is None or not tournament.is_closed:
+        raise Http404
+    try:
+        round_index = int(request.GET.get("round", 0))
+    except ValueError:
+        round_index = 0
+    other_id = request.GET.get("with", "par")
+    other = None
+    if other_id != "par":
+        if not other_id.isdigit():
+            raise Http404
+        other = get_object_or_404(
+            Game.objects.select_related("entry__tournament", "user"),
+            pk=int(other_id),
+            entry__tournament=tournament,
+        )
+    try:
+        split = analysis.games_split(
+            game=game, other=other, round_index=round_index, par_label=str(_("Par (the bots)"))
+        )
+    except services.ServiceError as exc:
+        raise Http404 from exc
+    choices = (
+        Game.objects.filter(entry__tournament=tournament)
+        .exclude(pk=game.pk)
+        .select_related("user")
+        .only("pk", "user__username")
+        .order_by("user__username")
+    )
+    return render(
+        request,
+        "tournaments/split.html",
+        {
+            "game": game,
+            "tournament": tournament,
+            "split": split,
+            "choices": choices,
+            "other_id": other_id,
+            "rounds": range(min(len(game.round_scores), tournament.rounds)),
+        },
+    )
+
+
+@login_required
+def game_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A player's own finished game, round by round, before the close too: the log of each
+    round as the table showed it (no hidden card), the strong bot's choice beside each of
+    their decisions, and "speel vanaf hier" from any of them. Every seat's hand is shown
+    only by the replay, once the tournament has closed."""
+    game = get_object_or_404(
+        Game.objects.select_related("entry__tournament", "user"), pk=pk, user=request.user
+    )
+    if not game.is_finished:
+        raise Http404
+    rounds = analysis.replay_rounds(game=game)
+    try:
+        round_index = int(request.GET.get("round", rounds[0] if rounds else 0))
+    except ValueError:
+        round_index = rounds[0] if rounds else 0
+    if round_index not in rounds:
+        raise Http404
+    return render(
+        request,
+        "tournaments/review.html",
+        {
+            "game": game,
+            "round_index": round_index,
+            "rounds": rounds,
+            "review": analysis.game_review(game=game, round_index=round_index),
+            "may_replay": _may_replay(request, game),
+        },
+    )
+
+
+@login_required
+@require_POST
+def game_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """ "Speel vanaf hier": an unscored practice game from a position of a finished game."""
+    try:
+        round_index = int(request.POST.get("round", ""))
+        start = int(request.POST.get("start", ""))
+    except ValueError:
+        return HttpResponseBadRequest(str(_("Choose a position in the replay.")))
+    try:
+        game = analysis.game_what_if_start(
+            user=request.user, source_id=pk, round_index=round_index, start=start
+        )
+    except Game.DoesNotExist as exc:
+        raise Http404 from exc
+    except services.ServiceError as exc:
+        return HttpResponseBadRequest(exc.message())
+    return redirect("play", game.pk)
 
 
 def _may_see_sheet(request: HttpRequest, game: Game) -> bool:
@@ -246,6 +364,8 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     seen; ``python -m engine verify-game`` checks it without the site."""
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     if not _may_replay(request, game) or not game.is_finished:
+        raise Http404
+    if not analysis.may_download_record(game=game):
         raise Http404
     response = JsonResponse(
         services.game_record(game=game).to_json(), json_dumps_params={"indent": 1}
@@ -350,7 +470,8 @@ def _tournament_form_view(
 
 
 def _keep(data: Any) -> dict[str, Any]:
-    keep = ("name", "rounds", "max_entrants", "bot_level", "opens_at", "closes_at", "preset")
+    keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
+    keep += ("closes_at", "preset", "hide_results")
     return {k: data.get(k) for k in keep if data.get(k)}
 
 

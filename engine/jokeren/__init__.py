@@ -18,7 +18,9 @@ Use::
   ``state_from_json``, ``deal_summary``;
 - ``scoring``: ``results`` (own total minus the opponents' average), ``rank``,
   ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
-- ``bots``: ``BOT_LEVELS``, ``bot_action``.
+- ``bots``: the ``basic`` and ``strong`` bots, ``simplest_action``;
+- ``expert``: the ``expert`` bot, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``bot_action``
+  (every level).
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ from engine.jokeren.actions import (
     OpenPileEmpty,
     SwapJoker,
     action_from_json,
+    describe_advice,
 )
-from engine.jokeren.bots import BOT_LEVELS, bot_action
+from engine.jokeren.bots import simplest_action
+from engine.jokeren.expert import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_action
 from engine.jokeren.melds import (
     DoesNotFit,
     InvalidMeld,
@@ -75,6 +79,7 @@ GAME = "jokeren"
 
 __all__ = [
     "BOT_LEVELS",
+    "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",
     "PRESETS",
@@ -107,6 +112,7 @@ __all__ = [
     "can_lay_off",
     "check_meld",
     "deal_summary",
+    "describe_advice",
     "game_parts",
     "is_meld",
     "meld_verdict",
@@ -115,6 +121,7 @@ __all__ = [
     "rank",
     "results",
     "score_sheet_of",
+    "simplest_action",
     "state_from_json",
     "variant_from_json",
 ]

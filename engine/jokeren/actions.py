@@ -281,3 +281,33 @@ def describe(action: Action) -> tuple[str, str]:
         )
     code = CARD_CODE[action.card]
     return f"gooit {code} weg", f"discards {code}"
+
+
+_SYMBOL: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_text(card: int) -> str:
+    """A card as players write it: ``8♥``, ``10♠``, ``joker``."""
+    code = CARD_CODE[card]
+    if code == "**":
+        return "joker"
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + _SYMBOL[code[1]]
+
+
+def describe_advice(action: Action) -> tuple[str, str]:
+    """What a player would have done, in card terms, Dutch and English, to follow "de
+    sterke bot had ..." / "the strong bot would have ...": "8♥ aangelegd" / "laid off 8♥"."""
+    if isinstance(action, Draw):
+        if action.source == "stock":
+            return "van de dichte stapel gepakt", "drawn from the stock"
+        return "de open kaart gepakt", "taken the open card"
+    if isinstance(action, LayMelds):
+        text = " | ".join(" ".join(card_text(c) for c in cards) for cards, _ in action.melds)
+        return f"{text} gelegd", f"laid {text}"
+    if isinstance(action, LayOff):
+        return f"{card_text(action.card)} aangelegd", f"laid off {card_text(action.card)}"
+    if isinstance(action, SwapJoker):
+        card = card_text(action.card)
+        return f"{card} tegen een joker geruild", f"swapped {card} for a joker"
+    return f"{card_text(action.card)} weggegooid", f"discarded {card_text(action.card)}"

@@ -8,13 +8,16 @@ the same choices get the same game, move for move (RULES.md §4).
 
 Both levels play like a sensible person:
 
-- go out when they can (lay all cards but one, discard the last), also when that needs
-  the split of the hand that leaves the fewest cards rather than the fewest points;
+- go out whenever any legal sequence of this turn does (lay-downs, lay-offs also of
+  cards of their own melds, joker swaps, then the last discard): an exact search over the
+  engine's own legal actions (``going_out_line``), and take the open card whenever that
+  makes going out possible this turn (``open_card_goes_out``);
 - take the open card when it completes or extends a meld in hand, or when it can be
   laid off this turn; take an open joker;
 - lay down the melds they hold (the opening requirement of the variant: a contract or
   the opening points, met in one ``LayMelds``), lay off what fits, swap a table joker
-  when the joker then makes a meld in hand;
+  when the joker then makes a meld in hand, or swap a loose card for a table joker and
+  lay that joker off elsewhere (one card less);
 - never discard a joker while holding another card, nor a card that fits a meld on the
   table while another card may go;
 - discard a loose card, the highest first (``basic``: among equals the one with the
@@ -26,18 +29,17 @@ Both levels play like a sensible person:
   turn after one more card from the unseen ones (the table's lay-off places included);
 - it keeps cards near a meld (pairs, runs with a gap) while cards that complete them are
   still unseen, and cards that fit the table or can replace a table joker;
-- it swaps a loose card for a table joker and lays that joker off elsewhere (one card
-  less), and takes an open card that can be swapped for a table joker;
+- it takes an open card that can be swapped for a table joker;
 - the jokers it lays name the card least likely to be in another hand, so they are
   rarely swapped away;
 - it avoids feeding the next player (no card of a rank the next player took from the
   open pile, nor a neighbour of it in that suit), dumps high cards when an opponent is
   close to going out, and takes a cheap open card that builds a near meld.
 
-Hand analysis is exact up to one shortcut: the melds of a hand are chosen to leave the
-fewest penalty points (or the fewest cards when the variant scores cards), by a
-memoised search over the candidate melds of the lowest card left (cached per hand); a
-card alone with two jokers is tried only when it has no other meld.
+Hand analysis is exact: the melds of a hand are chosen to leave the fewest penalty points
+(or the fewest cards when the variant scores cards), by a memoised search over the
+candidate melds of the lowest card left (cached per hand), each also with every number of
+spare jokers it can hold.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from engine.jokeren.actions import (
     DRAW_OPEN,
     DRAW_STOCK,
     Action,
+    Discard,
     Draw,
     LayMelds,
     LayOff,
@@ -62,9 +65,11 @@ from engine.jokeren.actions import (
     lay_off_action,
 )
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
+from engine.jokeren.state import JokerenState
+from engine.jokeren.variants import Variant
 
 if TYPE_CHECKING:
-    from engine.jokeren.state import JokerenObservation, JokerenState
+    from engine.jokeren.state import JokerenObservation
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -227,24 +232,34 @@ def _solve_jokers(
     weights: tuple[int, ...],
     both: dict[int, tuple[list[_Candidate], list[_Candidate]]],
     memo: _Memo,
+    exact: bool,
+    lone_always: bool = False,
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
     """``_solve`` with the melds of each kind made once from the whole hand: here a run
     whose natural card is gone takes a joker in its place (when jokers are left), a
-    group without one of its cards is skipped (the smaller group is a meld of its own)."""
+    group without one of its cards is skipped (the smaller group is a meld of its own).
+
+    ``exact``: the jokers left over count in the cost, each meld is also tried with every
+    number of spare jokers it can hold, and a card alone with two jokers is always tried.
+    Without it (quicker) jokers are used only where a meld needs them, cost nothing when
+    left over, and a card alone with two jokers is tried only when it has no other meld:
+    exact too when at most one joker is left over and some meld has room for it. With
+    ``lone_always`` (and not ``exact``) a card alone with two jokers is always tried: the
+    cost is then at most the exact one (a lower bound)."""
     if not rem:
-        return 0, 0, ()
+        return (jokers * weights[JOKER_KIND] if exact else 0), 0, ()
     key = (rem, jokers)
     hit = memo.get(key)
     if hit is not None:
         return hit
     k = rem[0]
     rest = rem[1:]
-    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo)
+    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo, exact, lone_always)
     best = (cost + weights[k], used, melds)
     out, lone = both[k]
     found = False
     for group in (out, lone):
-        if group is lone and found:
+        if group is lone and found and not exact and not lone_always:
             break
         for run, nat, jk, high in group:
             if len(jk) > jokers:
@@ -266,10 +281,19 @@ def _solve_jokers(
             left = list(rest)
             for c in nat:
                 left.remove(c)
-            c2, u2, m2 = _solve_jokers(tuple(left), jokers - len(jk), weights, both, memo)
-            u2 += len(jk)
-            if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
-                best = (c2, u2, ((run, (k, *nat), jk, high), *m2))
+            left_t = tuple(left)
+            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            # the meld as it is, and (exact) with each number of the spare jokers it holds
+            while meld is not None and len(meld.jokers) <= jokers:
+                used_here = len(meld.jokers)
+                c2, u2, m2 = _solve_jokers(
+                    left_t, jokers - used_here, weights, both, memo, exact, lone_always
+                )
+                u2 += used_here
+                if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
+                    cand: _Candidate = (meld.run, meld.naturals, meld.jokers, meld.ace_high)
+                    best = (c2, u2, (cand, *m2))
+                meld = _add_joker(meld) if exact and used_here < jokers else None
     memo[key] = best
     return best
 
@@ -469,10 +493,15 @@ def _live_bits(m: int, jokers: int) -> int:
 
 
 def _solve_live(
-    live: tuple[int, ...], jokers: int, by_cards: bool
+    live: tuple[int, ...],
+    jokers: int,
+    weights: tuple[int, ...],
+    exact: bool = True,
+    lone_always: bool = False,
 ) -> tuple[int, int, tuple[_Candidate, ...]]:
-    """The best melds of the cards that can meld."""
-    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    """The melds of natural kinds ``live`` (sorted) and ``jokers`` that leave the least
+    weight loose (a kind's weight, index 52 a joker's): the cost, the jokers used, the
+    melds (``exact``: see ``_solve_jokers``)."""
     # the kinds after each card, as a bit mask (bit k for kind k)
     after = [0] * len(live)
     mask = 0
@@ -492,7 +521,7 @@ def _solve_live(
                 cache[key] = sets
             both[k] = sets
     if jokers:
-        return _solve_jokers(live, jokers, weights, both, {})
+        return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
     # without jokers every meld of a sub-hand is a meld of the whole hand
     cands = {k: out or lone for k, (out, lone) in both.items()}
     return _solve_naturals(live, weights, cands, {})
@@ -557,8 +586,9 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
     """``partition`` of the cards that can meld (cached on them alone: a hand that
     changes only by loose cards reuses it)."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    naturals = live
-    cost, used, raw = _solve_live(live, jokers, by_cards)
+    # the quick search, the spare jokers then put where a meld has room: exact unless a
+    # joker stays loose or two jokers could go with a card alone (then the exact search)
+    cost, used, raw = _solve_live(live, jokers, weights, exact=False)
     melds = [_new_meld(HandMeld, c) for c in raw]
     spare = jokers - used
     while spare and melds:
@@ -570,11 +600,15 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
                 break
         else:
             break
-    in_melds: list[int] = [k for m in melds for k in m.naturals]
-    loose = list(naturals)
-    for k in in_melds:
-        loose.remove(k)
-    return Partition(tuple(melds), tuple(loose), spare, cost + spare * weights[JOKER_KIND])
+    if spare or jokers >= 2:
+        cost, used, raw = _solve_live(live, jokers, weights)
+        melds = [_new_meld(HandMeld, c) for c in raw]
+        spare = jokers - used
+    loose = list(live)
+    for m in melds:
+        for k in m.naturals:
+            loose.remove(k)
+    return Partition(tuple(melds), tuple(loose), spare, cost)
 
 
 _new_meld: Final = tuple.__new__
@@ -585,7 +619,10 @@ def clear_caches() -> None:
     partition.cache_clear()
     _partition_live.cache_clear()
     _opening_melds.cache_clear()
+    _points_split.cache_clear()
     _CANDIDATES.clear()
+    _LINES.clear()
+    _relaxed_left.cache_clear()
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -660,6 +697,15 @@ def _opening_melds(
         nonlocal best
         part = partition(tuple(sorted(rem)), j, by_cards)
         melds = (*chosen, *part.melds)
+        if req.points:
+            # the split that leaves the least may fall short of the points: then the
+            # least-penalty split of those that reach them
+            need = req.points - sum(m.points() for m in chosen)
+            if sum(m.points() for m in part.melds) < need:
+                split = _points_split(tuple(sorted(rem)), j, need, by_cards)
+                if split is None:
+                    return
+                melds = (*chosen, *split)
         if not melds:
             return
         laid = sum(m.size for m in melds)
@@ -701,6 +747,56 @@ def _opening_melds(
 
     search(0, list(naturals), jokers, [])
     return None if best is None else best[1]
+
+
+@lru_cache(maxsize=1 << 12)
+def _points_split(
+    naturals: tuple[int, ...], jokers: int, need: int, by_cards: bool
+) -> tuple[HandMeld, ...] | None:
+    """The melds of a hand (sorted natural kinds and jokers) worth at least ``need``
+    points that leave the least penalty and at least one card in hand, or ``None``: a
+    memoised search over the candidate melds of the lowest card left (each also with the
+    spare jokers it can hold), remembering the points still needed and whether a card is
+    kept."""
+    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+    if sum(_KIND_POINTS[k] for k in naturals) + _JOKER_POINTS * jokers < need:
+        return None
+    Best = tuple[int, tuple[HandMeld, ...]] | None
+    memo: dict[tuple[tuple[int, ...], int, int, bool], Best] = {}
+
+    def solve(rem: tuple[int, ...], j: int, pts: int, kept: bool) -> Best:
+        """(cost, melds) of the best split of ``rem`` and ``j`` jokers that lays at least
+        ``pts`` more points and keeps a card (unless ``kept``: one is kept already)."""
+        if not rem:
+            if pts > 0 or not (kept or j):
+                return None
+            return j * weights[JOKER_KIND], ()
+        key = (rem, j, pts, kept)
+        if key in memo:
+            return memo[key]
+        k, rest = rem[0], rem[1:]
+        best: Best = None
+        r = solve(rest, j, pts, True)
+        if r is not None:
+            best = (r[0] + weights[k], r[1])
+        out, lone = _candidate_sets(k, frozenset(rest), j)
+        for run, nat, jk, high in (*out, *lone):
+            left = list(rest)
+            for c in nat:
+                left.remove(c)
+            left_t = tuple(left)
+            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            while meld is not None and len(meld.jokers) <= j:
+                used = len(meld.jokers)
+                r = solve(left_t, j - used, max(0, pts - meld.points()), kept)
+                if r is not None and (best is None or r[0] < best[0]):
+                    best = (r[0], (meld, *r[1]))
+                meld = _add_joker(meld) if used < j else None
+        memo[key] = best
+        return best
+
+    found = solve(naturals, jokers, need, False)
+    return None if found is None else found[1]
 
 
 def _hand_cost(
@@ -765,6 +861,12 @@ class TableView(NamedTuple):
     swaps: dict[int, int]
     #: a natural kind laid off at the end of a run -> the kind that then fits next
     unlock: dict[int, int]
+    #: the same places as lane masks (``TableBits``), for the quick going-out checks
+    places: int = 0
+    swap_bits: int = 0
+    next_places: tuple[tuple[int, int], ...] = ()
+    next_bits: int = 0
+    joker_fits: bool = False
 
 
 def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
@@ -816,15 +918,21 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     fit: dict[int, int] = {}
     swaps: dict[int, int] = {}
     unlock: dict[int, int] = {}
+    places = swap_bits = next_bits = 0
+    nexts: tuple[tuple[int, int], ...] = ()
+    joker_fits = False
     for i, m in enumerate(table):
         hit_m = _FITS_CACHE.get(id(m))
         if hit_m is not None and hit_m[0] is m:
-            fits = hit_m[1]
+            fits, b = hit_m[1], hit_m[2]
         else:
-            fits = _meld_fits(m)
-            if len(_FITS_CACHE) >= 1024:
-                _FITS_CACHE.clear()
-            _FITS_CACHE[id(m)] = (m, fits)
+            fits, b = _meld_places(m)
+        places |= b.places
+        swap_bits |= b.swap_bits
+        next_bits |= b.next_bits
+        if b.next_places:
+            nexts += b.next_places
+        joker_fits = joker_fits or b.joker_fits
         for k, after in fits:
             fit.setdefault(k, i)
             if after >= 0:
@@ -832,15 +940,56 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
         for sf in m.stands_for:
             if sf is not None:
                 swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
-    view = TableView(fit, swaps, unlock)
+    view = TableView(fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
     return view
 
 
+class TableBits(NamedTuple):
+    """The lay-off places of a meld as lane masks (``_LANE_BIT``), for the quick
+    going-out checks (``table_view`` joins them for the table)."""
+
+    #: every natural kind that fits a meld
+    places: int
+    #: the natural kinds that a table joker stands for
+    swap_bits: int
+    #: a kind that fits a run's end and the kind that fits after it, per run end
+    next_places: tuple[tuple[int, int], ...]
+    #: the kinds that fit one place beyond a lay-off place
+    next_bits: int
+    #: a joker can be laid off
+    joker_fits: bool
+
+
+def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
+    """``_meld_fits`` of a meld and the same places as lane masks (cached per meld)."""
+    fits = _meld_fits(meld)
+    bits = _LANE_BIT
+    places = swap_bits = next_bits = 0
+    nexts: list[tuple[int, int]] = []
+    joker_fits = False
+    for k, after in fits:
+        if k == JOKER_KIND:
+            joker_fits = True
+            continue
+        places |= bits[k]
+        if after >= 0:
+            nexts.append((bits[k], bits[after]))
+            next_bits |= bits[after]
+    for sf in meld.stands_for:
+        if sf is not None:
+            swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
+    out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
+    if len(_FITS_CACHE) >= 1024:
+        _FITS_CACHE.clear()
+    _FITS_CACHE[id(meld)] = (meld, fits, out)
+    return fits, out
+
+
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
-_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]]]] = {}
+_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
 #: reused while cached)
 _TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
@@ -959,18 +1108,25 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
 
 
 def _basic_play(obs: JokerenObservation) -> Action:
-    """``decide`` for a basic bot after its draw, read straight from the observation when
-    the hand has nothing to lay down, swap or lay off (most turns): then it discards
+    """A basic bot's action after its draw: the next action of ``going_out_line`` when it
+    can go out, else ``decide``, read straight from the observation when the hand has
+    nothing to lay down, swap or lay off (most turns): then it discards
     (``_basic_discard``). Otherwise, or when no loose card may go, the whole view is made
     and ``decide`` chooses."""
     hand = obs.hand
     naturals, jokers = _kinds(hand)
+    table = obs.table
+    hit = _TABLE_CACHE.get(id(table))
+    view = hit[1] if hit is not None and hit[0] is table else table_view(table)
+    if obs.may_meld and _quick_bits(
+        _lane_mask(naturals), jokers, hand, view if obs.may_lay_off and table else None
+    ):
+        line = going_out_line(obs)
+        if line is not None:
+            return line[0]
     by_cards = obs.variant.scoring == "cards"
     part = partition(naturals, jokers, by_cards)
     if not (obs.may_meld and (part.melds or obs.needs_opening)):
-        table = obs.table
-        hit = _TABLE_CACHE.get(id(table))
-        view = hit[1] if hit is not None and hit[0] is table else table_view(table)
         fit = view.fit
         if not obs.may_lay_off or (
             view.swaps.keys().isdisjoint(naturals)
@@ -1014,8 +1170,9 @@ def _open_card_verdict(
 
 
 def _basic_draw(obs: JokerenObservation) -> Draw:
-    """A basic bot's draw (``_open_card_verdict``), straight from the observation: one
-    pass over the hand gives its jokers and the lane mask of its naturals."""
+    """A basic bot's draw (``_open_card_verdict``, and the open card when it makes going
+    out possible: ``open_card_goes_out``), straight from the observation: one pass over
+    the hand gives its jokers and the lane mask of its naturals."""
     pile = obs.open_pile
     if not pile:
         return DRAW_STOCK
@@ -1031,8 +1188,18 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
             m |= bits[k]
     lay_off_now = not obs.first_cycle and (obs.variant.lay_off_before_out or obs.out[obs.seat])
     table = table_view(obs.table) if lay_off_now else None
-    if _open_card_verdict(m, jokers, kinds[pile[-1]], table, False):
+    tk = kinds[pile[-1]]
+    if _open_card_verdict(m, jokers, tk, table, False):
         return DRAW_OPEN
+    # Declined: the open card has no partner in hand and fits no meld on the table, so it
+    # can leave the hand this turn (it may not be discarded) only by a joker swap, one place
+    # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, or
+    # the joker at hand): else it cannot help going out.
+    if table is not None and obs.table and tk != JOKER_KIND:
+        tb = table_view(obs.table)
+        swap_in = m & tb.swap_bits and (jokers or m & _PARTNERS_ONE[tk])
+        if (swap_in or bits[tk] & (tb.swap_bits | tb.next_bits)) and open_card_goes_out(obs):
+            return DRAW_OPEN
     return DRAW_STOCK
 
 
@@ -1153,17 +1320,22 @@ def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
 
 def _swap(view: BotView, part: Partition, strong: bool) -> SwapJoker | None:
     """Swap a table joker for the natural card it stands for when the joker then leaves
-    less penalty in hand. A strong bot also swaps a loose card when the joker can be laid
-    off elsewhere at once: the loose card is gone."""
+    less penalty in hand, or when the card is loose and the joker can be laid off
+    elsewhere at once (a free swap: the loose card is gone)."""
     swaps = view.table.swaps
     if not swaps:
         return None
     naturals, jokers = view.naturals, view.jokers
     room = JOKER_KIND in view.table.fit
+    hand = view.hand
     for k, index in swaps.items():
         if k not in naturals:
             continue
-        if strong and room and k in part.loose:
+        if view.taken_kind == JOKER_KIND and not _discard_left(
+            hand, [_lowest_id(hand, k)], JOKER_KIND
+        ):
+            continue  # only jokers, the one taken from the open pile among them, would stay
+        if room and k in part.loose:
             return SwapJoker(_lowest_id(view.hand, k), index)
         rest = list(naturals)
         rest.remove(k)
@@ -1545,9 +1717,17 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action
     if obs.current_player != obs.seat:
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
-    if not strong and obs.phase == "draw":
-        return _basic_draw(obs)
-    return decide(view_of(obs, strong=strong), strong=strong, rng=rng)
+    if not strong:
+        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs)
+    if obs.phase == "draw":
+        draw = decide(view_of(obs, strong=True), strong=True, rng=rng)
+        if draw is DRAW_STOCK and open_card_goes_out(obs):
+            return DRAW_OPEN
+        return draw
+    line = going_out_line(obs)
+    if line is not None:
+        return line[0]
+    return decide(view_of(obs, strong=True), strong=True, rng=rng)
 
 
 def bot_action(state: JokerenState, *, level: str) -> Action:
@@ -1556,11 +1736,423 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
-    if level == "basic":
-        # a basic bot breaks no ties at random: it needs no stream
-        obs = state.observe(seat)
-        if obs.phase == "draw":
-            return _basic_draw(obs)
-        return _basic_play(obs)
-    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+    rng = None
+    if level != "basic":  # a basic bot breaks no ties at random: it needs no stream
+        rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
+
+
+# --- going out: an exact search over the engine's own actions ------------------------------
+#
+# Every level goes out whenever some legal sequence of this turn (lay-downs, lay-offs, also
+# of cards that sit in a meld of its own hand, joker swaps, then the last discard) gets rid
+# of every card, and takes the open card whenever that makes going out possible this turn.
+# The search applies the engine's legal actions to a state made from the seat's own
+# observation (its hand, the table, the open pile; the other hands and the stock are left
+# empty: the search never sees them), so it knows every rule the engine knows. Cheap
+# necessary conditions (``_quick_out`` on bit masks, then ``_out_possible``) are checked
+# first and at every node: a card with no partner in hand and no place on the table can
+# only be the last discard.
+
+#: a search node: the hand, the table, and whether the seat is out and came out this turn
+_OutKey = tuple[tuple[int, ...], tuple[Meld, ...], bool, bool]
+
+
+def _own_state(obs: JokerenObservation) -> JokerenState:
+    """A state that holds only what the seat of ``obs`` knows: its hand, the table, the
+    open pile and the public counters; the other hands and the stock are empty."""
+    seat = obs.seat
+    return JokerenState(
+        variant=obs.variant,
+        round_index=obs.round_index,
+        dealer=obs.dealer,
+        round_seed=b"",
+        current_player=obs.current_player,
+        phase=obs.phase,
+        hands=tuple(obs.hand if s == seat else () for s in range(obs.variant.num_players)),
+        stock=(),
+        open_pile=obs.open_pile,
+        table=obs.table,
+        out=obs.out,
+        came_out_this_turn=obs.came_out_this_turn,
+        taken_from_open=obs.taken_from_open,
+        turn=obs.turn,
+        move_count=obs.move_count,
+        reshuffles=obs.reshuffles,
+        removed=obs.removed,
+        winner=None,
+        end_reason=None,
+        log_chunks=(),
+        log_tail=(),
+    )
+
+
+def _run_reach(
+    k: int, hand_mask: int, jokers: int, runs: tuple[tuple[int, int], ...]
+) -> list[tuple[int, int, int]]:
+    """The ends of runs on the table of the suit of natural ``k`` (``runs``: their lowest
+    and highest positions) that ``k`` can reach, the gap filled by cards of the hand (lane
+    mask ``hand_mask``) and at most ``jokers`` jokers: per end its run's positions (low,
+    high; an end above the run as a negative high) and the jokers the gap needs."""
+    out: list[tuple[int, int, int]] = []
+    ri = k % 13
+    base = k // 13 * 16
+    for lo, hi in runs:
+        for p in (1, 14) if ri == 0 else (ri + 1,):
+            if p > hi:
+                a, b, length = hi + 1, p - 1, p - lo + 1
+                wraps = lo == 1 and p == 14
+                end = -hi
+            elif p < lo:
+                a, b, length = p + 1, lo - 1, hi - p + 1
+                wraps = p == 1 and hi == 14
+                end = hi
+            else:
+                continue
+            if length > 13 or wraps:
+                continue
+            missing = sum(1 for q in range(a, b + 1) if not hand_mask >> (base + q) & 1)
+            if missing <= jokers:
+                out.append((lo, end, missing))
+    return out
+
+
+#: the lane bits of the low (position 1) and the high (position 14) ace of every suit
+_ACE_LOW: Final = sum(1 << (s * 16 + 1) for s in range(4))
+_ACE_HIGH: Final = sum(1 << (s * 16 + 14) for s in range(4))
+
+
+def _quick_out(
+    hand: Sequence[int], melds: tuple[Meld, ...], lay_off: bool, extra: int = -1
+) -> bool:
+    """``_quick_bits`` for a hand (card ids; ``extra``: one more card, e.g. the open card,
+    or -1) and the table (``lay_off``: the seat may lay off this turn)."""
+    kinds = _KIND
+    bits = _LANE_BIT
+    m = 0
+    jokers = 0
+    for c in hand:
+        k = kinds[c]
+        if k == JOKER_KIND:
+            jokers += 1
+        else:
+            m |= bits[k]
+    if extra >= 0:
+        hand = (*hand, extra)
+        k = kinds[extra]
+        if k == JOKER_KIND:
+            jokers += 1
+        else:
+            m |= bits[k]
+    return _quick_bits(m, jokers, hand, table_view(melds) if lay_off and melds else None)
+
+
+def _quick_bits(m: int, jokers: int, hand: Sequence[int], table: TableView | None) -> bool:
+    """A quick necessary condition for going out this turn, on bit masks (``m``: the lane
+    mask of the naturals of ``hand``, ``jokers`` its jokers; ``table``: the table when the
+    seat may lay off, else ``None``): at most one card (the discard) has no partner in hand
+    to meld with and no place on the table, or one more per joker at hand (also those a
+    swap would bring) when two or more are. A card with no partner within two run places
+    or of its rank needs a joker next to it of its own; a card one place beyond a lay-off
+    place is placed when the hand holds the card between or a joker. (It runs at every
+    decision: bit operations only.)"""
+    placed = 0
+    if table is not None:
+        sb = table.swap_bits
+        placed = table.places | sb
+        if m & sb:
+            kinds = _KIND
+            bits = _LANE_BIT
+            for c in hand:
+                k = kinds[c]
+                if k != JOKER_KIND and sb & bits[k]:
+                    jokers += 1
+        for between, after in table.next_places:
+            if jokers or m & between:
+                placed |= after
+    a = m & _LANE
+    b = m >> 16 & _LANE
+    c = m >> 32 & _LANE
+    d = m >> 48
+    if jokers:
+        runs = m >> 1 | m >> 2 | m << 1 | m << 2
+        ranks = (a | b) & (c | d) | a & b | c & d
+    else:
+        runs = (m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)
+        ranks = a & b & (c | d) | c & d & (a | b)
+    live = runs | ranks | ranks << 16 | ranks << 32 | ranks << 48 | placed
+    live |= live >> 13 & _ACE_LOW  # an ace placed or live as the high ace
+    stuck = (m & ~live & ~_ACE_HIGH).bit_count()
+    if stuck > (1 + jokers if jokers >= 2 else 1):
+        return False
+    if jokers != 1:
+        return True
+    # One joker: the cards that meld only with it (no meld of cards of the hand alone, no
+    # place on the table) are all in its one meld, but for the discard: one suit or one rank.
+    runs = (m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)
+    ranks = a & b & (c | d) | c & d & (a | b)
+    live0 = runs | ranks | ranks << 16 | ranks << 32 | ranks << 48 | placed
+    live0 |= live0 >> 13 & _ACE_LOW
+    lone = m & ~live0 & ~_ACE_HIGH
+    n = lone.bit_count()
+    if n <= 2:
+        return True
+    lanes = (lone & _LANE, lone >> 16 & _LANE, lone >> 32 & _LANE, lone >> 48)
+    if max(x.bit_count() for x in lanes) >= n - 1:
+        return True  # one suit
+    counts = [0] * 16  # one rank: cards per run position over the suits
+    for x in lanes:
+        while x:
+            low = x & -x
+            counts[low.bit_length() - 1] += 1
+            x ^= low
+    return max(counts) >= n - 1
+
+
+def _out_possible(
+    naturals: tuple[int, ...], jokers: int, melds: tuple[Meld, ...], lay_off: bool
+) -> bool:
+    """A necessary condition for going out this turn (the search decides), for the hand's
+    natural kinds and jokers and the table ``melds`` (``lay_off``: the seat may lay off
+    this turn): the hand splits into melds leaving at most one card (the last discard),
+    where a card that may go to the table (laid off onto a meld, also at the end of a run
+    that cards of the hand and jokers lead to, or swapped for a joker) need not be in a
+    meld, each joker that a swap could bring counts as one more joker (a card that reaches
+    a run's end only through jokers spends them), and a joker need not be in a meld when
+    one can be laid off. (A relaxation of the rules: it ignores the order of the actions,
+    the opening requirement and which card may be discarded, so it never rules out a real
+    way out.)"""
+    if not lay_off or not melds:
+        return _relaxed_left(naturals, jokers, _NOTHING, False) <= 1
+    table = table_view(melds)
+    bits = _LANE_BIT
+    swaps = table.swap_bits
+    placed = table.places | swaps
+    available = jokers + sum(1 for k in naturals if swaps & bits[k])
+    m = _lane_mask(naturals)
+    runs: dict[int, tuple[tuple[int, int], ...]] = {}
+    placeable: list[int] = []
+    costly: list[tuple[int, tuple[int, int], int]] = []
+    for k in naturals:
+        if placed & bits[k]:
+            placeable.append(k)
+            continue
+        suit = k // 13
+        spans = runs.get(suit)
+        if spans is None:
+            spans = runs[suit] = tuple(
+                (mm.low, mm.high) for mm in melds if mm.kind == "run" and mm.suit == suit
+            )
+        if not spans:
+            continue
+        ends = _run_reach(k, m, available, spans)
+        if len(ends) == 1 and ends[0][2]:
+            # reached through jokers: they are spent (cards reaching one run end share them)
+            lo, end, need = ends[0]
+            costly.append((k, (lo, end), need))
+        elif ends:
+            placeable.append(k)
+    free_jokers = table.joker_fits or available > jokers
+    if len(costly) > 4:  # too many to try: let them all go
+        placeable += [k for k, _, _ in costly]
+        costly = []
+    best = 99
+    for mask in range(1 << len(costly)):
+        spend: dict[tuple[int, int], int] = {}
+        gone: list[int] = []
+        for i, (k, run_end, need) in enumerate(costly):
+            if mask >> i & 1:
+                spend[run_end] = max(spend.get(run_end, 0), need)
+                gone.append(k)
+        used = sum(spend.values())
+        if used > available:
+            continue
+        rest = list(naturals)
+        for k in gone:
+            rest.remove(k)
+        left = _relaxed_left(tuple(rest), available - used, frozenset(placeable), free_jokers)
+        best = min(best, left)
+        if best <= 1:
+            return True
+    return False
+
+
+_NOTHING: Final[frozenset[int]] = frozenset()
+
+
+@lru_cache(maxsize=1 << 14)
+def _relaxed_left(
+    naturals: tuple[int, ...], jokers: int, placeable: frozenset[int], free_jokers: bool
+) -> int:
+    """At most the fewest cards a hand keeps when it lays melds and the cards
+    ``placeable`` (and, with ``free_jokers``, the jokers) may leave without a meld
+    (``_out_possible``): jokers left over are not counted, a lower bound."""
+    if jokers >= 2:
+        live = naturals
+        kept = 0
+    else:
+        # a card with no partner to meld with stays (kept) unless it may go to the table
+        live_bits = _live_bits(_lane_mask(naturals), jokers)
+        bits = _LANE_BIT
+        live = tuple(k for k in naturals if live_bits & bits[k])
+        kept = sum(1 for k in naturals if not live_bits & bits[k] and k not in placeable)
+        if kept > 1 or not live:
+            return kept + (jokers if not free_jokers and not live else 0)
+    # at most one card that must be in a meld: nothing to solve
+    if kept + sum(1 for k in live if k not in placeable) + (0 if free_jokers else jokers) <= 1:
+        return kept
+    weights = [0 if k in placeable else 1 for k in range(52)]
+    weights.append(0 if free_jokers else 1)
+    # a lower bound is enough for a necessary condition: jokers left over cost nothing
+    return kept + _solve_live(live, jokers, tuple(weights), exact=False, lone_always=True)[0]
+
+
+def _out_key(state: JokerenState, seat: int) -> _OutKey:
+    return (state.hands[seat], state.table, state.out[seat], state.came_out_this_turn)
+
+
+def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
+    """The first line (in the engine's canonical order of legal actions) that takes every
+    card of ``seat``'s hand out this turn, ending with the discard of the last card; or
+    ``None``. A depth-first search over the engine's own ``legal_actions`` and ``apply``,
+    remembering the positions (hand, table, out) already found to be dead ends, and
+    cutting those where ``_quick_out`` or ``_out_possible`` fails; it gives up (``None``)
+    after ``_MAX_OUT_NODES`` positions."""
+    dead: set[_OutKey] = set()
+    nodes = [0]
+
+    def search(s: JokerenState, first: bool) -> tuple[Action, ...] | None:
+        hand = s.hands[seat]
+        if len(hand) == 1:
+            taken = s.taken_from_open
+            if taken is not None and _KIND[taken] == _KIND[hand[0]]:
+                return None
+            return (DISCARDS[hand[0]],)
+        key = _out_key(s, seat)
+        if key in dead or nodes[0] >= _MAX_OUT_NODES:
+            return None
+        nodes[0] += 1
+        if not first:
+            lay_off = s.may_lay_off(seat)
+            melds = s.table
+            if not _quick_out(hand, melds, lay_off):
+                dead.add(key)
+                return None
+            if len(hand) > _RELAX_CARDS:
+                naturals, jokers = _kinds(hand)
+                if not _out_possible(naturals, jokers, melds, lay_off):
+                    dead.add(key)
+                    return None
+        for action in s.legal_actions():
+            if type(action) is Discard:
+                break  # the discards come last; only the last card's discard goes out
+            line = search(s.apply(action), False)
+            if line is not None:
+                return (action, *line)
+        dead.add(key)
+        return None
+
+    return search(state, True)
+
+
+#: the most positions one search expands: a line that goes out was found within 17 in
+#: seeded rounds of every preset (both levels); a search that finds no line can need many
+#: thousands (a big table with jokers to swap) and stops here. (So the search is exact
+#: up to this bound, which no test position reaches.)
+_MAX_OUT_NODES: Final = 60
+#: inside the search, ``_out_possible`` prunes hands of more cards than this (smaller ones
+#: have few lines to look at: ``_quick_out`` alone is cheaper)
+_RELAX_CARDS: Final = 6
+
+
+def _remember(state: JokerenState, seat: int, line: tuple[Action, ...]) -> None:
+    """Keep the rest of ``line`` for each position it passes (the next decisions of the
+    turn follow it without a new search)."""
+    if len(_LINES) >= 64:
+        _LINES.clear()
+    rules = (state.variant, state.round_index, state.turn, state.taken_from_open)
+    for i in range(len(line)):
+        _LINES[_out_key(state, seat)] = (rules, line[i:])
+        if i + 1 < len(line):
+            state = state.apply(line[i])
+
+
+#: what decides which actions are legal in a position besides its hand and table: the
+#: variant, the round (its contract), the turn (the first cycle), the card taken from the
+#: open pile
+_Rules = tuple[Variant, int, int, int | None]
+#: the rest of a line found by the search, by the position it starts from (a line is used
+#: only under the same rules)
+_LINES: dict[_OutKey, tuple[_Rules, tuple[Action, ...]]] = {}
+
+
+def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
+    """The actions that take every card of the hand out this turn, from the seat's own
+    observation (its turn, after its draw), ending with the discard; ``None`` when no
+    legal sequence of this turn goes out. Exact with respect to the engine's rules (the
+    opening requirement and contracts, when laying off and swapping are allowed, keeping
+    a card to discard, the card taken from the open pile, the jokers' names), as far as
+    ``legal_actions`` lists the ways to lay melds."""
+    if obs.phase != "play" or obs.current_player != obs.seat or not obs.may_meld:
+        return None
+    seat = obs.seat
+    hand = obs.hand
+    melds = obs.table
+    if not _quick_out(hand, melds, obs.may_lay_off):
+        return None
+    key: _OutKey = (hand, melds, obs.out[seat], obs.came_out_this_turn)
+    hit = _LINES.get(key)
+    if hit is not None and hit[0] == (
+        obs.variant,
+        obs.round_index,
+        obs.turn,
+        obs.taken_from_open,
+    ):
+        return hit[1]
+    naturals, jokers = _kinds(hand)
+    if not _out_possible(naturals, jokers, melds, obs.may_lay_off):
+        return None
+    state = _own_state(obs)
+    line = _search_out(state, seat)
+    if line is not None:
+        _remember(state, seat, line)
+    return line
+
+
+def open_card_goes_out(obs: JokerenObservation) -> bool:
+    """Whether taking the open card (the seat's turn, before its draw) lets it go out this
+    turn (``going_out_line`` on the state after the draw)."""
+    pile = obs.open_pile
+    if obs.phase != "draw" or obs.current_player != obs.seat or not pile or obs.first_cycle:
+        return False
+    seat = obs.seat
+    lay_off = obs.variant.lay_off_before_out or obs.out[seat]
+    if not _quick_out(obs.hand, obs.table, lay_off, pile[-1]):
+        return False
+    naturals, jokers = _kinds(tuple(sorted((*obs.hand, pile[-1]))))
+    if not _out_possible(naturals, jokers, obs.table, lay_off):
+        return False
+    state = _own_state(obs)
+    if not state.is_legal(DRAW_OPEN):
+        return False
+    after = state.apply(DRAW_OPEN)
+    line = _search_out(after, seat)
+    if line is None:
+        return False
+    _remember(after, seat, line)
+    return True
+
+
+def simplest_action(state: JokerenState) -> Action:
+    """The simplest legal action of the seat to move, for a caller that must go on when
+    an action was refused: a draw from the stock (else from the open pile), after the
+    draw the discard of the lowest card that may go."""
+    legal = state.legal_actions()
+    if not legal:
+        raise RoundOver("De ronde is voorbij.", "The round is over.")
+    if DRAW_STOCK in legal:
+        return DRAW_STOCK
+    for action in legal:
+        if type(action) is Discard:
+            return action
+    return legal[0]

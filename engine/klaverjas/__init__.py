@@ -1,13 +1,14 @@
 """Klaverjassen (RULES.md §6), following the game protocol of ``engine.protocol``.
 
-``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``LOWER_IS_BETTER``, ``variant_from_json``,
-``new_round``, ``state_from_json``, ``action_from_json``, ``bot_action``, ``results``,
-``deal_summary``, ``game_parts``, ``score_sheet_of``; plus the variant, state, action and
-error types and ``trick_roem``.
+``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``LOWER_IS_BETTER``,
+``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
+``bot_action``, ``simplest_action``, ``results``, ``deal_summary``, ``game_parts``,
+``score_sheet_of``; plus the variant, state, action and error types and ``trick_roem``.
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
-observation, JSON), ``bots``.
+observation, JSON), ``bots`` (basic, strong), ``expert`` (the expert bot and
+``bot_action`` of every level).
 
 Decisions that RULES.md does not settle (platform):
 
@@ -36,8 +37,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard, action_from_json
-from engine.klaverjas.bots import BOT_LEVELS, bot_action, choose
+from engine.klaverjas.actions import (
+    Action,
+    Bid,
+    ChooseTrump,
+    PlayCard,
+    action_from_json,
+    describe_advice,
+)
+from engine.klaverjas.bots import choose, simplest_action
 from engine.klaverjas.errors import (
     InvalidBid,
     MayNotUndertrump,
@@ -47,6 +55,7 @@ from engine.klaverjas.errors import (
     NotInHand,
     WrongPhase,
 )
+from engine.klaverjas.expert import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_action
 from engine.klaverjas.roem import trick_roem
 from engine.klaverjas.rules import card_points, legal_cards
 from engine.klaverjas.state import (
@@ -86,6 +95,7 @@ def score_sheet_of(
 __all__ = [
     "AMSTERDAMS",
     "BOT_LEVELS",
+    "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",
     "PRESETS",
@@ -112,6 +122,7 @@ __all__ = [
     "card_points",
     "choose",
     "deal_summary",
+    "describe_advice",
     "game_over",
     "game_parts",
     "legal_cards",
@@ -119,6 +130,7 @@ __all__ = [
     "results",
     "score_round",
     "score_sheet_of",
+    "simplest_action",
     "state_from_json",
     "trick_roem",
     "variant_from_json",

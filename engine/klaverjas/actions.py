@@ -130,3 +130,28 @@ def describe(action: Action) -> tuple[str, str]:
 
 _RANK_NL = ("7", "8", "9", "10", "boer", "vrouw", "heer", "aas")
 _RANK_EN = ("7", "8", "9", "10", "jack", "queen", "king", "ace")
+
+
+def describe_advice(action: Action) -> tuple[str, str]:
+    """What a player would have done, in card terms, Dutch and English, to follow "de
+    sterke bot had ..." / "the strong bot would have ...": "harten boer gespeeld"."""
+    if isinstance(action, Bid):
+        if not action.play:
+            return "gepast", "passed"
+        if action.suit is None:
+            return "gespeeld (gegaan)", "played"
+        return (
+            f"gespeeld in {SUIT_NAMES_NL[action.suit]}",
+            f"played with {SUIT_NAMES_EN[action.suit]} as trump",
+        )
+    if isinstance(action, ChooseTrump):
+        return (
+            f"{SUIT_NAMES_NL[action.suit]} als troef gekozen",
+            f"chosen {SUIT_NAMES_EN[action.suit]} as trump",
+        )
+    rank = KLAVERJAS_RANKS.index(klaverjas_code(action.card)[0])
+    suit = action.card // 8
+    return (
+        f"{SUIT_NAMES_NL[suit]} {_RANK_NL[rank]} gespeeld",
+        f"played the {_RANK_EN[rank]} of {SUIT_NAMES_EN[suit]}",
+    )

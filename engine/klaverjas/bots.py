@@ -6,8 +6,9 @@ to break ties; the strong bot breaks ties by card id),
 so two entrants who make the same moves meet the same bot moves.
 
 - ``basic``: bids on trump length with the jack or nine; wins a trick with its cheapest
-  winning card, gives points to a partner who wins, else throws its cheapest card; leads
-  aces, then a low card.
+  winning card, gives points to a partner who wins, else throws the card that gives the
+  other team the fewest points, the roem it would complete included; leads aces, then a
+  low card.
 - ``strong``: counts cards: which cards are out, who showed out of a suit or of trump (or
   could not overtrump), and from that the chance that each other seat holds each unseen
   card. It bids on the expected margin of the hand (high trumps, length, side aces, tens,
@@ -69,6 +70,15 @@ def bot_action(state: KlaverjasState, *, level: str) -> Action:
         raise ValueError("the round is over: no seat to move")
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
+
+
+def simplest_action(state: KlaverjasState) -> Action:
+    """The simplest legal action of the seat to move, for a caller that must go on when
+    an action was refused: the first of the engine's legal actions (canonical order)."""
+    legal = state.legal_actions()
+    if not legal:
+        raise ValueError("the round is over: no seat to move")
+    return legal[0]
 
 
 def choose(obs: KlaverjasObservation, *, level: str, rng: Stream) -> Action:
@@ -198,7 +208,15 @@ def _play_basic(obs: KlaverjasObservation, cards: list[int], rng: Stream) -> int
     winners = [c for c in cards if power(c, trump, led) > top]
     if winners:
         return min(winners, key=lambda c: power(c, trump, led))
-    return min(cards, key=lambda c: (card_points(c, trump), power(c, trump, led)))
+    # the other team wins the trick: give it the fewest points, roem included
+    four_jacks = obs.variant.four_jacks
+
+    def given(c: int) -> tuple[int, int]:
+        return card_points(c, trump) + roem_points([*trick, c], trump, four_jacks), power(
+            c, trump, led
+        )
+
+    return min(cards, key=given)
 
 
 # --- strong play -------------------------------------------------------------------

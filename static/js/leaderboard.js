@@ -11,6 +11,13 @@
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
   });
+  const pct = new Intl.NumberFormat(document.documentElement.lang || "nl", {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+  // A difference against par with its sign, as the server renders it ("+1,50", "−2,00").
+  const signed = (v) =>
+    v == null ? "–" : (v > 1e-9 ? "+" : v < -1e-9 ? "−" : "") + fmt.format(Math.abs(v));
   const me = box.dataset.me;
   const rounds = box.dataset.rounds;
   const visibleRounds = Number(box.dataset.visibleRounds || 0);
@@ -29,12 +36,14 @@
       ...rows.filter((s) => !s.under_review).map((s) => {
         const tr = document.createElement("tr");
         if (s.player === me) tr.className = "me";
-        const name = s.player + (s.bot_rounds.length || s.bot_finished ? " 🤖" : "");
+        const name = s.player + (s.bot_account ? " BOT" : "") + (s.bot_rounds.length || s.bot_finished ? " 🤖" : "");
         if (visibleRounds > 0) {
           tr.append(
             cell(s.rank === null ? "–" : String(s.rank), true),
             cell(name, false),
             cell(s.result === null ? "–" : fmt.format(s.result), true),
+            cell(s.percentage == null ? "–" : pct.format(s.percentage) + "%", true),
+            cell(signed(s.vs_par), true),
             cell(s.total === null ? "–" : String(s.total), true),
             cell(s.opponents_average === null ? "–" : fmt.format(s.opponents_average), true),
             ...(s.parts || []).map((p) => cell(p === null ? "–" : fmt.format(p), true)),

@@ -68,7 +68,9 @@ def test_beat_task_closes_due_tournaments_in_a_real_worker(worker: Any) -> None:
     Tournament.objects.filter(pk=due.pk).update(closes_at=timezone.now() - timedelta(minutes=1))
     later = factories.make_tournament(name="Loopt nog")
     assert tasks.tournaments_close_due.delay().get(timeout=120) == [due.pk]
+    # it queued one close task per due tournament, which the worker runs next
     _wait_closed(due)
+    due.refresh_from_db()
     later.refresh_from_db()
     assert due.closed_at is not None and later.closed_at is None
     assert app.conf.beat_schedule["close-due-tournaments"]["task"] == (
@@ -101,3 +103,26 @@ def test_the_close_fans_out_over_batches_and_reveals_once_everything_is_done(
         assert game.entry.audited_at <= tournament.closed_at
     final = EntryResult.objects.filter(tournament=tournament, upto=1)
     assert final.count() == 5 and not final.filter(finished=False).exists()
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_par_is_computed_by_a_real_worker_when_a_tournament_is_created(worker: Any) -> None:
+    from tournaments.models import ParRound
+
+    now = timezone.now()
+    tournament = services.tournament_create(
+        created_by=factories.make_user(organizer=True),
+        name="Par",
+        game="jokeren",
+        preset="jokeren7",
+        rounds=3,
+        opens_at=now,
+        closes_at=now + timedelta(days=1),
+    )
+    deadline = time.monotonic() + 120
+    while ParRound.objects.filter(tournament=tournament).count() < 3:
+        assert time.monotonic() < deadline, "the worker computed no par"
+        time.sleep(0.2)
+    assert tasks.tournament_par_compute.delay(tournament.pk).get(timeout=120) == 0
+    assert ParRound.objects.filter(tournament=tournament).count() == 3

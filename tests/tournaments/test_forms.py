@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from tournaments.forms import TournamentForm
+from tournaments.forms import PracticeForm, TournamentForm
 
 
 def _data(preset: str, **variant: Any) -> dict[str, Any]:
@@ -65,3 +65,26 @@ def test_four_jacks_is_100_or_200(value: int, ok: bool) -> None:
     assert form.is_valid() is ok
     if ok:
         assert form.service_kwargs()["variant"]["four_jacks"] == value
+
+
+@pytest.mark.parametrize("preset", ["klaverjas:rotterdams", "jokeren:jokeren13"])
+def test_the_tournament_form_offers_expert_and_proposes_strong(preset: str) -> None:
+    with translation.override("nl"):
+        form = TournamentForm(preset=preset)
+        levels = dict(form.fields["bot_level"].choices)
+    assert list(levels) == ["basic", "strong", "expert"]
+    assert str(levels["expert"]) == "expert" and str(levels["strong"]) == "sterk"
+    assert form.initial["bot_level"] == "strong"
+    data = _data(preset)
+    data["bot_level"] = "expert"
+    chosen = TournamentForm(data)
+    assert chosen.is_valid(), chosen.errors
+    assert chosen.service_kwargs()["bot_level"] == "expert"
+
+
+def test_the_practice_form_offers_expert_and_proposes_strong() -> None:
+    form = PracticeForm()
+    assert "expert" in dict(form.fields["bot_level"].choices)
+    assert form.fields["bot_level"].initial == "strong"
+    chosen = PracticeForm({"preset": "klaverjas:amsterdams", "bot_level": "expert"})
+    assert chosen.is_valid(), chosen.errors

@@ -165,10 +165,13 @@ def test_a_malformed_move_is_400(player: Client, game: Game, body: dict[str, Any
 
 
 def test_not_json_is_400(player: Client, game: Game) -> None:
-    response = player.post(
-        reverse("api_game_move", args=[game.pk]), data="seq=1", content_type="text/plain"
-    )
+    url = reverse("api_game_move", args=[game.pk])
+    response = player.post(url, data="seq=1", content_type="application/json")
     assert response.status_code == 400
+    assert response.json()["error"]["code"] == "malformed_request"
+    # A body not sent as JSON is not read at all (docs/api.md).
+    response = player.post(url, data="seq=1", content_type="text/plain")
+    assert response.status_code == 415
 
 
 def test_a_stale_or_repeated_seq_is_409(player: Client, game: Game) -> None:
@@ -280,3 +283,108 @@ def test_without_an_open_card_the_first_draw_is_from_the_stock(player: Client, u
     view = player.get(reverse("api_game", args=[game.pk])).json()
     assert set(view["observation"]["open_pile"]) <= discarded
     assert view["variant"]["open_card"] is False
+
+
+def _refusing_bot(real: Any) -> Any:
+    """A Jokeren bot whose West, after its draw, always chooses a discard the engine
+    refuses (a card it does not hold); every other choice is the real bot's."""
+    from engine.jokeren import Discard
+
+    def bot_action(state: Any, *, level: str) -> Any:
+        if state.current_player == 1 and state.phase == "play":
+            return Discard(999)
+        return real(state, level=level)
+
+    return bot_action
+
+
+def test_a_bot_action_the_engine_refuses_is_logged_and_replaced_not_a_500(
+    player: Client, game: Game, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The site's bot loop fails safe (issue item 0): the refusal is logged with the
+    position, the bot plays its simplest legal action (West discards its lowest card),
+    and the entrant's move is answered normally."""
+    import engine.jokeren as jokeren
+
+    monkeypatch.setattr(jokeren, "bot_action", _refusing_bot(jokeren.bot_action))
+    caplog.set_level("ERROR", logger="tournaments.services")
+    west: list[dict[str, Any]] = []
+    while not west:
+        game.refresh_from_db()
+        assert game.status == Game.Status.PLAYING
+        response = _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
+        assert response.status_code == 200
+        west = [e for e in response.json()["events"] if e.get("seat") == 1]
+    # West drew, then (its discard refused) discarded the lowest card it held
+    discard = next(e["action"] for e in west if e["action"]["type"] == "discard")
+    game.refresh_from_db()
+    module = services.module_of(game.game)
+    state = module.new_round(
+        module.variant_from_json(game.variant), secret=game.secret_bytes, round_index=0
+    )
+    for move in game.moves.filter(round_index=0).order_by("seq"):
+        action = module.action_from_json(move.action)
+        if move.seat == 1 and action.to_json() == discard:
+            assert move.by_bot
+            assert action == module.simplest_action(state)
+            assert action.card == min(state.hands[1])
+            break
+        state = state.apply(action)
+    else:
+        pytest.fail("West's discard is not in the move log")
+    refused = [r for r in caplog.records if "refused a bot action" in r.getMessage()]
+    assert len(refused) == 1
+    message = refused[0].getMessage()
+    assert '"card": 999' in message and '"hands"' in message and "CardNotInHand" in message
+
+
+def test_a_close_finishes_games_whose_bot_actions_the_engine_refuses(
+    tournament: Tournament, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A close plays every unfinished game to its end even when the engine refuses bot
+    actions: the tournament closes."""
+    import engine.jokeren as jokeren
+
+    monkeypatch.setattr(jokeren, "bot_action", _refusing_bot(jokeren.bot_action))
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    services.tournament_close(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    game.refresh_from_db()
+    assert tournament.closed_at is not None
+    assert game.status == Game.Status.FINISHED
+    assert len(game.round_scores) == tournament.rounds
+    # the replay audit makes the bots' moves the same way: the game verifies
+    game.entry.refresh_from_db()
+    assert game.entry.audit_status == "ok", game.entry.audit_detail
+
+
+@pytest.mark.parametrize("preset", ["jokeren:jokeren13", "klaverjas:rotterdams"])
+def test_a_practice_game_against_expert_bots_plays_moves_through_the_api(
+    player: Client, preset: str
+) -> None:
+    response = player.post(reverse("practice"), {"preset": preset, "bot_level": "expert"})
+    game = Game.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
+    assert game.bot_level == "expert"
+    module = services.module_of(game.game)
+    bot_moves = 0
+    while bot_moves == 0:
+        game.refresh_from_db()
+        response = _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
+        assert response.status_code == 200
+        moves = [e for e in response.json()["events"] if "seat" in e]
+        bot_moves += sum(1 for e in moves if e["seat"] != 0)
+    game.refresh_from_db()
+    # the bots' moves are the expert's own choices, replayed from the stored state
+    state = module.new_round(
+        module.PRESETS[game.preset], secret=bytes(game.secret_bytes), round_index=game.round_index
+    )
+    for move in game.moves.filter(round_index=game.round_index).order_by("seq"):
+        action = module.action_from_json(move.action)
+        if state.current_player != 0:
+            assert action == module.bot_action(state, level="expert")
+        state = state.apply(action)
+
+
+def test_a_practice_game_starts_with_strong_bots_by_default(user: Any) -> None:
+    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    assert game.bot_level == "strong"

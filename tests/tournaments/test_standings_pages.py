@@ -208,3 +208,23 @@ def test_a_round_played_through_the_service_is_in_the_results_at_once(
     )
     board = services.standings_page(tournament=t, user=user)
     assert board.visibility.rounds == 1 and board.me is not None and board.me.rank == 1
+
+
+def test_a_deal_page_shows_the_percentages_over_the_whole_field(organizer: Any) -> None:
+    """A page of a deal's table far from the top, and the viewer's own row below it: each
+    entrant's share of the whole field beaten on the deal, not of the page's rows."""
+    t = factories.make_tournament(created_by=organizer, rounds=1, max_entrants=80)
+    games = _field(t, list(range(60)))
+    _reveal(t)
+    client = Client()
+    client.force_login(games[5].user)
+    page = client.get(reverse("tournament_detail", args=[t.pk]), {"deal0": 6})
+    (view,) = page.context["field_deals"]
+    # Seat-0 score s: result s - 30, lower is better; it beats the 59 - s higher scores.
+    assert [f.row.score for f in view.rows] == list(range(50, 60))
+    assert [f.percentage for f in view.rows] == [
+        pytest.approx(100 * (59 - s) / 59) for s in range(50, 60)
+    ]
+    assert view.me is not None and view.me.row.score == 5
+    assert view.me.percentage == pytest.approx(100 * 54 / 59)
+    assert 'data-testid="deal-percentage"' in page.content.decode()

@@ -12,7 +12,11 @@ from django.utils.translation import gettext_lazy as _
 register = template.Library()
 
 #: Names of the engines' bot levels (a level without an entry shows its own name).
-BOT_LEVEL_LABELS: dict[str, Any] = {"basic": _("basic"), "strong": _("strong")}
+BOT_LEVEL_LABELS: dict[str, Any] = {
+    "basic": _("basic"),
+    "strong": _("strong"),
+    "expert": _("expert"),
+}
 
 
 def variant_title_of(variant: Any, preset: str) -> str:

@@ -19,6 +19,7 @@ from engine.klaverjas import (
     Variant,
     bot_action,
     new_round,
+    simplest_action,
 )
 from engine.match import play_round
 
@@ -45,6 +46,18 @@ def test_bots_play_only_legal_moves(variant: Variant, level: str) -> None:
             assert action in state.legal_actions()
             state = state.apply(action)
         assert len(state.tricks) == 8
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name + v.bidding)
+def test_simplest_action_is_the_first_legal_action(variant: Variant) -> None:
+    """The site's fallback when the engine refuses a bot's action: the first legal action,
+    which the engine accepts in every position."""
+    state = new_round(variant, secret=SECRET, round_index=3)
+    while not state.is_terminal:
+        action = simplest_action(state)
+        assert action == state.legal_actions()[0]
+        state = state.apply(action)
+    assert len(state.tricks) == 8
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)

@@ -35,7 +35,8 @@ SECRET = b"p" * 32
 def test_module_attributes() -> None:
     assert klaverjas.GAME == "klaverjas"
     assert klaverjas.LOWER_IS_BETTER is False
-    assert klaverjas.BOT_LEVELS == ("basic", "strong")
+    assert klaverjas.BOT_LEVELS == ("basic", "strong", "expert")
+    assert klaverjas.DEFAULT_BOT_LEVEL == "strong"
     assert game_module("klaverjas") is klaverjas
     assert game_of_preset("rotterdams") == "klaverjas"
     assert preset("amsterdams") is AMSTERDAMS

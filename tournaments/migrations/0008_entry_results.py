@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0004_audit'),
+        ('tournaments', '0007_clubs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,134 @@
+"""The time of one ``expert`` decision, per preset, on one core, with a yardstick.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_expert.py [--rounds 6] [--preset jokeren7 ...]
+        [--json out.json]
+
+The process is pinned to one CPU core. For each preset, rounds dealt from a fixed
+secret are played with the expert in seats 0 and 2 and the strong bot in 1 and 3 (as at
+a tournament table the bots play each other too), and every call of
+``bot_action(state, level="expert")`` is timed (wall clock on the pinned core, and the
+process's CPU time). The figures are p50, p95 and max per decision, with the machine's
+load average before and after. The yardstick, OpenSpiel's ``gin_rummy`` with random
+legal actions (as in ``bench_engine.py``), runs in slices alternating with the
+presets, so it sees the same load: a slower machine shows both slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_engine import _cpu_model, _gin_rummy_games, _percentile, _pin_one_core
+
+from engine.cli import BENCH_SECRET
+from engine.registry import GAMES, game_module, game_of_preset
+
+#: the issue's budget per expert decision
+P95_MS = 25.0
+MAX_MS = 150.0
+
+
+def time_decisions(preset: str, rounds: int) -> dict[str, Any]:
+    """Every expert decision of ``rounds`` rounds of ``preset``, timed."""
+    game = game_module(game_of_preset(preset))
+    variant = game.PRESETS[preset]
+    levels = ["expert", "strong"] * 2
+    wall: list[float] = []
+    cpu: list[float] = []
+    for r in range(rounds):
+        state = game.new_round(variant, secret=BENCH_SECRET, round_index=70 * 100_000 + r)
+        while not state.is_terminal:
+            level = levels[state.current_player]
+            if level == "expert":
+                c0 = time.process_time()
+                t0 = time.perf_counter()
+                action = game.bot_action(state, level=level)
+                wall.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
+            else:
+                action = game.bot_action(state, level=level)
+            state = state.apply(action)
+
+    def ms(xs: list[float]) -> dict[str, float]:
+        return {
+            "p50_ms": round(statistics.median(xs) * 1000, 2),
+            "p95_ms": round(_percentile(xs, 0.95) * 1000, 2),
+            "max_ms": round(max(xs) * 1000, 2),
+        }
+
+    out = {"rounds": rounds, "decisions": len(wall), "wall": ms(wall), "cpu": ms(cpu)}
+    out["within_budget"] = out["wall"]["p95_ms"] < P95_MS and out["wall"]["max_ms"] < MAX_MS
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=6, help="rounds timed per preset")
+    p.add_argument("--preset", action="append", help="presets (default: every preset)")
+    p.add_argument("--yardstick-seconds", type=float, default=1.0, help="gin_rummy per slice")
+    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = p.parse_args()
+    pinned = _pin_one_core()
+    machine = {
+        "python": sys.version.split()[0],
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "affinity": pinned,
+        "load_average_1m_at_start": round(os.getloadavg()[0], 2),
+    }
+    print(f"machine: {machine}", flush=True)
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+
+        gin = pyspiel.load_game("gin_rummy")
+    except ImportError:
+        gin = None
+    rng = random.Random(0)
+    gin_n = 0
+    gin_t = 0.0
+    presets = args.preset or [p for g in GAMES for p in game_module(g).PRESETS]
+    results: dict[str, Any] = {}
+    for preset in presets:
+        if gin is not None:
+            n, t = _gin_rummy_games(gin, rng, args.yardstick_seconds)
+            gin_n += n
+            gin_t += t
+        results[preset] = time_decisions(preset, args.rounds)
+        row = results[preset]
+        print(
+            f"  {preset:12s} {row['decisions']:5d} decisions: p50 {row['wall']['p50_ms']:6.2f} "
+            f"ms, p95 {row['wall']['p95_ms']:6.2f} ms, max {row['wall']['max_ms']:7.2f} ms "
+            f"(cpu p95 {row['cpu']['p95_ms']:.2f} ms)",
+            flush=True,
+        )
+    machine["load_average_1m_at_end"] = round(os.getloadavg()[0], 2)
+    yardstick: dict[str, Any] = (
+        {"available": True, "gin_rummy_games_per_second": round(gin_n / gin_t, 1), "games": gin_n}
+        if gin is not None and gin_t
+        else {"available": False}
+    )
+    print(f"yardstick: {yardstick}; load average at the end {machine['load_average_1m_at_end']}")
+    result = {
+        "machine": machine,
+        "budget": {"p95_ms": P95_MS, "max_ms": MAX_MS},
+        "expert_decisions": results,
+        "yardstick": yardstick,
+    }
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""A real Celery worker for tests/tournaments/test_celery_worker_killed.py, in which the
+close pauses for ``CLOSE_PAUSE_SECONDS`` after each game it finishes, so that a test can
+kill the worker in the middle of a close. Test-only: nothing in the site imports it.
+
+    python tests/tournaments/slow_close_worker.py worker --pool prefork --concurrency 1 ...
+
+The arguments are ``celery -A jokeren``'s; the settings come from the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jokeren.settings")
+django.setup()
+
+from tournaments import services  # noqa: E402
+from tournaments.models import Game  # noqa: E402
+
+PAUSE = float(os.environ["CLOSE_PAUSE_SECONDS"])
+_bot_finish = services.game_bot_finish
+
+
+def _slow_bot_finish(*, game_id: int) -> Game:
+    game = _bot_finish(game_id=game_id)
+    time.sleep(PAUSE)
+    return game
+
+
+# The close calls services.game_bot_finish for each unfinished game; the pool's children
+# are forked from this process, so they inherit the pause.
+services.game_bot_finish = _slow_bot_finish
+
+if __name__ == "__main__":
+    from jokeren.celery import app
+
+    app.worker_main(sys.argv[1:])

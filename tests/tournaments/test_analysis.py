@@ -1,0 +1,483 @@
+"""After the game: par per deal, the field's percentages, the progress chart, results hidden
+until the close, where two games split, "what if" and the strong bot's analysis."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import timedelta
+from typing import Any
+
+import factories
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments import analysis, services
+from tournaments.models import Game, ParRound, Tournament, WhatIf
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user: Any = None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _text(response: Any) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def _bots_round(t: Tournament, r: int, level: str) -> list[int]:
+    """Round ``r`` of ``t`` dealt by the engine and played by ``level`` bots in every seat."""
+    module = services.module_of(t.game)
+    state = module.new_round(
+        module.variant_from_json(t.variant), secret=t.secret_bytes, round_index=r
+    )
+    while not state.is_terminal:
+        state = state.apply(module.bot_action(state, level=level))
+    return [int(s) for s in state.scores()]
+
+
+def _play_rounds(game: Game, user: Any, rounds: int, level: str = "basic") -> Game:
+    """Play South like the ``level`` bot until ``rounds`` rounds are over."""
+    module = services.module_of(game.game)
+    game.refresh_from_db()
+    while len(game.round_scores) < rounds and not game.is_finished:
+        state = module.state_from_json(game.state)
+        action = module.bot_action(state, level=level).to_json()
+        game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=action).game
+    return game
+
+
+def _close(t: Tournament) -> Tournament:
+    Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
+    services.tournament_close(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.is_closed
+    return t
+
+
+# --- Par ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "preset"), [("jokeren", "jokeren7"), ("klaverjas", "rotterdams")])
+def test_par_is_stored_for_every_round_when_the_tournament_is_created(
+    organizer: Any, game: str, preset: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        t = services.tournament_create(
+            created_by=organizer,
+            name="Par",
+            game=game,
+            preset=preset,
+            rounds=3,
+            opens_at=timezone.now(),
+            closes_at=timezone.now() + timedelta(days=1),
+        )
+        assert not ParRound.objects.filter(tournament=t).exists()
+    assert callbacks
+    par = analysis.tournament_par(tournament=t)
+    assert sorted(par) == [0, 1, 2]
+    module = services.module_of(game)
+    for r, row in par.items():
+        scores = _bots_round(t, r, t.bot_level)
+        assert row.scores == scores
+        assert row.result == pytest.approx(module.results(scores)[0])
+
+
+def test_par_is_idempotent_and_follows_the_deals(
+    organizer: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+    assert analysis.tournament_par_compute(tournament_id=t.pk) == 0
+    assert ParRound.objects.filter(tournament=t).count() == 2
+    factories.set_secret(t, bytes(range(32)))
+    assert ParRound.objects.filter(tournament=t).count() == 2
+    assert analysis.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_update(tournament=t, rounds=3, bot_level="strong")
+    t.refresh_from_db()
+    par = analysis.tournament_par(tournament=t)
+    assert sorted(par) == [0, 1, 2]
+    assert par[2].scores == _bots_round(t, 2, "strong")
+
+
+def test_the_par_row_shows_only_the_rounds_the_viewer_has_finished(
+    organizer: Any, user: Any
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    page = _text(_client(user).get(t.get_absolute_url()))
+    assert 'data-testid="par-row"' not in page
+    game = _play_rounds(game, user, 1)
+    page = _client(user).get(t.get_absolute_url()).content.decode()
+    assert page.count('data-testid="par-row"') == 1
+    # South played like the tournament's own bots: the game is par exactly.
+    assert game.round_scores[0] == analysis.tournament_par(tournament=t)[0].scores
+    # A visitor sees no par at all during the window.
+    assert 'data-testid="par-row"' not in _client().get(t.get_absolute_url()).content.decode()
+
+
+# --- The field -----------------------------------------------------------------------------
+
+
+def test_percentages_count_a_tie_half_in_both_senses() -> None:
+    assert analysis.percentages([1.0, 2.0, 2.0, 3.0], lower_is_better=True) == [
+        100.0,
+        50.0,
+        50.0,
+        0.0,
+    ]
+    assert analysis.percentages([1.0, 2.0, 2.0, 3.0], lower_is_better=False) == [
+        0.0,
+        50.0,
+        50.0,
+        100.0,
+    ]
+    assert analysis.percentages([5.0], lower_is_better=True) == [None]
+
+
+@pytest.fixture
+def field(organizer: Any) -> tuple[Tournament, list[Game]]:
+    """A closed two-round Jokeren tournament with three entrants whose rounds are set: on
+    round 1 Anna 0, Bram 10, Cees 10 (seat 0), the bots 20 each; on round 2 Anna 30, Bram
+    0, and Cees's round played by the bot (Cees left)."""
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+    games = []
+    for name in ("anna", "bram", "cees"):
+        u = factories.make_user(name)
+        games.append(services.entry_join(tournament_id=t.pk, user=u).game)
+    anna, bram, cees = games
+    factories.set_rounds(anna, [[0, 20, 20, 20], [30, 20, 20, 20]])
+    factories.set_rounds(bram, [[10, 20, 20, 20], [0, 20, 20, 20]])
+    factories.set_rounds(cees, [[10, 20, 20, 20], [0, 20, 20, 20]])
+    Game.objects.filter(pk__in=[g.pk for g in games]).update(status="finished")
+    Game.objects.filter(pk=cees.pk).update(bot_finished=True)
+    # The bot took Cees's seat in round 2: a move of seat 0 by the bot in that round.
+    cees.moves.create(seq=999, round_index=1, seat=0, action={"type": "discard"}, by_bot=True)
+    Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
+    t.refresh_from_db()
+    services.standings_refresh(tournament=t)
+    return t, games
+
+
+def test_each_deal_gives_every_entrant_a_percentage_without_the_bot_rounds(
+    field: tuple[Tournament, list[Game]],
+) -> None:
+    t, (anna, bram, cees) = field
+    par = analysis.tournament_par(tournament=t)
+    deals = analysis.field_deals(
+        tournament=t, visibility=services.Visibility(rounds=2, final=True), par=par
+    )
+    first = {f.row.game_id: f for f in deals[0].rows}
+    assert first[anna.pk].percentage == 100.0
+    # Bram and Cees tie on -10: each beats nobody and ties one of two others.
+    assert first[bram.pk].percentage == 25.0
+    assert first[cees.pk].percentage == 25.0
+    second = {f.row.game_id: f for f in deals[1].rows}
+    assert second[cees.pk].percentage is None  # the bot's round
+    assert second[bram.pk].percentage == 100.0
+    assert second[anna.pk].percentage == 0.0
+    assert deals[1].median == pytest.approx(((30 - 20.0) + (0 - 20.0)) / 2)
+    assert first[anna.pk].vs_par == pytest.approx(-20.0 - par[0].result)
+
+
+def test_the_leaderboard_averages_the_percentages_and_compares_with_par(
+    field: tuple[Tournament, list[Game]],
+) -> None:
+    t, (anna, bram, cees) = field
+    board = services.standings_for_viewer(tournament=t, user=None)
+    extras = analysis.board_extras_for(tournament=t, board=board)
+    assert extras[anna.pk].percentage == 50.0
+    assert extras[bram.pk].percentage == 62.5
+    assert extras[cees.pk].percentage == 25.0  # only round 1 counts for Cees
+    par = analysis.tournament_par(tournament=t)
+    par_both = services.module_of(t.game).results(
+        [a + b for a, b in zip(par[0].scores, par[1].scores, strict=True)]
+    )[0]
+    assert extras[anna.pk].vs_par == pytest.approx((-20.0 + 10.0) - par_both)
+    assert extras[cees.pk].vs_par == pytest.approx(-10.0 - par[0].result)
+    api = _client().get(reverse("api_tournament_standings", args=[t.pk])).json()
+    by_player = {row["player"]: row for row in api["standings"]}
+    assert by_player["bram"]["percentage"] == 62.5
+
+
+def test_the_chart_follows_the_viewer_the_median_and_par(
+    field: tuple[Tournament, list[Game]],
+) -> None:
+    t, (anna, _bram, _cees) = field
+    par = analysis.tournament_par(tournament=t)
+    deals = analysis.field_deals(
+        tournament=t, visibility=services.Visibility(rounds=2, final=True), par=par
+    )
+    chart = analysis.progress_chart(game_id=anna.pk, deals=deals, par=par)
+    assert chart is not None
+    assert [css for css, _label, _points, _final in chart.series] == ["mine", "median", "par"]
+    assert all(len(points.split()) == 3 for _c, _l, points, _f in chart.series)
+    # Anna: -20 then +10; the field's median -10 (of -20, -10, -10) then -5 (of +10 and
+    # -20: Cees's bot round is left out); the last values are the sums.
+    finals = {css: final for css, _l, _p, final in chart.series}
+    assert finals["mine"] == -10.0 and finals["median"] == -15.0
+    assert finals["par"] == pytest.approx(par[0].result + par[1].result)
+    page = _client(anna.user).get(t.get_absolute_url()).content.decode()
+    assert 'data-testid="progress-chart"' in page and "<polyline" in page
+
+
+@pytest.mark.parametrize("page", ["tournament_detail", "api_tournament_standings"])
+def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any, page: str) -> None:
+    def queries(entrants: int) -> int:
+        t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+        for _ in range(entrants):
+            game = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+            factories.set_rounds(game, [[5, 10, 10, 10], [7, 10, 10, 10]])
+            Game.objects.filter(pk=game.pk).update(status="finished")
+        Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
+        services.standings_refresh(tournament=t)
+        client = _client(organizer)
+        url = reverse(page, args=[t.pk])
+        client.get(url)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    assert queries(2) == queries(6)
+
+
+# --- Results hidden until the close ----------------------------------------------------------
+
+
+def test_hidden_results_show_only_who_finished_until_the_close(organizer: Any, user: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
+    services.tournament_update(tournament=t, hide_results=True)
+    t.refresh_from_db()
+    game = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
+    assert game.is_finished
+    assert services.results_visibility(tournament=t, user=user).rounds == 0
+    page = _client(user).get(t.get_absolute_url()).content.decode()
+    assert 'id="hidden-note"' in page and 'data-testid="par-row"' not in page
+    assert services.player_rank(game=game) is None
+    api = _client(user).get(reverse("api_tournament_standings", args=[t.pk])).json()
+    assert [(r["result"], r["percentage"], r["vs_par"]) for r in api["standings"]] == [
+        (None, None, None)
+    ]
+    _close(t)
+    assert services.results_visibility(tournament=t, user=user).rounds == 1
+    assert 'data-testid="par-row"' in _client(user).get(t.get_absolute_url()).content.decode()
+
+
+# --- Where games split ----------------------------------------------------------------------
+
+
+def _play_off_first(game: Game, user: Any) -> Game:
+    """Play South's first decision differently from the basic bot (another legal action),
+    then like the basic bot to the end."""
+    module = services.module_of(game.game)
+    game.refresh_from_db()
+    state = module.state_from_json(game.state)
+    usual = module.bot_action(state, level="basic").to_json()
+    other = next(a.to_json() for a in state.legal_actions() if a.to_json() != usual)
+    game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=other).game
+    return _play_rounds(game, user, 1)
+
+
+@pytest.fixture
+def games(organizer: Any) -> tuple[Tournament, Game, Game, Game]:
+    """A closed one-round tournament: Anna played South like the tournament's basic bots
+    (her game is par), Bram made another first choice and then played like them, Cees
+    played like the strong bot."""
+    t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
+    anna, bram, cees = (factories.make_user(n) for n in ("anna", "bram", "cees"))
+    a = _play_rounds(services.entry_join(tournament_id=t.pk, user=anna).game, anna, 1)
+    b = _play_off_first(services.entry_join(tournament_id=t.pk, user=bram).game, bram)
+    c = _play_rounds(services.entry_join(tournament_id=t.pk, user=cees).game, cees, 1, "strong")
+    return _close(t), a, b, c
+
+
+def test_a_game_played_like_the_bots_never_splits_from_par(
+    games: tuple[Tournament, Game, Game, Game],
+) -> None:
+    _t, anna, _bram, _cees = games
+    split = analysis.games_split(game=anna, other=None, round_index=0)
+    assert split.left.steps == [] and split.right.steps == []
+    assert split.difference == 0
+    assert len(split.common) == len(services.game_record(game=anna).actions[0])
+
+
+def test_two_games_split_at_the_first_different_action(
+    games: tuple[Tournament, Game, Game, Game],
+) -> None:
+    _t, anna, bram, _cees = games
+    split = analysis.games_split(game=anna, other=bram, round_index=0)
+    a = services.game_record(game=anna).actions[0]
+    b = services.game_record(game=bram).actions[0]
+    k = len(split.common)
+    # The bots before South's first turn, then Bram's other choice.
+    assert k == next(i for i, x in enumerate(a) if x.seat == 0)
+    assert [x.action for x in a[:k]] == [x.action for x in b[:k]]
+    assert a[k].action != b[k].action
+    assert len(split.left.steps) == len(a) - k and len(split.right.steps) == len(b) - k
+    module = services.module_of(anna.game)
+    assert split.difference == pytest.approx(
+        module.results(anna.round_scores[0])[0] - module.results(bram.round_scores[0])[0]
+    )
+    page = _client().get(reverse("game_split", args=[anna.pk]) + f"?round=0&with={bram.pk}")
+    assert page.status_code == 200 and 'data-testid="split-difference"' in page.content.decode()
+
+
+def test_the_split_view_waits_for_the_close(organizer: Any, user: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
+    game = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
+    url = reverse("game_split", args=[game.pk]) + "?round=0&with=par"
+    assert _client(user).get(url).status_code == 404
+
+
+# --- What if --------------------------------------------------------------------------------
+
+
+def test_a_what_if_game_replays_the_original_when_the_same_moves_are_made(
+    organizer: Any, user: Any
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
+    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
+    assert source.is_finished
+    before = (source.seq, source.round_scores, services.standings(tournament=t))
+    actions = services.game_record(game=source).actions[1]
+    south = [i for i, a in enumerate(actions) if a.seat == 0]
+    start = south[len(south) // 2]
+    g = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=start)
+    assert g.entry is None and g.round_index == 1
+    assert WhatIf.objects.get(game=g).source == source
+    for a in actions[start:]:
+        if a.seat != 0:
+            continue
+        g.refresh_from_db()
+        if g.is_finished:
+            break
+        g = services.game_play_move(game_id=g.pk, user=user, seq=g.seq, action=a.action).game
+    g.refresh_from_db()
+    assert g.is_finished
+    assert g.round_scores == [source.round_scores[1]]
+    assert [x.action for x in services.game_record(game=g).actions[1]] == [
+        x.action for x in actions
+    ]
+    source.refresh_from_db()
+    assert (source.seq, source.round_scores, services.standings(tournament=t)) == before
+    # Its record would hold the tournament's secret: never offered, not even after the close.
+    client = _client(user)
+    assert client.get(reverse("game_record", args=[g.pk])).status_code == 404
+    assert (
+        t.secret_bytes.hex() not in client.get(reverse("game_replay", args=[g.pk])).content.decode()
+    )
+    assert client.get(reverse("game_replay", args=[g.pk]) + "?round=1").status_code == 200
+
+
+def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(
+    organizer: Any, user: Any, other_user: Any
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
+    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
+    with pytest.raises(services.GameNotFinished):
+        analysis.game_what_if_start(user=other_user, source_id=source.pk, round_index=0, start=0)
+    url = reverse("game_what_if", args=[source.pk])
+    response = _client(user).post(url, {"round": 0, "start": 0})
+    assert response.status_code == 302
+    assert _client(user).post(url, {"round": 5, "start": 0}).status_code == 400
+    assert _client(user).post(url, {"round": 0, "start": 10_000}).status_code == 400
+    # Before the close the player's own review offers it: no hand but South's, no record.
+    page = _client(user).get(reverse("game_review", args=[source.pk])).content.decode()
+    assert 'data-testid="play-from-here"' in page
+    assert reverse("game_record", args=[source.pk]) not in page
+    assert _client(user).get(reverse("game_replay", args=[source.pk])).status_code == 404
+    assert _client(other_user).get(reverse("game_review", args=[source.pk])).status_code == 404
+    _close(t)
+    g = analysis.game_what_if_start(user=other_user, source_id=source.pk, round_index=0, start=0)
+    assert g.user == other_user
+
+
+# --- Analysis -------------------------------------------------------------------------------
+
+
+def test_the_analysis_marks_where_the_player_left_the_strong_bot(
+    games: tuple[Tournament, Game, Game, Game],
+) -> None:
+    _t, anna, _bram, cees = games
+    strong = analysis.game_analysis(game=cees, round_index=0)
+    assert strong.decisions and not any(d.differs for d in strong.decisions)
+    assert strong.difference is None
+    basic = analysis.game_analysis(game=anna, round_index=0)
+    own = [a for a in services.game_record(game=anna).actions[0] if a.seat == 0]
+    assert len(basic.decisions) == len(own)
+    module = services.module_of(anna.game)
+    state = module.new_round(
+        module.variant_from_json(anna.variant), secret=anna.secret_bytes, round_index=0
+    )
+    decisions = iter(basic.decisions)
+    for x in services.game_record(game=anna).actions[0]:
+        if x.seat == 0:
+            d = next(decisions)
+            strong_choice = module.bot_action(state, level="strong").to_json()
+            assert d.differs == (strong_choice != dict(x.action))
+            assert (d.gain is None) == (not d.differs)
+            assert d.best_nl.startswith("de sterke bot had ")
+            assert d.best_en.startswith("the strong bot would have ")
+        state = state.apply(module.action_from_json(x.action))
+    if any(d.differs for d in basic.decisions):
+        assert basic.difference is not None
+    page = _client().get(reverse("game_replay", args=[anna.pk])).content.decode()
+    assert 'id="analysis"' in page
+
+
+def test_what_if_before_finishing_is_refused(organizer: Any, user: Any) -> None:
+    t = factories.make_tournament(
+        created_by=organizer,
+        rounds=2,
+        south_plays=(0,),
+        closes_at=timezone.now() + timedelta(days=1),
+    )
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    with pytest.raises(services.GameNotFinished):
+        analysis.game_what_if_start(user=user, source_id=game.pk, round_index=0, start=0)
+
+
+def test_the_review_lists_every_action_and_analyses_each_decision(
+    games: tuple[Tournament, Game, Game, Game],
+) -> None:
+    _t, _anna, bram, _cees = games
+    review = analysis.game_review(game=bram, round_index=0)
+    actions = services.game_record(game=bram).actions[0]
+    assert len(review.steps) == len(actions)
+    assert [s.decision is not None for s in review.steps] == [a.seat == 0 for a in actions]
+    assert review.scores == bram.round_scores[0]
+    page = _client(bram.user).get(reverse("game_review", args=[bram.pk]))
+    assert page.status_code == 200
+    assert page.content.decode().count('data-testid="play-from-here"') == sum(
+        a.seat == 0 for a in actions
+    )
+
+
+def test_the_command_fills_in_missing_par_once(organizer: Any) -> None:
+    from django.core.management import call_command
+
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+    ParRound.objects.filter(tournament=t, round_index=1).delete()
+    out = io.StringIO()
+    call_command("compute_par", "--tournament", str(t.pk), stdout=out)
+    assert "1 par round(s) computed" in out.getvalue()
+    assert analysis.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
+    call_command("compute_par", stdout=out)
+    assert out.getvalue().endswith("0 par round(s) computed\n")
+
+
+def test_a_gain_is_positive_when_the_bot_did_better_in_either_sense() -> None:
+    jokeren = services.module_of("jokeren")  # lower is better
+    klaverjas = services.module_of("klaverjas")  # higher is better
+    assert analysis._gain(jokeren, bot=4.0, player=10.0) == 6.0
+    assert analysis._gain(jokeren, bot=12.0, player=10.0) == -2.0
+    assert analysis._gain(klaverjas, bot=100.0, player=80.0) == 20.0
+    assert analysis._gain(klaverjas, bot=60.0, player=80.0) == -20.0

@@ -1,0 +1,81 @@
+"""Exports: standings and season CSV (UTF-8 with BOM, `;` option), the records zip."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from typing import Any
+
+import factories
+from django.test import Client
+from django.urls import reverse
+
+from engine import record
+from tournaments import services
+from tournaments.models import Tournament
+
+
+def _rows(response: Any, delimiter: str = ",") -> list[list[str]]:
+    raw = response.content
+    assert raw.startswith("\ufeff".encode())
+    return list(csv.reader(io.StringIO(raw.decode("utf-8")[1:]), delimiter=delimiter))
+
+
+def test_the_standings_csv_after_the_close(organizer: Any, client: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1)
+    joelle, bram = factories.make_user("Joëlle"), factories.make_user("bram")
+    game = services.entry_join(tournament_id=t.pk, user=joelle).game
+    services.entry_join(tournament_id=t.pk, user=bram)
+    factories.play_to_end(game, joelle)
+    services.tournament_close(tournament_id=t.pk)  # the bot plays bram's round
+    game.refresh_from_db()
+    factories.set_rounds(game, [[10, 20, 30, 40]])
+    services.standings_refresh(tournament=t)
+    response = client.get(reverse("tournament_standings_csv", args=[t.pk]))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert f'filename="tournament-{t.pk}-standings.csv"' in response["Content-Disposition"]
+    rows = _rows(response)
+    assert rows[0][:4] == ["Plaats", "Speler", "Botaccount", "Resultaat"]
+    # Joëlle: 10 − average(20, 30, 40) = −20; bram's round was the bot's: unranked.
+    assert [r[:4] + r[6:9] for r in rows[1:]] == [
+        ["1", "Joëlle", "", "-20.00", "1", "1", ""],
+        ["", "bram", "", "", "1", "0", "1"],
+    ]
+    semi = _rows(
+        client.get(reverse("tournament_standings_csv", args=[t.pk]) + "?sep=semicolon"), ";"
+    )
+    assert semi == rows
+
+
+def test_the_standings_csv_during_the_window_follows_the_visibility(
+    tournament: Tournament, user: Any
+) -> None:
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    factories.set_rounds(game, [[10, 20, 30, 40]])
+    services.standings_refresh(tournament=tournament)
+    url = reverse("tournament_standings_csv", args=[tournament.pk])
+    visitor = _rows(Client().get(url))
+    assert visitor[1][1] == "speler"
+    assert visitor[1][3] == ""  # no result for a visitor during the window
+    me = Client()
+    me.force_login(user)
+    mine = _rows(me.get(url))
+    assert mine[1][3] == "-20.00"  # 10 − average(20, 30, 40)
+
+
+def test_the_records_zip_after_the_close_verifies(organizer: Any, user: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1)
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    factories.play_to_end(game, user)
+    url = reverse("tournament_records_zip", args=[t.pk])
+    assert Client().get(url).status_code == 404
+    services.tournament_close(tournament_id=t.pk)
+    response = Client().get(url)
+    assert response.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        assert archive.namelist() == [f"game-{game.pk}.json"]
+        data = json.loads(archive.read(f"game-{game.pk}.json"))
+    verification = record.verify(record.read_record(data))
+    assert verification.ok

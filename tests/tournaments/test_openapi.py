@@ -1,0 +1,227 @@
+"""The OpenAPI description (tournaments/openapi.json): a valid OpenAPI 3.1 document that
+names every /api/ route, and real responses of every endpoint, errors included, match it."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import factories
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
+
+from tournaments import series as series_services
+from tournaments import services, tokens
+from tournaments.api_clubs import openapi_document
+from tournaments.models import Game, Tournament
+
+SPEC = openapi_document()
+
+
+def _pointer(*parts: str) -> str:
+    return "#/" + "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def check(response: Any, path: str, method: str) -> None:
+    """``response`` is one the description lists for ``method path``, and its JSON body
+    (when the description gives a schema) validates against it. A method the path does not
+    have is 405 with the error body."""
+    if method not in SPEC["paths"][path]:
+        assert response.status_code == 405
+        schema = {**SPEC, "$ref": "#/components/schemas/Error"}
+        assert not list(Draft202012Validator(schema).iter_errors(json.loads(response.content)))
+        return
+    operation = SPEC["paths"][path][method]
+    status = str(response.status_code)
+    assert status in operation["responses"], f"{method} {path}: {status} not described"
+    described = operation["responses"][status]
+    content = described.get("content", {}).get("application/json")
+    if content is None:
+        return
+    schema = {
+        **SPEC,
+        "$ref": _pointer(
+            "paths", path, method, "responses", status, "content", "application/json", "schema"
+        ),
+    }
+    errors = list(Draft202012Validator(schema).iter_errors(json.loads(response.content)))
+    assert not errors, [e.message for e in errors[:5]]
+
+
+def test_the_document_is_valid_openapi() -> None:
+    validate(SPEC)
+    assert SPEC["openapi"].startswith("3.1")
+
+
+def _routes(resolver: Any, prefix: str = "") -> list[str]:
+    out: list[str] = []
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            out.extend(_routes(p, prefix + str(p.pattern)))
+        elif isinstance(p, URLPattern):
+            out.append(prefix + str(p.pattern))
+    return out
+
+
+def test_every_api_route_is_described() -> None:
+    api = {
+        "/" + re.sub(r"<int:(\w+)>", r"{\1}", r)
+        for r in _routes(get_resolver())
+        if r.startswith("api/") and r != "api/docs/"
+    }
+    assert api == set(SPEC["paths"])
+
+
+@pytest.fixture
+def player(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_game_and_move_responses_match(player: Client, user: Any, tournament: Tournament) -> None:
+    anonymous = Client()
+    joined = player.post(reverse("api_tournament_join", args=[tournament.pk]))
+    check(joined, "/api/tournaments/{tournament_id}/join/", "post")
+    game_id = joined.json()["game"]
+    check(
+        player.post(reverse("api_tournament_join", args=[tournament.pk])),
+        "/api/tournaments/{tournament_id}/join/",
+        "post",
+    )
+    check(
+        anonymous.post(reverse("api_tournament_join", args=[tournament.pk])),
+        "/api/tournaments/{tournament_id}/join/",
+        "post",
+    )
+    url = reverse("api_game", args=[game_id])
+    check(player.get(url), "/api/games/{game_id}/", "get")
+    check(anonymous.get(url), "/api/games/{game_id}/", "get")
+    check(player.get(reverse("api_game", args=[10**6])), "/api/games/{game_id}/", "get")
+    check(Client().get(url, HTTP_AUTHORIZATION="Bearer jk_wrong"), "/api/games/{game_id}/", "get")
+    moves = reverse("api_game_move", args=[game_id])
+    game = Game.objects.get(pk=game_id)
+
+    def post(body: Any) -> Any:
+        return player.post(moves, data=json.dumps(body), content_type="application/json")
+
+    path = "/api/games/{game_id}/moves/"
+    check(post({"seq": "x"}), path, "post")
+    check(player.post(moves, data="seq=1", content_type="text/plain"), path, "post")  # 415
+    check(player.get(moves), path, "get")  # 405
+    check(post({"seq": game.seq + 5, "action": factories.south_action(game)}), path, "post")
+    check(post({"seq": game.seq, "action": {"type": "discard", "card": 999}}), path, "post")
+    moved = post({"seq": game.seq, "action": factories.south_action(game)})
+    assert moved.status_code == 200
+    check(moved, path, "post")
+    finished, _events = factories.play_to_end(Game.objects.get(pk=game_id), user)
+    check(player.get(url), "/api/games/{game_id}/", "get")
+    check(post({"seq": finished.seq, "action": {"type": "draw", "source": "stock"}}), path, "post")
+
+
+def test_rate_limited_moves_match(
+    player: Client, user: Any, tournament: Tournament, settings: Any
+) -> None:
+    settings.MOVE_RATE_LIMIT = "1/m"
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    moves = reverse("api_game_move", args=[game.pk])
+    for _ in range(2):
+        response = player.post(
+            moves, data=json.dumps({"seq": 99, "action": {}}), content_type="application/json"
+        )
+    assert response.status_code == 429
+    check(response, "/api/games/{game_id}/moves/", "post")
+
+
+def test_tournament_responses_match(
+    player: Client, user: Any, other_user: Any, tournament: Tournament, organizer: Any
+) -> None:
+    anonymous = Client()
+    services.entry_join(tournament_id=tournament.pk, user=user)
+    check(anonymous.get(reverse("api_tournaments")), "/api/tournaments/", "get")
+    check(anonymous.get(reverse("api_tournaments") + "?status=open"), "/api/tournaments/", "get")
+    detail = "/api/tournaments/{tournament_id}/"
+    check(player.get(reverse("api_tournament", args=[tournament.pk])), detail, "get")
+    check(anonymous.get(reverse("api_tournament", args=[10**6])), detail, "get")
+    check(anonymous.delete(reverse("api_tournament", args=[tournament.pk])), detail, "delete")
+    standings = "/api/tournaments/{tournament_id}/standings/"
+    mine = player.get(reverse("api_tournament_standings", args=[tournament.pk]))
+    assert mine.json()["me"]["player"] == user.username
+    check(mine, standings, "get")
+    url = reverse("api_tournament_standings", args=[tournament.pk])
+    paged = anonymous.get(url + "?page=1&page_size=1&q=" + user.username)
+    assert paged.json()["me"] is None and paged.json()["page_size"] == 1
+    check(paged, standings, "get")
+    refused_page = anonymous.get(url + "?page=0")
+    assert refused_page.status_code == 400
+    check(refused_page, standings, "get")
+    services.tournament_close(tournament_id=tournament.pk)
+    check(
+        anonymous.get(reverse("api_tournament_standings", args=[tournament.pk])), standings, "get"
+    )
+    closed = anonymous.get(reverse("api_tournament", args=[tournament.pk]))
+    assert closed.json()["status"] == "finished"
+    check(closed, detail, "get")
+    # A bot account at a tournament without bots: 403 bots_not_admitted.
+    no_bots = factories.make_tournament(created_by=organizer)
+    services.tournament_update(tournament=no_bots, admits_bots=False)
+    series_services.account_mark_bot(user=other_user)
+    key = tokens.token_create(user=other_user, name="b").key
+    refused = Client().post(
+        reverse("api_tournament_join", args=[no_bots.pk]), HTTP_AUTHORIZATION=f"Bearer {key}"
+    )
+    assert refused.status_code == 403
+    check(refused, "/api/tournaments/{tournament_id}/join/", "post")
+
+
+def test_ping_matches() -> None:
+    response = Client().get(reverse("api_ping"))
+    assert response.json() == {"ok": True}
+    check(response, "/api/ping/", "get")
+    check(Client().post(reverse("api_ping")), "/api/ping/", "post")
+
+
+def test_series_responses_match(organizer: Any, user: Any) -> None:
+    from datetime import date, time, timedelta
+
+    from django.utils import timezone
+
+    s = series_services.series_create(
+        created_by=organizer,
+        name="Donderdag",
+        game="klaverjas",
+        preset=next(iter(services.module_of("klaverjas").PRESETS)),
+        rounds=1,
+        kind="weekly",
+        weekdays=[3],
+        time_of_day=time(19, 30),
+        window_minutes=90,
+        starts_on=date(2026, 1, 1),
+        best_k=3,
+    )
+    t = series_services.series_edition_create(
+        series=s, opens_at=timezone.now() - timedelta(minutes=5)
+    )
+    assert t is not None
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    factories.play_to_end(game, user)
+    services.tournament_close(tournament_id=t.pk)
+    client = Client()
+    check(client.get(reverse("api_series", args=[s.pk])), "/api/series/{series_id}/", "get")
+    check(client.get(reverse("api_series", args=[10**6])), "/api/series/{series_id}/", "get")
+    season = client.get(reverse("api_series_season", args=[s.pk]))
+    assert [r["player"] for r in season.json()["standings"]] == ["speler"]
+    check(season, "/api/series/{series_id}/season/", "get")
+
+
+def test_the_description_and_its_docs_page_are_served(client: Any) -> None:
+    response = client.get(reverse("api_openapi"))
+    check(response, "/api/openapi.json", "get")
+    assert response.json() == SPEC
+    page = client.get(reverse("api_docs")).content.decode()
+    assert "js/api-docs.js" in page
+    assert "cdn" not in page.lower()

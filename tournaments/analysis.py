@@ -1,0 +1,673 @@
+"""After the game: par, the field on every deal, where two games split, "what if" and the
+strong bot's view of your decisions (docs/rules.md §7, tournaments 15-19).
+
+Moves and replays are read only through the services that own them (``game_record``,
+``deal_results``, ``results_visibility``); a what-if game is written through the same
+``_record`` / ``_advance`` / ``_store`` path as every other game. Nothing here branches on
+the game's name: the game module's protocol (``new_round``, ``bot_action``, ``results``)
+is all it needs. Seat 0 is the player; the bots are deterministic, so a round is fully
+defined by the secret, the variant and the actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from engine import record
+from tournaments import services
+from tournaments.models import Game, ParRound, Tournament, WhatIf
+
+PLAYER_SEAT = services.PLAYER_SEAT
+
+
+# --- Playing rounds with bots --------------------------------------------------------------
+
+
+def _round_result(module: Any, scores: Sequence[int]) -> float:
+    """Seat 0's duplicate result of one round (the game module's ``results``)."""
+    return float(module.results([int(s) for s in scores])[0])
+
+
+def _outcome(state: Any) -> dict[str, Any]:
+    """How a finished round went, as ``Game.round_results`` keeps it."""
+    observation = state.observation(PLAYER_SEAT)
+    result = observation.get("result")
+    out = dict(result) if isinstance(result, Mapping) else {}
+    out.update({k: observation[k] for k in services.ROUND_END_KEYS if k in observation})
+    return out
+
+
+def _play_out(module: Any, state: Any, *, levels: Sequence[str]) -> tuple[Any, list[Any]]:
+    """Play ``state`` to the round's end with a bot in every seat (``levels[seat]``): the
+    terminal state and the actions made."""
+    actions = []
+    while not state.is_terminal:
+        action = module.bot_action(state, level=levels[state.current_player])
+        actions.append((state.current_player, action))
+        state = state.apply(action)
+    return state, actions
+
+
+# --- Par -----------------------------------------------------------------------------------
+
+
+def _par_key(t: Tournament) -> str:
+    """What a tournament's par depends on: its deals (the commitment names the secret),
+    its variant and its bot level."""
+    body = json.dumps([t.commitment, t.variant, t.bot_level], sort_keys=True)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def par_round_play(t: Tournament, round_index: int) -> tuple[Any, list[tuple[int, Any]]]:
+    """Round ``round_index`` of ``t`` played by the tournament's bot level in every seat,
+    South's too: the terminal state and every action (seat, action)."""
+    module = services.module_of(t.game)
+    variant = module.variant_from_json(t.variant)
+    state = module.new_round(variant, secret=t.secret_bytes, round_index=round_index)
+    return _play_out(module, state, levels=[t.bot_level] * variant.num_players)
+
+
+def tournament_par_compute(*, tournament_id: int) -> int:
+    """Compute and store par for every round of a tournament that has none yet for its
+    current deals, variant and bot level (idempotent: rows of other deals are replaced,
+    a row that exists is kept; two runs at once insert each round once). Returns how many
+    rounds were computed."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return 0
+    module = services.module_of(t.game)
+    key = _par_key(t)
+    stored = ParRound.objects.filter(tournament=t)
+    have = set(stored.filter(key=key).values_list("round_index", flat=True))
+    rows = []
+    for r in range(t.rounds):
+        if r in have:
+            continue
+        state, _actions = par_round_play(t, r)
+        scores = [int(s) for s in state.scores()]
+        rows.append(
+            ParRound(
+                tournament=t,
+                round_index=r,
+                key=key,
+                scores=scores,
+                result=_round_result(module, scores),
+                outcome=_outcome(state),
+            )
+        )
+    with transaction.atomic():
+        stored.exclude(key=key).delete()
+        stored.filter(round_index__gte=t.rounds).delete()
+        ParRound.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def par_queue(*, tournament: Tournament) -> None:
+    """Queue the par computation for after the commit (Celery; inline when eager)."""
+    from tournaments import tasks
+
+    tasks.tournament_par_compute.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
+
+
+def tournament_par(*, tournament: Tournament) -> dict[int, ParRound]:
+    """The stored par of each round (one query); rounds not computed yet are missing.
+    Callers show only the rounds the viewer may see (``results_visibility``)."""
+    key = _par_key(tournament)
+    return {p.round_index: p for p in ParRound.objects.filter(tournament=tournament, key=key)}
+
+
+# --- The field on each deal -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    """One entrant on one deal: the ``DealRow``, the share of the other entrants they beat
+    on it (a tie counts half; ``None`` for the bot's rounds and for a field of one) and
+    their result against par (``None`` without par)."""
+
+    row: services.DealRow
+    percentage: float | None
+    vs_par: float | None
+
+
+@dataclass(frozen=True)
+class DealView:
+    deal: services.Deal
+    rows: list[FieldRow]
+    par: ParRound | None
+    median: float | None
+    #: The viewer's own row when the page shown (``deal.me``) leaves it out.
+    me: FieldRow | None = None
+
+
+def _better(a: float, b: float, lower_is_better: bool) -> bool:
+    a, b = round(a, 9), round(b, 9)
+    return a < b if lower_is_better else a > b
+
+
+def percentages(results: Sequence[float], *, lower_is_better: bool) -> list[float | None]:
+    """Per result, the share (0-100) of the other results it beats, a tie counting half
+    (Funbridge's and BBO's percentage); ``None`` when there is no other result."""
+    out: list[float | None] = []
+    for i, mine in enumerate(results):
+        others = [r for j, r in enumerate(results) if j != i]
+        if not others:
+            out.append(None)
+            continue
+        beaten = sum(
+            1.0
+            if _better(mine, r, lower_is_better)
+            else (0.0 if _better(r, mine, lower_is_better) else 0.5)
+            for r in others
+        )
+        out.append(round(100 * beaten / len(others), 9))
+    return out
+
+
+def field_deals(
+    *, tournament: Tournament, visibility: services.Visibility, par: Mapping[int, ParRound]
+) -> list[DealView]:
+    """``deal_results`` for the rounds ``visibility`` shows, with each entrant's percentage
+    and result against par, the field's median result and par's row. The bot's rounds are
+    left out of the percentages and the median (docs/rules.md §4)."""
+    lower = services.module_of(tournament.game).LOWER_IS_BETTER
+    out = []
+    for deal in services.deal_results(tournament=tournament, visibility=visibility):
+        own = [d for d in deal.rows if not d.by_bot]
+        shares = dict(
+            zip(
+                (d.game_id for d in own),
+                percentages([d.result for d in own], lower_is_better=lower),
+                strict=True,
+            )
+        )
+        p = par.get(deal.round_index)
+        rows = [
+            FieldRow(
+                row=d,
+                percentage=None if d.by_bot else shares[d.game_id],
+                vs_par=round(d.result - p.result, 9) if p is not None else None,
+            )
+            for d in deal.rows
+        ]
+        median = statistics.median([d.result for d in own]) if own else None
+        out.append(DealView(deal=deal, rows=rows, par=p, median=median))
+    return out
+
+
+def field_pages(*, pages: Sequence[services.Deal], deals: Sequence[DealView]) -> list[DealView]:
+    """The per-deal tables a page at a time (``services.deal_results`` with a page size):
+    each shown row with its percentage and result against par as ``field_deals`` computed
+    them over the whole field of that deal."""
+    views = {d.deal.round_index: d for d in deals}
+    figures = {(d.deal.round_index, f.row.game_id): f for d in deals for f in d.rows}
+
+    def shown(r: int, row: services.DealRow) -> FieldRow:
+        f = figures.get((r, row.game_id))
+        return FieldRow(
+            row=row,
+            percentage=f.percentage if f is not None else None,
+            vs_par=f.vs_par if f is not None else None,
+        )
+
+    return [
+        DealView(
+            deal=page,
+            rows=[shown(page.round_index, row) for row in page.rows],
+            par=views[page.round_index].par,
+            median=views[page.round_index].median,
+            me=shown(page.round_index, page.me) if page.me is not None else None,
+        )
+        for page in pages
+    ]
+
+
+@dataclass(frozen=True)
+class BoardExtra:
+    """Beside an entrant's result on the leaderboard: the average of their percentages
+    over the deals counted for them, and their result against par over those deals."""
+
+    percentage: float | None
+    vs_par: float | None
+
+
+def _counted_rounds(s: services.Standing, visibility: services.Visibility) -> list[int]:
+    span = min(s.rounds_played, visibility.rounds)
+    return [r for r in range(span) if r not in s.bot_rounds]
+
+
+def board_extras(
+    *,
+    tournament: Tournament,
+    board: services.Board,
+    deals: Sequence[DealView],
+    par: Mapping[int, ParRound],
+) -> dict[int, BoardExtra]:
+    """Per game id on ``board``: the average percentage and the result against par over
+    the rounds its result counts (the entrant's own rounds the viewer may see)."""
+    module = services.module_of(tournament.game)
+    share = {(f.row.game_id, d.deal.round_index): f.percentage for d in deals for f in d.rows}
+    out = {}
+    for s in [*board.rows, *([board.me] if board.me is not None else [])]:
+        rounds = _counted_rounds(s, board.visibility) if board.visibility.scores else []
+        values = [v for r in rounds if (v := share.get((s.game_id, r))) is not None]
+        vs_par = None
+        if rounds and s.result is not None and all(r in par for r in rounds):
+            totals = [sum(seat) for seat in zip(*(par[r].scores for r in rounds), strict=True)]
+            vs_par = round(s.result - _round_result(module, totals), 9)
+        out[s.game_id] = BoardExtra(
+            percentage=round(sum(values) / len(values), 9) if values else None, vs_par=vs_par
+        )
+    return out
+
+
+def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[int, BoardExtra]:
+    """``board_extras`` with the par and the deals it needs (the standings API)."""
+    par = tournament_par(tournament=tournament) if board.visibility.scores else {}
+    deals = field_deals(tournament=tournament, visibility=board.visibility, par=par)
+    return board_extras(tournament=tournament, board=board, deals=deals, par=par)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A small line chart of cumulative results round by round, as SVG polylines in a
+    ``width`` x ``height`` box: ``series`` is (css class, label, points, final value) per
+    line; ``ticks`` the x position of each round's point (1, 2, ...)."""
+
+    width: int
+    height: int
+    series: list[tuple[str, str, str, float]]
+    ticks: list[tuple[int, float]]
+    rounds: int
+    low: float
+    high: float
+    zero_y: float
+
+
+def _polyline(values: Sequence[float], *, width: int, height: int, low: float, high: float) -> str:
+    pad = 8
+    span = (high - low) or 1.0
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    return " ".join(
+        f"{pad + i * step:.1f},{pad + (high - v) / span * (height - 2 * pad):.1f}"
+        for i, v in enumerate(values)
+    )
+
+
+def _cumulative(values: Sequence[float]) -> list[float]:
+    out, total = [], 0.0
+    for v in values:
+        total += v
+        out.append(round(total, 9))
+    return out
+
+
+def progress_chart(
+    *, game_id: int, deals: Sequence[DealView], par: Mapping[int, ParRound]
+) -> Chart | None:
+    """The viewer's cumulative result round by round against the field's median and par,
+    over the visible rounds the viewer has finished (``None`` with fewer than one)."""
+    mine: list[float] = []
+    medians: list[float] = []
+    pars: list[float] = []
+    for d in deals:
+        row = next((f.row for f in d.rows if f.row.game_id == game_id), None)
+        if row is None or d.median is None:
+            break
+        mine.append(row.result)
+        medians.append(d.median)
+        if d.par is not None:
+            pars.append(d.par.result)
+    if not mine:
+        return None
+    lines = [
+        ("mine", str(_("You")), _cumulative(mine)),
+        ("median", str(_("Field median")), _cumulative(medians)),
+    ]
+    if len(pars) == len(mine):
+        lines.append(("par", str(_("Par")), _cumulative(pars)))
+    every = [v for _c, _l, values in lines for v in values] + [0.0]
+    low, high = min(every), max(every)
+    width, height = 320, 160
+    series = [
+        (
+            css,
+            label,
+            _polyline([0.0, *values], width=width, height=height, low=low, high=high),
+            values[-1],
+        )
+        for css, label, values in lines
+    ]
+    step = (width - 16) / len(mine)
+    ticks = [(r, round(8 + r * step, 1)) for r in range(1, len(mine) + 1)]
+    span = (high - low) or 1.0
+    zero_y = 8 + high / span * (height - 16)
+    return Chart(width, height, series, ticks, len(mine), low, high, round(zero_y, 1))
+
+
+# --- Reading a game's rounds ----------------------------------------------------------------
+
+
+def _round_actions(game: Game, round_index: int) -> list[record.RecordedAction]:
+    actions = services.game_record(game=game).actions
+    return list(actions[round_index]) if round_index < len(actions) else []
+
+
+def replay_rounds(*, game: Game) -> list[int]:
+    """The rounds of a game a replay can show: every finished round, or, for a what-if
+    game, its one round."""
+    what_if = WhatIf.objects.filter(game=game).values_list("round_index", flat=True).first()
+    if what_if is not None:
+        return [what_if] if game.round_scores else []
+    return list(range(len(game.round_scores)))
+
+
+# --- Where two games split ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    seat: int
+    by_bot: bool
+    text_nl: str
+    text_en: str
+
+
+@dataclass(frozen=True)
+class Line:
+    """One side of a split: whose game, its steps after the split, the round's scores and
+    seat 0's result."""
+
+    label: str
+    game_id: int | None
+    steps: list[Step]
+    scores: list[int]
+    result: float
+
+
+@dataclass(frozen=True)
+class Split:
+    round_index: int
+    common: list[Step]
+    left: Line
+    right: Line
+    difference: float
+
+
+def _steps(
+    pairs: Sequence[tuple[int, Mapping[str, Any], bool]], num_players: int, module: Any
+) -> list[Step]:
+    out = []
+    for seat, action, by_bot in pairs:
+        nl, en = services.describe_action(module.action_from_json(action), seat, num_players)
+        out.append(Step(seat, by_bot, nl, en))
+    return out
+
+
+def _game_line(
+    game: Game, round_index: int
+) -> tuple[list[tuple[int, Mapping[str, Any], bool]], list[int]]:
+    return (
+        [(a.seat, a.action, a.by_bot) for a in _round_actions(game, round_index)],
+        [int(s) for s in game.round_scores[round_index]],
+    )
+
+
+def games_split(
+    *, game: Game, other: Game | None, round_index: int, par_label: str = "par"
+) -> Split:
+    """Two games of the same tournament on the same deal (``other=None``: par, the bots'
+    game): the actions they share up to the first one where they differ, each
+    continuation, and the difference of seat 0's results (``game`` minus ``other``)."""
+    t = game.tournament
+    if t is None or (other is not None and other.tournament != t):
+        raise services.InvalidSettings.of(_("Only games of the same tournament can be compared."))
+    if round_index >= len(game.round_scores) or (
+        other is not None and round_index >= len(other.round_scores)
+    ):
+        raise services.InvalidSettings.of(_("Both games must have finished this round."))
+    module = services.module_of(game.game)
+    n = module.variant_from_json(game.variant).num_players
+    mine, my_scores = _game_line(game, round_index)
+    if other is None:
+        state, acts = par_round_play(t, round_index)
+        theirs = [(seat, a.to_json(), True) for seat, a in acts]
+        their_scores = [int(s) for s in state.scores()]
+    else:
+        theirs, their_scores = _game_line(other, round_index)
+    shared = 0
+    while (
+        shared < min(len(mine), len(theirs))
+        and mine[shared][0] == theirs[shared][0]
+        and dict(mine[shared][1]) == dict(theirs[shared][1])
+    ):
+        shared += 1
+    mine_result = _round_result(module, my_scores)
+    their_result = _round_result(module, their_scores)
+    return Split(
+        round_index=round_index,
+        common=_steps(mine[:shared], n, module),
+        left=Line(
+            game.user.get_username(),
+            game.pk,
+            _steps(mine[shared:], n, module),
+            my_scores,
+            mine_result,
+        ),
+        right=Line(
+            other.user.get_username() if other is not None else par_label,
+            other.pk if other is not None else None,
+            _steps(theirs[shared:], n, module),
+            their_scores,
+            their_result,
+        ),
+        difference=round(mine_result - their_result, 9),
+    )
+
+
+# --- What if ---------------------------------------------------------------------------------
+
+
+def may_start_what_if(*, game: Game, user: Any) -> bool:
+    """A finished game: its own player at any time, anyone logged in once its tournament
+    has closed (docs/rules.md §7, tournaments 18)."""
+    if not game.is_finished or user is None or not user.is_authenticated:
+        return False
+    if game.user_id == user.pk:
+        return True
+    t = game.tournament
+    return t is not None and t.is_closed
+
+
+def game_what_if_start(*, user: User, source_id: int, round_index: int, start: int) -> Game:
+    """An unscored practice game from the position of round ``round_index`` of a finished
+    game after its first ``start`` actions: the same variant, deal, bots and streams, so
+    the same choices give the same game. It plays that one round; the source game and its
+    tournament are never touched."""
+    source = Game.objects.select_related("entry__tournament", "user").get(pk=source_id)
+    if not may_start_what_if(game=source, user=user):
+        raise services.GameNotFinished.of(
+            _("You can play on from a game only once it is finished.")
+        )
+    rounds = replay_rounds(game=source)
+    if round_index not in rounds:
+        raise services.InvalidSettings.of(_("This game has no such round."))
+    actions = _round_actions(source, round_index)
+    if not 0 <= start < len(actions):
+        raise services.InvalidSettings.of(_("There is no move left to play from this position."))
+    module = services.module_of(source.game)
+    variant = module.variant_from_json(source.variant)
+    secret = source.secret_bytes
+    state = module.new_round(variant, secret=secret, round_index=round_index)
+    with transaction.atomic():
+        g = Game(
+            user=user,
+            entry=None,
+            game=source.game,
+            preset=source.preset,
+            variant=dict(source.variant),
+            rounds=1,
+            bot_level=source.bot_level,
+            secret=secret,
+            round_index=round_index,
+            state=state.to_json(),
+            totals=[0] * variant.num_players,
+            round_scores=[],
+            round_results=[],
+        )
+        g.save()
+        run = services._Run(game=g, module=module, variant=variant, secret=secret, state=state)
+        for a in actions[:start]:
+            services._record(run, module.action_from_json(a.action), seat=a.seat, by_bot=a.by_bot)
+        services._advance(run, bot_seats=services._bot_seats(variant))
+        services._store(run)
+        WhatIf.objects.create(game=g, source=source, round_index=round_index, start=start)
+    return g
+
+
+def may_download_record(*, game: Game) -> bool:
+    """A what-if game's deal comes from its source's secret: its record (which holds the
+    secret) is never offered, so a what-if started before the close cannot reveal it."""
+    return not WhatIf.objects.filter(game=game).exists()
+
+
+# --- Analysis ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the player: what they did, what the strongest bot would have done,
+    and, where they differ, how much better seat 0's round result is after the bot's
+    choice than after theirs, both played on by the same bots (negative: the player's
+    was better; ``None`` when they agree)."""
+
+    index: int
+    played_nl: str
+    played_en: str
+    best_nl: str
+    best_en: str
+    differs: bool
+    gain: float | None
+
+
+@dataclass(frozen=True)
+class RoundAnalysis:
+    round_index: int
+    level: str
+    decisions: list[Decision]
+    #: How much better the round result is had the strongest bot played South from the
+    #: first difference on than the actual one (``None`` when every decision agreed).
+    difference: float | None
+
+
+def _gain(module: Any, bot: float, player: float) -> float:
+    """How much better the bot's result is than the player's, in points of the result:
+    positive when the bot did better, whichever way the game ranks (Jokeren: lower)."""
+    return round(player - bot if module.LOWER_IS_BETTER else bot - player, 9)
+
+
+def advice(module: Any, action: Any, *, went_out: bool = False) -> tuple[str, str]:
+    """The strong bot's choice as a sentence in card terms, Dutch and English ("de sterke
+    bot had 8♥ aangelegd en was uitgegaan"), from the game module's ``describe_advice``;
+    ``went_out``: played on from that choice, the player's seat ended the round."""
+    nl, en = module.describe_advice(action)
+    if went_out:
+        return (
+            f"de sterke bot had {nl} en was uitgegaan",
+            f"the strong bot would have {en} and gone out",
+        )
+    return f"de sterke bot had {nl}", f"the strong bot would have {en}"
+
+
+def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
+    """For each of the player's decisions in round ``round_index`` of a finished game,
+    the strongest bot's choice in that position; where it differs, the points it makes:
+    each choice is played on with the strongest bot in South and the game's bots
+    elsewhere (the engine's deterministic continuation), and their results compared."""
+    module = services.module_of(game.game)
+    variant = module.variant_from_json(game.variant)
+    n = variant.num_players
+    # the strong bot ("de sterke bot"): the expert searches per decision and is too slow
+    # to play out every decision of a round on a page (and no stronger at Jokeren)
+    best_level = module.DEFAULT_BOT_LEVEL
+    levels = [best_level] + [game.bot_level] * (n - 1)
+    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    decisions = []
+    first_difference = None
+    for index, a in enumerate(_round_actions(game, round_index)):
+        played = module.action_from_json(a.action)
+        if a.seat == PLAYER_SEAT and not a.by_bot:
+            best = module.bot_action(state, level=best_level)
+            p_nl, p_en = services.describe_action(played, a.seat, n)
+            differs = best.to_json() != played.to_json()
+            gain = None
+            went_out = False
+            if differs:
+                after_best, _x = _play_out(module, state.apply(best), levels=levels)
+                after_played, _y = _play_out(module, state.apply(played), levels=levels)
+                went_out = _outcome(after_best).get("winner") == PLAYER_SEAT
+                gain = _gain(
+                    module,
+                    _round_result(module, after_best.scores()),
+                    _round_result(module, after_played.scores()),
+                )
+                if first_difference is None:
+                    first_difference = state
+            b_nl, b_en = advice(module, best, went_out=went_out)
+            decisions.append(Decision(index, p_nl, p_en, b_nl, b_en, differs, gain))
+        state = state.apply(played)
+    difference = None
+    rounds = replay_rounds(game=game)
+    if first_difference is not None and round_index in rounds:
+        bot_end, _z = _play_out(module, first_difference, levels=levels)
+        difference = _gain(
+            module,
+            _round_result(module, bot_end.scores()),
+            _round_result(module, game.round_scores[rounds.index(round_index)]),
+        )
+    return RoundAnalysis(round_index, best_level, decisions, difference)
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """One action of a round as the table showed it, with the analysis of the player's
+    decision where it is one (``None`` for the bots' actions)."""
+
+    index: int
+    seat: int
+    text_nl: str
+    text_en: str
+    decision: Decision | None
+
+
+@dataclass(frozen=True)
+class Review:
+    analysis: RoundAnalysis
+    steps: list[ReviewStep]
+    scores: list[int]
+
+
+def game_review(*, game: Game, round_index: int) -> Review:
+    """A finished round of a player's own game: every action in words (what the table's
+    log showed: no hidden card), the strong bot's analysis beside each of the player's
+    decisions (``game_analysis``), and the round's scores."""
+    module = services.module_of(game.game)
+    n = module.variant_from_json(game.variant).num_players
+    result = game_analysis(game=game, round_index=round_index)
+    by_index = {d.index: d for d in result.decisions}
+    steps = []
+    for index, a in enumerate(_round_actions(game, round_index)):
+        nl, en = services.describe_action(module.action_from_json(a.action), a.seat, n)
+        steps.append(ReviewStep(index, a.seat, nl, en, by_index.get(index)))
+    rounds = replay_rounds(game=game)
+    scores = game.round_scores[rounds.index(round_index)] if round_index in rounds else []
+    return Review(result, steps, [int(s) for s in scores])

@@ -1,0 +1,234 @@
+"""HTML pages and downloads of clubs and programs: series and seasons, CSV exports, the
+zip of a tournament's game records, the account page (bot account, API tokens).
+
+Exports (docs/api.md, Exports): CSV in UTF-8 with a BOM (Excel then reads Dutch names
+right), ``,`` as separator or ``;`` with ``?sep=semicolon`` (Dutch Excel's list
+separator). A tournament's standings CSV is the leaderboard as the requester may see it
+(``standings_for_viewer``: during the window the same figures as the page, after the
+close the final ``standings``). The records zip exists once the tournament has closed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments import series as series_services
+from tournaments import services, tokens
+from tournaments.forms import SeriesForm
+from tournaments.models import Game, Series, Tournament
+from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.views import _keep, _organizer_required
+
+BOM = "\ufeff"
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def csv_response(
+    request: HttpRequest, *, filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> HttpResponse:
+    """A CSV download: UTF-8 with BOM; ``?sep=semicolon`` for ``;``."""
+    delimiter = ";" if request.GET.get("sep") in ("semicolon", ";") else ","
+    out = io.StringIO()
+    out.write(BOM)
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    board = services.standings_for_viewer(tournament=tournament, user=request.user)
+    bots = series_services.bot_user_ids([s.user_id for s in board.rows])
+    header = [
+        _("Rank"),
+        _("Player"),
+        _("Bot account"),
+        _("Result"),
+        _("Own total"),
+        _("Opponents"),
+        _("Rounds played"),
+        _("Rounds counted"),
+        _("Finished by the bot"),
+        _("Under review"),
+    ]
+    rows = [
+        [
+            s.rank or "",
+            s.username,
+            "BOT" if s.user_id in bots else "",
+            _number(s.result),
+            "" if s.total is None else s.total,
+            _number(s.opponents_average),
+            s.rounds_played,
+            s.rounds_counted,
+            "1" if s.bot_finished else "",
+            "1" if s.under_review else "",
+        ]
+        for s in board.rows
+    ]
+    return csv_response(
+        request, filename=f"tournament-{tournament.pk}-standings.csv", header=header, rows=rows
+    )
+
+
+def tournament_records_zip(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every finished game's record (docs/game-record.md) as ``game-<id>.json`` in one zip,
+    once the tournament has closed (404 before)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not tournament.is_closed:
+        raise Http404
+    games = Game.objects.filter(
+        entry__tournament=tournament, status=Game.Status.FINISHED
+    ).select_related("entry__tournament", "user")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for game in games.order_by("pk"):
+            record = services.game_record(game=game).to_json()
+            archive.writestr(f"game-{game.pk}.json", json.dumps(record, indent=1))
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = (
+        f'attachment; filename="tournament-{tournament.pk}-records.zip"'
+    )
+    return response
+
+
+def series_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/series_list.html",
+        {"series": Series.objects.all(), "is_organizer": is_organizer(request.user)},
+    )
+
+
+def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    series = get_object_or_404(Series, pk=pk)
+    now = timezone.now()
+    editions = list(series.editions.order_by("-opens_at"))
+    return render(
+        request,
+        "tournaments/series_detail.html",
+        {
+            "series": series,
+            "current": [t for t in editions if t.closed_at is None],
+            "past": [t for t in editions if t.closed_at is not None],
+            "coming": series_services.coming(series, now=now),
+            "season": series_services.season_standings(series=series),
+            "timezone": series_services.SERIES_TIMEZONE,
+        },
+    )
+
+
+def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    series = get_object_or_404(Series, pk=pk)
+    season = series_services.season_standings(series=series)
+    header = [
+        _("Rank"),
+        _("Player"),
+        _("Bot account"),
+        _("Season total"),
+        _("Editions played"),
+        _("Editions counted"),
+        _("Poedel"),
+        *[t.name for t in season.editions],
+    ]
+    rows = []
+    for r in season.rows:
+        by_edition = {e.tournament_id: e for e in r.editions}
+        rows.append(
+            [
+                r.rank or "",
+                r.username,
+                "BOT" if r.is_bot else "",
+                _number(r.total),
+                r.played,
+                r.counted,
+                "1" if r.poedel else "",
+                *[
+                    _number(by_edition[t.pk].result) if t.pk in by_edition else ""
+                    for t in season.editions
+                ],
+            ]
+        )
+    return csv_response(
+        request, filename=f"series-{series.pk}-season.csv", header=header, rows=rows
+    )
+
+
+@login_required
+def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
+    _organizer_required(request)
+    if request.method == "POST" and "load_preset" in request.POST:
+        data = request.POST.copy()
+        form = SeriesForm(preset=data.get("preset", ""), initial=_keep(data))
+    elif request.method == "POST":
+        form = SeriesForm(request.POST)
+        if form.is_valid():
+            try:
+                series = series_services.series_create(
+                    created_by=request.user, **form.service_kwargs()
+                )
+            except services.ServiceError as exc:
+                form.add_error(None, exc.message())
+            else:
+                return redirect(series)
+    else:
+        form = SeriesForm()
+    return render(request, "tournaments/series_form.html", {"form": form})
+
+
+@login_required
+def account(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Bot account and personal API tokens. A new token is shown once, on this answer."""
+    new_key = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "create_token":
+                new_key = tokens.token_create(
+                    user=request.user, name=request.POST.get("name", "")
+                ).key
+            elif action == "revoke_token":
+                tokens.token_revoke(
+                    user=request.user, token_id=int(request.POST.get("token", "0") or 0)
+                )
+                messages.success(request, _("The token is revoked."))
+                return redirect("account")
+            elif action == "mark_bot":
+                series_services.account_mark_bot(user=request.user)
+                messages.success(request, _("This is a bot account now."))
+                return redirect("account")
+            else:
+                return HttpResponse(status=400)
+        except (services.ServiceError, ValueError) as exc:
+            message = (
+                exc.message() if isinstance(exc, services.ServiceError) else _("No such token.")
+            )
+            messages.error(request, message)
+            return redirect("account")
+    return render(
+        request,
+        "tournaments/account.html",
+        {
+            "tokens": request.user.api_tokens.all(),
+            "new_key": new_key,
+            "is_bot": series_services.is_bot(request.user),
+        },
+    )
