@@ -8,17 +8,25 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from jokeren import throttle
+from tournaments.api import api_view
 from tournaments.models import Tournament
 
 #: Django's log-in page and the admin's, each behind the log-in throttle.
 login_view = throttle.throttle_login(auth_views.LoginView.as_view())
 admin_login_view = throttle.throttle_login(admin.site.login)
+
+
+@api_view("GET")
+def ping(request: HttpRequest) -> JsonResponse:
+    """A trivial JSON answer: the yardstick of the load benchmark (benchmarks/load.py) and
+    a liveness check for a load balancer."""
+    return JsonResponse({"ok": True})
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -145,6 +145,8 @@ class DealView:
     rows: list[FieldRow]
     par: ParRound | None
     median: float | None
+    #: The viewer's own row when the page shown (``deal.me``) leaves it out.
+    me: FieldRow | None = None
 
 
 def _better(a: float, b: float, lower_is_better: bool) -> bool:
@@ -202,6 +204,33 @@ def field_deals(
     return out
 
 
+def field_pages(*, pages: Sequence[services.Deal], deals: Sequence[DealView]) -> list[DealView]:
+    """The per-deal tables a page at a time (``services.deal_results`` with a page size):
+    each shown row with its percentage and result against par as ``field_deals`` computed
+    them over the whole field of that deal."""
+    views = {d.deal.round_index: d for d in deals}
+    figures = {(d.deal.round_index, f.row.game_id): f for d in deals for f in d.rows}
+
+    def shown(r: int, row: services.DealRow) -> FieldRow:
+        f = figures.get((r, row.game_id))
+        return FieldRow(
+            row=row,
+            percentage=f.percentage if f is not None else None,
+            vs_par=f.vs_par if f is not None else None,
+        )
+
+    return [
+        DealView(
+            deal=page,
+            rows=[shown(page.round_index, row) for row in page.rows],
+            par=views[page.round_index].par,
+            median=views[page.round_index].median,
+            me=shown(page.round_index, page.me) if page.me is not None else None,
+        )
+        for page in pages
+    ]
+
+
 @dataclass(frozen=True)
 class BoardExtra:
     """Beside an entrant's result on the leaderboard: the average of their percentages
@@ -228,7 +257,7 @@ def board_extras(
     module = services.module_of(tournament.game)
     share = {(f.row.game_id, d.deal.round_index): f.percentage for d in deals for f in d.rows}
     out = {}
-    for s in board.rows:
+    for s in [*board.rows, *([board.me] if board.me is not None else [])]:
         rounds = _counted_rounds(s, board.visibility) if board.visibility.scores else []
         values = [v for r in rounds if (v := share.get((s.game_id, r))) is not None]
         vs_par = None

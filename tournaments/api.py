@@ -266,34 +266,62 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
     """The live leaderboard of a tournament, as the requester may see it (public; during
     the window scores only of the rounds the requester has finished, docs/api.md)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    board = services.standings_for_viewer(tournament=tournament, user=request.user)
+    params = {}
+    for name in ("page", "page_size"):
+        value = request.GET.get(name)
+        if value is None:
+            continue
+        if not value.isdigit() or int(value) < 1:
+            err = services.ServiceError.of(
+                _("%(name)s must be a whole number of at least 1."), name=name
+            )
+            err.code = "invalid_parameter"
+            return _error(err)
+        params[name] = int(value)
+    board = services.standings_page(
+        tournament=tournament,
+        user=request.user,
+        page=params.get("page"),
+        page_size=params.get("page_size", services.PAGE_SIZE),
+        q=request.GET.get("q", "")[:150],
+    )
     extras = analysis.board_extras_for(tournament=tournament, board=board)
-    bots = bot_user_ids([s.user_id for s in board.rows])
+    shown = [*board.rows, *([board.me] if board.me is not None else [])]
+    bots = bot_user_ids([s.user_id for s in shown])
     return JsonResponse(
         {
             "tournament": tournament.pk,
             "closed": tournament.is_closed,
             "scores_visible": board.visibility.scores,
             "visible_rounds": board.visibility.rounds,
-            "standings": [
-                {
-                    "rank": s.rank,
-                    "player": s.username,
-                    "bot_account": s.user_id in bots,
-                    "result": s.result,
-                    "total": s.total,
-                    "opponents_average": s.opponents_average,
-                    "rounds_played": s.rounds_played,
-                    "rounds_counted": s.rounds_counted,
-                    "bot_rounds": list(s.bot_rounds),
-                    "finished": s.finished,
-                    "bot_finished": s.bot_finished,
-                    "under_review": s.under_review,
-                    "parts": list(s.parts),
-                    "percentage": extras[s.game_id].percentage,
-                    "vs_par": extras[s.game_id].vs_par,
-                }
-                for s in board.rows
-            ],
+            "count": board.count,
+            "page": board.page,
+            "pages": board.pages,
+            "page_size": board.page_size,
+            "q": board.q,
+            "me": _standing_json(board.me, extras, bots) if board.me is not None else None,
+            "standings": [_standing_json(s, extras, bots) for s in board.rows],
         }
     )
+
+
+def _standing_json(
+    s: services.Standing, extras: dict[int, analysis.BoardExtra], bots: set[int]
+) -> dict[str, Any]:
+    return {
+        "rank": s.rank,
+        "player": s.username,
+        "bot_account": s.user_id in bots,
+        "result": s.result,
+        "total": s.total,
+        "opponents_average": s.opponents_average,
+        "rounds_played": s.rounds_played,
+        "rounds_counted": s.rounds_counted,
+        "bot_rounds": list(s.bot_rounds),
+        "finished": s.finished,
+        "bot_finished": s.bot_finished,
+        "under_review": s.under_review,
+        "parts": list(s.parts),
+        "percentage": extras[s.game_id].percentage,
+        "vs_par": extras[s.game_id].vs_par,
+    }

@@ -326,6 +326,100 @@ class GameRound(models.Model):
         return list(json.loads(self.actions))
 
 
+class EntryResult(models.Model):
+    """One entry's figures as a viewer who may see rounds ``0 .. upto - 1`` sees them
+    (``services.results_visibility``): one row per entry and ``upto`` from 0 to the
+    tournament's rounds, kept as the entry's rounds finish (``services.entry_results_update``).
+
+    The board a viewer with ``upto`` visible rounds sees is one indexed query over
+    ``(tournament, upto)`` in the order of the index: the ranked rows by ``tier`` and
+    ``sort_result`` (competition rank over those two), then the unranked ones; ties by
+    progress and name. ``upto == rounds`` is also the final board after the close."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="results")
+    upto = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    name = models.CharField(max_length=150)
+    #: ``name`` in lower case: the order of equal ranks and the name search.
+    name_key = models.CharField(max_length=150)
+    #: Not ranked: no round of its own in the view, or under review.
+    unranked = models.BooleanField()
+    #: 0: complete in the view; else ``MAX_ROUNDS + 1 - rounds of its own`` (more first).
+    tier = models.PositiveSmallIntegerField()
+    #: The result signed so that ascending is better (``None`` when unranked).
+    sort_result = models.FloatField(null=True)
+    total = models.IntegerField(null=True)
+    opponents_average = models.FloatField(null=True)
+    result = models.FloatField(null=True)
+    rounds_played = models.PositiveSmallIntegerField()
+    rounds_counted = models.PositiveSmallIntegerField()
+    bot_rounds = models.JSONField(default=list)
+    parts = models.JSONField(default=list)
+    finished = models.BooleanField()
+    bot_finished = models.BooleanField()
+    under_review = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "upto"], name="entry_result_unique_upto")
+        ]
+        indexes = [
+            models.Index(
+                "tournament",
+                "upto",
+                "unranked",
+                "tier",
+                "sort_result",
+                models.F("rounds_played").desc(),
+                "name_key",
+                "entry",
+                name="entry_result_board",
+            )
+        ]
+
+
+class DealResult(models.Model):
+    """How one entry did on one deal (round) of its tournament: a row of the per-deal
+    table of that round, kept as the entry's rounds finish. ``by_bot``: the bot played the
+    entrant's seat in this round (unranked, left out of the field's figures)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="deal_results")
+    round_index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    name = models.CharField(max_length=150)
+    name_key = models.CharField(max_length=150)
+    score = models.IntegerField()
+    opponents_average = models.FloatField()
+    result = models.FloatField()
+    sort_result = models.FloatField()
+    by_bot = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "round_index"], name="deal_result_unique_round"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["tournament", "round_index", "by_bot", "sort_result", "name_key", "entry"],
+                name="deal_result_table",
+            )
+        ]
+
+
 class ParRound(models.Model):
     """Par of one round of a tournament: the same deal with the tournament's bot level in
     every seat, South's too (``tournaments.analysis.tournament_par_compute``). ``key``

@@ -8,6 +8,7 @@ the other seats are bots (``module.bot_action`` at the tournament's bot level).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import json
 import logging
@@ -20,7 +21,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Min
+from django.db.models import Avg, Count, Min, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -34,7 +35,9 @@ from tournaments.models import (
     DATES_UNTIL,
     MAX_ENTRANTS,
     MAX_ROUNDS,
+    DealResult,
     Entry,
+    EntryResult,
     Game,
     GameRound,
     Tournament,
@@ -362,30 +365,74 @@ def _end_window(t: Tournament) -> None:
         t.save(update_fields=["opens_at", "closes_at", "updated_at"])
 
 
-def tournament_close(*, tournament_id: int) -> Tournament:
-    """Close a tournament: end its window, let the bot play every unfinished game to the
-    end in the entrant's seat (marked ``bot_finished``), audit every game by replay
-    (``tournament_audit``), then reveal the secret (``closed_at``). Idempotent."""
+#: Games per task of the close's fan-out (``tasks.tournament_close``).
+CLOSE_BATCH = 10
+#: A close that started this long ago without finishing may be started again.
+CLOSE_RETRY_SECONDS = 600
+
+
+def tournament_close_start(*, tournament_id: int, claim: bool = False) -> list[list[int]] | None:
+    """The first step of a close: end the window (no move commits after it, see
+    ``_lock_for_play``) and return the ids of the tournament's games in batches of
+    ``CLOSE_BATCH``, each for ``games_close``; ``None`` when it is closed already, or with
+    ``claim`` when another close of it started less than ``CLOSE_RETRY_SECONDS`` ago (a
+    redelivered or repeated close task)."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if t.closed_at is not None:
-            return t
+            return None
         _end_window(t)
-    unfinished = Game.objects.filter(
+    if claim and not cache.add(f"close-started:{t.pk}:{t.commitment[:16]}", 1, CLOSE_RETRY_SECONDS):
+        return None
+    ids = list(
+        Game.objects.filter(entry__tournament_id=tournament_id)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return [ids[i : i + CLOSE_BATCH] for i in range(0, len(ids), CLOSE_BATCH)]
+
+
+def game_close(*, game_id: int) -> GameAudit:
+    """One game's part of its tournament's close: the bot plays it to the end in the
+    entrant's seat when it is unfinished (``game_bot_finish``), then it is audited by
+    replay (``game_audit``). Safe to repeat: a finished game is only audited again."""
+    game_bot_finish(game_id=game_id)
+    return _audit(game_id)
+
+
+def games_close(*, game_ids: Sequence[int]) -> list[GameAudit]:
+    """``game_close`` for a batch of games (one task of the close's fan-out)."""
+    return [game_close(game_id=game_id) for game_id in game_ids]
+
+
+def tournament_close_finish(*, tournament_id: int) -> Tournament:
+    """The last step of a close, once every game is finished and audited: reveal the
+    secret (``closed_at``) and write the standings once. A game some batch left unfinished
+    (it failed) is finished and audited here first. Idempotent."""
+    left = Game.objects.filter(
         entry__tournament_id=tournament_id, status=Game.Status.PLAYING
     ).values_list("pk", flat=True)
-    for game_id in list(unfinished):
-        game_bot_finish(game_id=game_id)
-    # Every game is finished now: replay them all before the standings are final (an
-    # entry whose scores the replay contradicts is not ranked).
-    tournament_audit(tournament_id=tournament_id)
+    games_close(game_ids=list(left))
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if t.closed_at is None:
             t.closed_at = timezone.now()
             t.save(update_fields=["closed_at", "updated_at"])
-        _standings_changed(t)
+    standings_rebuild(tournament=t)
     return t
+
+
+def tournament_close(*, tournament_id: int) -> Tournament:
+    """Close a tournament in this process: end its window, let the bot play every
+    unfinished game to the end in the entrant's seat (marked ``bot_finished``), audit
+    every game by replay, then reveal the secret (``closed_at``) and write the standings.
+    Idempotent. (The close task fans the games out over the workers instead.)"""
+    batches = tournament_close_start(tournament_id=tournament_id)
+    if batches is None:
+        return Tournament.objects.get(pk=tournament_id)
+    for batch in batches:
+        games_close(game_ids=batch)
+    return tournament_close_finish(tournament_id=tournament_id)
 
 
 def tournament_close_if_due(*, tournament: Tournament) -> bool:
@@ -432,7 +479,7 @@ def entry_join(*, tournament_id: int, user: User) -> Entry:
         if t.entries.count() >= t.max_entrants:
             raise TournamentFull.of(_("This tournament is full."))
         entry = Entry.objects.create(tournament=t, user=user)
-        _game_start(
+        game, _events = _game_start(
             user=user,
             entry=entry,
             game=t.game,
@@ -443,7 +490,7 @@ def entry_join(*, tournament_id: int, user: User) -> Entry:
             secret=None,
             deal_secret=t.secret_bytes,
         )
-        _standings_changed(t)
+        entry_results_update(game=game)
     return entry
 
 
@@ -495,6 +542,9 @@ class _Run:
     shown: dict[str, Any] = dataclasses.field(default_factory=dict)
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     rounds_done: int = 0
+    #: Nobody reads the events (the bot finishing a game at the close): the moves are
+    #: recorded without their texts and observations.
+    quiet: bool = False
 
 
 def _game_start(
@@ -548,7 +598,6 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | Non
     g = run.game
     if after is None:
         after = run.state.apply(action)
-    nl, en = describe_action(action, seat, run.variant.num_players)
     run.actions.append(action.to_json())
     if seat == PLAYER_SEAT and not by_bot:
         run.own.append(action.to_json())
@@ -556,6 +605,9 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | Non
         run.bot_from = len(run.own)
     g.seq += 1
     run.state = after
+    if run.quiet:
+        return
+    nl, en = describe_action(action, seat, run.variant.num_players)
     observation = _observe(run)
     run.events.append(
         {
@@ -635,12 +687,17 @@ def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]
 
 def seat_names(language: str, num_players: int = 4) -> list[str]:
     """The seats' names in a language: the player, then clockwise."""
+    return list(_seat_names(language, num_players))
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_names(language: str, num_players: int) -> tuple[str, ...]:
     names = [_("You"), _("West"), _("North"), _("East")]
     with translation.override(language):
         out = [str(n) for n in names]
     if num_players == 3:
-        return [out[0], out[1], out[3]]
-    return out[:num_players]
+        return (out[0], out[1], out[3])
+    return tuple(out[:num_players])
 
 
 def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
@@ -740,7 +797,7 @@ def _store(run: _Run) -> None:
         GameRound.objects.bulk_create(run.ended)
     g.save()
     if run.rounds_done and g.entry_id is not None:
-        _standings_changed(g.entry.tournament)  # type: ignore[union-attr]
+        entry_results_update(game=g)
 
 
 def game_finish(*, game: Game) -> Game:
@@ -881,6 +938,7 @@ def game_bot_finish(*, game_id: int) -> Game:
             state=state,
             actions=actions,
             own=own,
+            quiet=True,
         )
         _advance(run, bot_seats=frozenset(range(variant.num_players)))
         g.bot_finished = True
@@ -952,14 +1010,6 @@ class Standing:
     parts: tuple[float | None, ...] = ()
 
 
-@dataclass(frozen=True)
-class Board:
-    """A leaderboard cut for one viewer: what they may see, and the rows."""
-
-    visibility: Visibility
-    rows: list[Standing]
-
-
 def _result_key(value: float) -> float:
     # Results are averages of integers: equal results may differ in the last float bit.
     return round(value, 9)
@@ -1009,34 +1059,30 @@ def rank_values(
     return out
 
 
-def _field_key(t: Tournament) -> str:
-    return f"field:{t.pk}:{t.commitment[:16]}"
+#: Rows of a page of the leaderboard and of a per-deal table.
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
 
 
-def _under_review(g: Game) -> bool:
-    """The game's entry failed its audit and nobody resolved it: listed, not ranked."""
-    return g.entry is not None and g.entry.under_review
-
-
-def _field_compute(t: Tournament) -> list[EntryRounds]:
-    games = list(
-        Game.objects.filter(entry__tournament=t)
-        .select_related("user", "entry")
-        .order_by("entry_id")
+def _bot_takeover(game_ids: Sequence[int]) -> dict[int, int]:
+    """Per bot-finished game, the first round in which the bot played the entrant's seat
+    (it took over at the close, ``game_bot_finish``, and played every round after it). The
+    one place that reads it from the stored rounds (``GameRound.bot_from``)."""
+    if not game_ids:
+        return {}
+    first_rounds = (
+        GameRound.objects.filter(game_id__in=game_ids, bot_from__isnull=False)
+        .order_by()
+        .values("game_id")
+        .annotate(first=Min("round_index"))
+        .values_list("game_id", "first")
     )
-    # The bot takes over the entrant's seat in the round being played at the close and
-    # plays every round after it (``game_bot_finish``): those rounds are the bot's.
-    taken_over: dict[int, int] = {}
-    bot_finished = [g.pk for g in games if g.bot_finished]
-    if bot_finished:
-        first_rounds = (
-            GameRound.objects.filter(game_id__in=bot_finished, bot_from__isnull=False)
-            .order_by()
-            .values("game_id")
-            .annotate(first=Min("round_index"))
-            .values_list("game_id", "first")
-        )
-        taken_over = dict(first_rounds)
+    return dict(first_rounds)
+
+
+def _entry_rounds(games: Sequence[Game]) -> list[EntryRounds]:
+    """The finished rounds of these tournament games (``select_related("user", "entry")``)."""
+    taken_over = _bot_takeover([g.pk for g in games if g.bot_finished])
     return [
         EntryRounds(
             entry_id=g.entry_id,  # type: ignore[arg-type]
@@ -1047,54 +1093,10 @@ def _field_compute(t: Tournament) -> list[EntryRounds]:
             bot_rounds=tuple(range(taken_over.get(g.pk, len(g.round_scores)), len(g.round_scores))),
             finished=g.status == Game.Status.FINISHED,
             bot_finished=g.bot_finished,
-            under_review=_under_review(g),
+            under_review=g.entry is not None and g.entry.under_review,
         )
         for g in games
     ]
-
-
-def _field(t: Tournament) -> list[EntryRounds]:
-    """Every entry's finished rounds: from the cache that ``standings_refresh`` fills;
-    computed when missing."""
-    cached = cache.get(_field_key(t))
-    if cached is not None:
-        return [EntryRounds(**row) for row in cached]
-    return _field_refresh(t)
-
-
-def _field_refresh(t: Tournament) -> list[EntryRounds]:
-    field = _field_compute(t)
-    cache.set(_field_key(t), [dataclasses.asdict(e) for e in field], 3600)
-    return field
-
-
-def _visibility_in(t: Tournament, field: Sequence[EntryRounds], user: Any) -> Visibility:
-    if t.closed_at is not None:
-        return Visibility(rounds=t.rounds, final=True)
-    if user is None or not user.is_authenticated or t.hide_results:
-        return Visibility(rounds=0)
-    for e in field:
-        if e.user_id == user.pk:
-            # A finished game can gain nothing more: its player sees every round.
-            return Visibility(rounds=t.rounds if e.finished else len(e.round_scores))
-    return Visibility(rounds=0)
-
-
-def results_visibility(*, tournament: Tournament, user: Any) -> Visibility:
-    """What ``user`` (``None`` or anonymous: a visitor) may see of ``tournament``'s
-    results, the one rule every surface follows (docs/rules.md §4): after the close,
-    everything; during the window, an entrant who has finished k rounds the results of
-    rounds 0 .. k-1 only (every round once their game is over); anyone else who entered
-    and how far they are, no scores."""
-    return _visibility_in(tournament, _field(tournament), user)
-
-
-def tournament_parts(*, tournament: Tournament) -> list[range]:
-    """The rounds of each part of a tournament's game when it has more than one (seed
-    001's match: "2 ronden van 10"), else ``[]``."""
-    module = module_of(tournament.game)
-    parts = module.game_parts(module.variant_from_json(tournament.variant))
-    return list(parts) if len(parts) > 1 else []
 
 
 def _over(
@@ -1111,66 +1113,363 @@ def _result_of(figures: tuple[int, float, float] | None) -> float | None:
     return figures[2] if figures is not None else None
 
 
-def _cut(t: Tournament, field: Sequence[EntryRounds], visibility: Visibility) -> list[Standing]:
-    """The leaderboard over the rounds ``visibility`` shows. An entry is ranked on the
-    rounds it played itself: entries complete in the view (no bot round, and every visible
-    round played, or their game over) by result; after them, entries with fewer rounds of
-    their own, more rounds first, then by result; without any, unranked, listed last."""
-    module = module_of(t.game)
-    cap = visibility.rounds
-    parts = tournament_parts(tournament=t)
-    figures: list[tuple[int, float, float] | None] = []
-    part_results: list[tuple[float | None, ...]] = []
-    tiers: list[tuple[int, ...]] = []
-    counted: list[int] = []
-    for e in field:
-        span = min(len(e.round_scores), cap)
-        own = [r for r in range(span) if r not in e.bot_rounds]
-        complete = len(own) == span and (span == cap or e.finished)
-        tiers.append((0, 0) if complete else (1, -len(own)))
-        counted.append(len(own))
-        figures.append(_over(module, e, own))
-        part_results.append(
-            tuple(_result_of(_over(module, e, [r for r in own if r in part])) for part in parts)
-        )
-    ranks = rank_values(
-        [
-            None if f is None or e.under_review else f[2]
-            for e, f in zip(field, figures, strict=True)
-        ],
-        lower_is_better=module.LOWER_IS_BETTER,
-        tiers=tiers,
+def _sign(module: GameModule) -> int:
+    """Results times this sort ascending from the best."""
+    return 1 if module.LOWER_IS_BETTER else -1
+
+
+def _entry_result(
+    t: Tournament, module: GameModule, parts: Sequence[range], e: EntryRounds, cap: int
+) -> EntryResult:
+    """An entry's row on the board of a viewer who sees rounds ``0 .. cap - 1``. It is
+    ranked on the rounds it played itself: complete in the view (no bot round, and every
+    visible round played, or its game over) in tier 0, by result; else after them, more
+    rounds of its own first, then by result; without any, unranked, listed last."""
+    span = min(len(e.round_scores), cap)
+    own = [r for r in range(span) if r not in e.bot_rounds]
+    complete = len(own) == span and (span == cap or e.finished)
+    f = _over(module, e, own)
+    unranked = f is None or e.under_review
+    return EntryResult(
+        tournament_id=t.pk,
+        entry_id=e.entry_id,
+        upto=cap,
+        user_id=e.user_id,
+        game_id=e.game_id,
+        name=e.username,
+        name_key=e.username.lower(),
+        unranked=unranked,
+        tier=0 if unranked or complete else MAX_ROUNDS + 1 - len(own),
+        sort_result=None if unranked or f is None else _sign(module) * _result_key(f[2]),
+        total=f[0] if f is not None else None,
+        opponents_average=f[1] if f is not None else None,
+        result=f[2] if f is not None else None,
+        rounds_played=len(e.round_scores),
+        rounds_counted=len(own) if f is not None else 0,
+        bot_rounds=[r for r in e.bot_rounds if r < cap],
+        parts=[_result_of(_over(module, e, [r for r in own if r in part])) for part in parts],
+        finished=e.finished,
+        bot_finished=e.bot_finished,
+        under_review=e.under_review,
     )
-    rows = [
-        Standing(
-            rank=rank,
-            entry_id=e.entry_id,
-            user_id=e.user_id,
-            username=e.username,
-            game_id=e.game_id,
-            total=f[0] if f is not None else None,
-            opponents_average=f[1] if f is not None else None,
-            result=f[2] if f is not None else None,
-            rounds_played=len(e.round_scores),
-            rounds_counted=n if f is not None else 0,
-            bot_rounds=tuple(r for r in e.bot_rounds if r < cap),
-            finished=e.finished,
-            bot_finished=e.bot_finished,
-            under_review=e.under_review,
-            parts=by_part,
+
+
+def _deal_result(t: Tournament, module: GameModule, e: EntryRounds, r: int) -> DealResult:
+    score, against, result = _figures(module, e.round_scores[r])
+    by_bot = r in e.bot_rounds
+    return DealResult(
+        tournament_id=t.pk,
+        entry_id=e.entry_id,
+        round_index=r,
+        user_id=e.user_id,
+        game_id=e.game_id,
+        name=e.username,
+        name_key=e.username.lower(),
+        score=score,
+        opponents_average=against,
+        result=result,
+        # The bot's rows are unranked and listed after the others by name.
+        sort_result=0.0 if by_bot else _sign(module) * _result_key(result),
+        by_bot=by_bot,
+    )
+
+
+_ENTRY_RESULT_FIELDS = [
+    f.name
+    for f in EntryResult._meta.concrete_fields
+    if f.name not in {"id", "tournament", "entry", "upto"}
+]
+_DEAL_RESULT_FIELDS = [
+    f.name
+    for f in DealResult._meta.concrete_fields
+    if f.name not in {"id", "tournament", "entry", "round_index"}
+]
+
+
+def _results_write(t: Tournament, games: Sequence[Game]) -> None:
+    """Write the board rows (one per visible-rounds count) and the per-deal rows of these
+    games' entries (an upsert: safe to repeat)."""
+    module = module_of(t.game)
+    parts = tournament_parts(tournament=t)
+    field = _entry_rounds(games)
+    boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
+    deals = [_deal_result(t, module, e, r) for e in field for r in range(len(e.round_scores))]
+    EntryResult.objects.bulk_create(
+        boards,
+        batch_size=2000,
+        update_conflicts=True,
+        unique_fields=["entry", "upto"],
+        update_fields=_ENTRY_RESULT_FIELDS,
+    )
+    if deals:
+        DealResult.objects.bulk_create(
+            deals,
+            batch_size=2000,
+            update_conflicts=True,
+            unique_fields=["entry", "round_index"],
+            update_fields=_DEAL_RESULT_FIELDS,
         )
-        for e, f, n, rank, by_part in zip(field, figures, counted, ranks, part_results, strict=True)
-    ]
-    rows.sort(key=lambda s: (s.rank is None, s.rank or 0, -s.rounds_played, s.username.lower()))
-    return rows
+
+
+def entry_results_update(*, game: Game) -> None:
+    """Keep a tournament game's entry's results as its rounds finish, its audit changes or
+    the bot finishes it (practice games have none)."""
+    if game.entry_id is None:
+        return
+    g = Game.objects.select_related("user", "entry__tournament").get(pk=game.pk)
+    _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
+
+
+def standings_rebuild(*, tournament: Tournament) -> int:
+    """Write every entry's results of a tournament again from its games (the close does it
+    once at the end; also after games were changed outside the services). The number of
+    entries."""
+    games = Game.objects.filter(entry__tournament=tournament).select_related("user", "entry")
+    count = 0
+    chunk: list[Game] = []
+    for g in games.order_by("entry_id").iterator(chunk_size=500):
+        chunk.append(g)
+        if len(chunk) == 500:
+            _results_write(tournament, chunk)
+            count += len(chunk)
+            chunk = []
+    if chunk:
+        _results_write(tournament, chunk)
+        count += len(chunk)
+    cache.set(_ready_key(tournament), 1, None)
+    cache.delete_many(
+        [_deal_fields_key(tournament, r, closed_only=False) for r in range(tournament.rounds + 1)]
+    )
+    return count
+
+
+def _ready_key(t: Tournament) -> str:
+    return f"results-ready:{t.pk}:{t.commitment[:16]}"
+
+
+def _ensure_results(t: Tournament) -> None:
+    """Tournaments from before the results were kept per entry get their rows once."""
+    if cache.get(_ready_key(t)) is not None:
+        return
+    has_rows = EntryResult.objects.filter(tournament=t).exists()
+    if not has_rows and Entry.objects.filter(tournament=t).exists():
+        standings_rebuild(tournament=t)
+    else:
+        cache.set(_ready_key(t), 1, None)
+
+
+def _own_row(t: Tournament, user: Any, upto: int | None = None) -> EntryResult | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return EntryResult.objects.filter(
+        entry__tournament=t, entry__user=user, upto=t.rounds if upto is None else upto
+    ).first()
+
+
+def _visibility_of(t: Tournament, own: EntryResult | None) -> Visibility:
+    if t.closed_at is not None:
+        return Visibility(rounds=t.rounds, final=True)
+    if own is None or t.hide_results:
+        return Visibility(rounds=0)
+    # A finished game can gain nothing more: its player sees every round.
+    return Visibility(rounds=t.rounds if own.finished else own.rounds_played)
+
+
+def results_visibility(*, tournament: Tournament, user: Any) -> Visibility:
+    """What ``user`` (``None`` or anonymous: a visitor) may see of ``tournament``'s
+    results, the one rule every surface follows (docs/rules.md §4): after the close,
+    everything; during the window, an entrant who has finished k rounds the results of
+    rounds 0 .. k-1 only (every round once their game is over); anyone else who entered
+    and how far they are, no scores."""
+    _ensure_results(tournament)
+    return _visibility_of(tournament, _own_row(tournament, user))
+
+
+def tournament_parts(*, tournament: Tournament) -> list[range]:
+    """The rounds of each part of a tournament's game when it has more than one (seed
+    001's match: "2 ronden van 10"), else ``[]``."""
+    module = module_of(tournament.game)
+    parts = module.game_parts(module.variant_from_json(tournament.variant))
+    return list(parts) if len(parts) > 1 else []
+
+
+def _standing(row: EntryResult, rank: int | None) -> Standing:
+    return Standing(
+        rank=rank,
+        entry_id=row.entry_id,
+        user_id=row.user_id,
+        username=row.name,
+        game_id=row.game_id,
+        total=row.total,
+        opponents_average=row.opponents_average,
+        result=row.result,
+        rounds_played=row.rounds_played,
+        rounds_counted=row.rounds_counted,
+        bot_rounds=tuple(row.bot_rounds),
+        finished=row.finished,
+        bot_finished=row.bot_finished,
+        under_review=row.under_review,
+        parts=tuple(row.parts),
+    )
+
+
+_BOARD_ORDER = ("unranked", "tier", "sort_result", "-rounds_played", "name_key", "entry_id")
+
+
+def _board_ranked(
+    t: Tournament, upto: int, rows: Sequence[EntryResult], offset: int | None = None
+) -> list[Standing]:
+    """Competition ranks ("1, 2, 2, 4") of consecutive rows of the board in its order from
+    place ``offset``: the first ranked row's from a count of the better rows (an index
+    range), each next one's from its place (the ranked rows come first). ``offset``
+    ``None``: the rows' places are not known (one row picked out), each is counted."""
+    out: list[Standing] = []
+    previous: tuple[int, float | None] | None = None
+    rank = 0
+    for i, row in enumerate(rows):
+        if row.unranked:
+            out.append(_standing(row, None))
+            continue
+        key = (row.tier, row.sort_result)
+        if previous is None:
+            # The ranked rows come first: at place 0 nothing is better.
+            rank = 1 if offset == 0 and i == 0 else 1 + _board_better(t, upto, row)
+        elif offset is None:
+            rank = 1 + _board_better(t, upto, row) if key != previous else rank
+        elif key != previous:
+            rank = offset + i + 1
+        previous = key
+        out.append(_standing(row, rank))
+    return out
+
+
+def _board_better(t: Tournament, upto: int, row: EntryResult) -> int:
+    """The ranked rows of a board with a better key than ``row``'s (one index range for
+    tier 0, the complete entries, where most rows are)."""
+    better = Q(tier=row.tier, sort_result__lt=row.sort_result)
+    if row.tier > 0:
+        better |= Q(tier__lt=row.tier)
+    return (
+        EntryResult.objects.filter(tournament=t, upto=upto, unranked=False).filter(better).count()
+    )
+
+
+def _board_position(t: Tournament, upto: int, row: EntryResult) -> int:
+    """The 0-based place of a row on its board: the rows before it in the board's order
+    (``_BOARD_ORDER``), counted over the board's index."""
+    same_key = Q(tier=row.tier, sort_result=row.sort_result)
+    if row.unranked:
+        # Every unranked row has tier 0 and no sort result: after all the ranked ones.
+        same_key = Q(unranked=True)
+    else:
+        same_key &= Q(unranked=False)
+    ties = Q(rounds_played__gt=row.rounds_played) | Q(
+        rounds_played=row.rounds_played, name_key__lt=row.name_key
+    )
+    ties |= Q(rounds_played=row.rounds_played, name_key=row.name_key, entry_id__lt=row.entry_id)
+    before = same_key & ties
+    if row.unranked:
+        before |= Q(unranked=False)
+    else:
+        before |= Q(unranked=False, tier__lt=row.tier)
+        before |= Q(unranked=False, tier=row.tier, sort_result__lt=row.sort_result)
+    return EntryResult.objects.filter(tournament=t, upto=upto).filter(before).count()
+
+
+@dataclass(frozen=True)
+class Board:
+    """A leaderboard cut for one viewer: what they may see, and the rows of one page
+    (``page`` from 1; every row when ``page_size`` is 0). ``count``: the rows of the
+    whole board (those matching ``q``); ``me``: the viewer's own row, wherever it is."""
+
+    visibility: Visibility
+    rows: list[Standing]
+    count: int = 0
+    page: int = 1
+    page_size: int = 0
+    q: str = ""
+    me: Standing | None = None
+
+    @property
+    def pages(self) -> int:
+        if not self.page_size:
+            return 1
+        return max(1, -(-self.count // self.page_size))
+
+
+def _page_bounds(page: int | None, page_size: int, count: int) -> tuple[int, int]:
+    pages = max(1, -(-count // page_size))
+    page = min(max(page or 1, 1), pages)
+    return page, (page - 1) * page_size
+
+
+def standings_page(
+    *,
+    tournament: Tournament,
+    user: Any,
+    page: int | None = None,
+    page_size: int = PAGE_SIZE,
+    q: str = "",
+) -> Board:
+    """One page of the leaderboard as ``user`` may see it (``results_visibility``): ranks
+    and results over the rounds they may see; names and progress only when that is none.
+    Without a ``page``, the page with the viewer's own row (else the first); ``q`` keeps
+    the rows whose name contains it. A few indexed queries, whatever the field's size."""
+    _ensure_results(tournament)
+    t = tournament
+    page_size = min(max(page_size, 1), MAX_PAGE_SIZE)
+    own_final = _own_row(t, user)
+    visibility = _visibility_of(t, own_final)
+    upto = visibility.rounds
+    board = EntryResult.objects.filter(tournament=t, upto=upto)
+    q = q.strip()
+    me = None
+    if own_final is not None:
+        own = EntryResult.objects.filter(entry_id=own_final.entry_id, upto=upto).first()
+        if own is not None:
+            position = _board_position(t, upto, own)
+            me = _board_ranked(t, upto, [own])[0]
+            if page is None and not q:
+                page = position // page_size + 1
+    if q:
+        count = board.filter(name_key__contains=q.lower()).count()
+        page, offset = _page_bounds(page, page_size, count)
+        # Each found row's rank counted on the whole board (a few rows as a rule).
+        found = board.filter(name_key__contains=q.lower()).order_by(*_BOARD_ORDER)
+        rows = _board_ranked(t, upto, list(found[offset : offset + page_size]))
+    else:
+        count = board.count()
+        page, offset = _page_bounds(page, page_size, count)
+        rows = _board_ranked(
+            t, upto, list(board.order_by(*_BOARD_ORDER)[offset : offset + page_size]), offset
+        )
+    return Board(
+        visibility=visibility, rows=rows, count=count, page=page, page_size=page_size, q=q, me=me
+    )
+
+
+def _board_all(t: Tournament, visibility: Visibility) -> Board:
+    rows = list(
+        EntryResult.objects.filter(tournament=t, upto=visibility.rounds).order_by(*_BOARD_ORDER)
+    )
+    return Board(
+        visibility=visibility, rows=_board_ranked(t, visibility.rounds, rows, 0), count=len(rows)
+    )
 
 
 def standings_for_viewer(*, tournament: Tournament, user: Any) -> Board:
-    """The leaderboard as ``user`` may see it (``results_visibility``): ranks and results
-    over the rounds they may see; names and progress only when that is none."""
-    field = _field(tournament)
-    visibility = _visibility_in(tournament, field, user)
-    return Board(visibility=visibility, rows=_cut(tournament, field, visibility))
+    """The whole leaderboard as ``user`` may see it (``results_visibility``); pages:
+    ``standings_page``."""
+    visibility = results_visibility(tournament=tournament, user=user)
+    return _board_all(tournament, visibility)
+
+
+def standings_under_review(*, tournament: Tournament, limit: int = MAX_PAGE_SIZE) -> list[Standing]:
+    """The entries the replay audit flagged (not ranked, listed apart), by name."""
+    rows = EntryResult.objects.filter(
+        tournament=tournament, upto=tournament.rounds, under_review=True
+    ).order_by("name_key", "entry_id")[:limit]
+    return [_standing(r, None) for r in rows]
 
 
 def standings(*, tournament: Tournament) -> list[Standing]:
@@ -1178,26 +1477,14 @@ def standings(*, tournament: Tournament) -> list[Standing]:
     tournament has closed. During the window no page shows it (``standings_for_viewer``).
     Equal results share a rank; rounds the bot played in an entrant's seat never count,
     and such an entry ranks after every entry that played all its rounds itself."""
-    field = _field(tournament)
-    return _cut(tournament, field, Visibility(rounds=tournament.rounds))
+    _ensure_results(tournament)
+    return _board_all(tournament, Visibility(rounds=tournament.rounds)).rows
 
 
 def standings_refresh(*, tournament: Tournament) -> list[Standing]:
-    """Recompute a tournament's results into the cache; the whole leaderboard."""
-    field = _field_refresh(tournament)
-    return _cut(tournament, field, Visibility(rounds=tournament.rounds))
-
-
-def _standings_changed(t: Tournament) -> None:
-    from tournaments import tasks
-
-    key = _field_key(t)
-    # Now (for readers inside this transaction) and again after the commit (a reader in
-    # between may have cached the old standings).
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
-    # A DjangoTask at run time (see tournament_close_early).
-    tasks.tournament_standings_refresh.delay_on_commit(t.pk)  # type: ignore[attr-defined]
+    """Write a tournament's results again from its games; the whole leaderboard."""
+    standings_rebuild(tournament=tournament)
+    return _board_all(tournament, Visibility(rounds=tournament.rounds)).rows
 
 
 def player_rank(*, game: Game) -> int | None:
@@ -1206,10 +1493,12 @@ def player_rank(*, game: Game) -> int | None:
     t = game.tournament
     if t is None:
         return None
-    for s in standings_for_viewer(tournament=t, user=game.user).rows:
-        if s.game_id == game.pk:
-            return s.rank
-    return None
+    _ensure_results(t)
+    visibility = _visibility_of(t, _own_row(t, game.user))
+    own = EntryResult.objects.filter(entry__game=game, upto=visibility.rounds).first()
+    if own is None or own.unranked:
+        return None
+    return _board_ranked(t, visibility.rounds, [own])[0].rank
 
 
 @dataclass(frozen=True)
@@ -1229,47 +1518,159 @@ class DealRow:
 class Deal:
     """One round: how the field did on that same deal. ``field_size``,
     ``field_average`` and ``field_best`` are over the rows the entrants played themselves
-    (``None`` without any)."""
+    (``None`` without any). ``rows``: every row, or one page of them (``count`` rows in
+    all, ``page`` of ``pages``)."""
 
     round_index: int
     rows: list[DealRow]
     field_size: int
     field_average: float | None
     field_best: float | None
+    count: int = 0
+    page: int = 1
+    pages: int = 1
+    #: The viewer's own row when it is not on the page shown.
+    me: DealRow | None = None
 
 
-def deal_results(*, tournament: Tournament, visibility: Visibility) -> list[Deal]:
+_DEAL_ORDER = ("by_bot", "sort_result", "name_key", "entry_id")
+
+
+def _deal_ranked(
+    t: Tournament, rows: Sequence[DealResult], offset: int | None = 0
+) -> list[DealRow]:
+    """Competition ranks of consecutive rows of a deal's table from place ``offset`` (as
+    ``_board_ranked``; ``None``: places not known, each rank counted); the bot's rows are
+    unranked."""
+    out: list[DealRow] = []
+    previous: float | None = None
+    rank = 0
+    for i, row in enumerate(rows):
+        if row.by_bot:
+            out.append(
+                DealRow(
+                    row.name, row.game_id, row.score, row.opponents_average, row.result, None, True
+                )
+            )
+            continue
+        if previous is None and offset == 0 and i == 0:
+            rank = 1
+        elif previous is None or offset is None:
+            rank = (
+                1
+                + DealResult.objects.filter(
+                    tournament=t,
+                    round_index=row.round_index,
+                    by_bot=False,
+                    sort_result__lt=row.sort_result,
+                ).count()
+            )
+        elif row.sort_result != previous:
+            rank = (offset or 0) + i + 1
+        previous = row.sort_result
+        out.append(
+            DealRow(row.name, row.game_id, row.score, row.opponents_average, row.result, rank)
+        )
+    return out
+
+
+def _deal_fields(
+    t: Tournament, module: GameModule, rounds: int
+) -> tuple[dict[int, tuple[int, float, float]], dict[int, int]]:
+    """Per round below ``rounds``: the field's size, average result and best result over
+    the rows the entrants played themselves, and the rows in all (one grouped query;
+    kept in the cache once the tournament has closed and they no longer change)."""
+    key = _deal_fields_key(t, rounds)
+    if key is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            fields_json, counts_json = cached
+            return (
+                {int(r): (n, a, b) for r, (n, a, b) in fields_json.items()},
+                {int(r): n for r, n in counts_json.items()},
+            )
+    figures = (
+        DealResult.objects.filter(tournament=t, round_index__lt=rounds)
+        .order_by()
+        .values("round_index", "by_bot")
+        .annotate(n=Count("id"), average=Avg("result"), best=Min("sort_result"))
+        .values_list("round_index", "by_bot", "n", "average", "best")
+    )
+    sign = _sign(module)
+    fields: dict[int, tuple[int, float, float]] = {}
+    counts: dict[int, int] = {}
+    for r, by_bot, n, average, best in figures:
+        counts[r] = counts.get(r, 0) + n
+        if not by_bot:
+            fields[r] = (n, round(average, 9), sign * best)
+    if key is not None:
+        cache.set(key, (fields, counts), 24 * 3600)
+    return fields, counts
+
+
+def _deal_fields_key(t: Tournament, rounds: int, *, closed_only: bool = True) -> str | None:
+    if closed_only and t.closed_at is None:
+        return None
+    return f"deal-fields:{t.pk}:{t.commitment[:16]}:{rounds}"
+
+
+def deal_results(
+    *,
+    tournament: Tournament,
+    visibility: Visibility,
+    page_size: int = 0,
+    user: Any = None,
+    pages: Mapping[int, int] | None = None,
+) -> list[Deal]:
     """Per round that ``visibility`` shows, how the field did on that same deal: each
     entrant who finished the round, with their score, the opponents' average and the
     round's result, ranked; the rows the bot played in the entrant's seat are marked,
-    unranked and left out of the field's figures."""
-    module = module_of(tournament.game)
-    field = _field(tournament)
+    unranked and left out of the field's figures. With ``page_size``, one page of each
+    deal's rows (``pages[round]``, else the first: the best of the field), and ``user``'s
+    own row beside it when it is not on that page."""
+    _ensure_results(tournament)
+    t = tournament
+    module = module_of(t.game)
+    visible = min(t.rounds, visibility.rounds)
+    fields, counts = _deal_fields(t, module, visible)
+    own: dict[int, DealResult] = {}
+    if page_size and user is not None and user.is_authenticated:
+        own = {
+            row.round_index: row
+            for row in DealResult.objects.filter(
+                entry__tournament=t, entry__user=user, round_index__lt=visible
+            )
+        }
     out: list[Deal] = []
-    for r in range(min(tournament.rounds, visibility.rounds)):
-        rows = []
-        for e in field:
-            if r < len(e.round_scores):
-                total, against, result = _figures(module, e.round_scores[r])
-                rows.append((e, total, against, result, r in e.bot_rounds))
-        ranks = rank_values(
-            [row[3] if not row[4] else None for row in rows],
-            lower_is_better=module.LOWER_IS_BETTER,
-        )
-        deal = [
-            DealRow(e.username, e.game_id, score, against, result, rank, by_bot)
-            for (e, score, against, result, by_bot), rank in zip(rows, ranks, strict=True)
-        ]
-        deal.sort(key=lambda d: (d.rank is None, d.rank or 0, d.username.lower()))
-        own = [d.result for d in deal if not d.by_bot]
-        best = (min(own) if module.LOWER_IS_BETTER else max(own)) if own else None
+    for r in range(visible):
+        table = DealResult.objects.filter(tournament=t, round_index=r).order_by(*_DEAL_ORDER)
+        size, average, best = fields.get(r, (0, None, None))
+        if page_size:
+            count = counts.get(r, 0)
+            page, offset = _page_bounds((pages or {}).get(r), page_size, count)
+            rows = list(table[offset : offset + page_size])
+            ranked = _deal_ranked(t, rows, offset)
+            n_pages = max(1, -(-count // page_size))
+            mine = own.get(r)
+            if mine is not None and all(row.pk != mine.pk for row in rows):
+                me = _deal_ranked(t, [mine], None)[0]
+            else:
+                me = None
+        else:
+            rows = list(table)
+            ranked = _deal_ranked(t, rows)
+            count, page, n_pages, me = len(rows), 1, 1, None
         out.append(
             Deal(
                 round_index=r,
-                rows=deal,
-                field_size=len(own),
-                field_average=round(sum(own) / len(own), 9) if own else None,
+                rows=ranked,
+                field_size=size,
+                field_average=average,
                 field_best=best,
+                count=count,
+                page=page,
+                pages=n_pages,
+                me=me,
             )
         )
     return out
@@ -1604,6 +2005,7 @@ def _audit_store(g: Game, problems: list[str]) -> GameAudit:
     detail = "\n".join(problems)
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=g.entry_id)
+        was_under_review = entry.under_review
         if not problems:
             entry.audit_status = Entry.AuditStatus.OK
             entry.audit_resolved_by = None
@@ -1615,6 +2017,8 @@ def _audit_store(g: Game, problems: list[str]) -> GameAudit:
         entry.save(
             update_fields=["audit_status", "audit_detail", "audited_at", "audit_resolved_by"]
         )
+        if entry.under_review != was_under_review:
+            entry_results_update(game=g)
     return audit
 
 
@@ -1629,10 +2033,7 @@ def game_audit(*, game_id: int) -> GameAudit:
     """Rebuild a finished game from its secret and move log through the engine and compare
     it with what is stored; keep the finding on its entry (a mismatch takes the entry out
     of the ranking until it is resolved). Raises ``GameNotFinished``."""
-    audit = _audit(game_id)
-    if audit.entry_id is not None:
-        _standings_changed(Tournament.objects.get(entries__pk=audit.entry_id))
-    return audit
+    return _audit(game_id)
 
 
 def tournament_audit(*, tournament_id: int) -> list[GameAudit]:
@@ -1640,9 +2041,7 @@ def tournament_audit(*, tournament_id: int) -> list[GameAudit]:
     game_ids = Game.objects.filter(
         entry__tournament_id=tournament_id, status=Game.Status.FINISHED
     ).order_by("pk")
-    audits = [_audit(game_id) for game_id in game_ids.values_list("pk", flat=True)]
-    _standings_changed(Tournament.objects.get(pk=tournament_id))
-    return audits
+    return [_audit(game_id) for game_id in game_ids.values_list("pk", flat=True)]
 
 
 def games_audit(*, tournament_id: int | None = None) -> list[GameAudit]:
@@ -1650,10 +2049,7 @@ def games_audit(*, tournament_id: int | None = None) -> list[GameAudit]:
     if tournament_id is not None:
         return tournament_audit(tournament_id=tournament_id)
     game_ids = Game.objects.filter(status=Game.Status.FINISHED).order_by("pk")
-    audits = [_audit(game_id) for game_id in game_ids.values_list("pk", flat=True)]
-    for t in Tournament.objects.filter(entries__game__pk__in=[a.game_id for a in audits]):
-        _standings_changed(t)
-    return audits
+    return [_audit(game_id) for game_id in game_ids.values_list("pk", flat=True)]
 
 
 def entry_audit_resolve(*, entry_id: int, user: User) -> Entry:
@@ -1666,5 +2062,5 @@ def entry_audit_resolve(*, entry_id: int, user: User) -> Entry:
         entry.audit_status = Entry.AuditStatus.RESOLVED
         entry.audit_resolved_by = user
         entry.save(update_fields=["audit_status", "audit_resolved_by"])
-        _standings_changed(entry.tournament)
+        entry_results_update(game=entry.game)
     return entry

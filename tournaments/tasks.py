@@ -7,24 +7,53 @@ runs again on another worker, and a second run must change nothing the first one
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import chord, group, shared_task
 
 from tournaments import services
 from tournaments.models import Tournament
 
 
+def _close_fan_out(tournament_id: int) -> None:
+    """Start a close: one ``games_close`` task per batch of games, then, once all are
+    done, ``tournament_close_finish`` (a chord; inline in eager mode)."""
+    batches = services.tournament_close_start(tournament_id=tournament_id, claim=True)
+    if batches is None:
+        return
+    if not batches:
+        services.tournament_close_finish(tournament_id=tournament_id)
+        return
+    chord(
+        group(games_close.si(batch) for batch in batches),
+        tournament_close_finish.si(tournament_id),
+    ).apply_async()
+
+
 @shared_task
 def tournament_close(tournament_id: int) -> int:
-    """Close one tournament (bots finish the open games, the secret is revealed)."""
-    services.tournament_close(tournament_id=tournament_id)
+    """Close one tournament: the bots finish the open games and every game is audited,
+    in tasks spread over the workers; then the secret is revealed (``tournament_close_finish``)."""
+    _close_fan_out(tournament_id)
+    return tournament_id
+
+
+@shared_task
+def games_close(game_ids: list[int]) -> int:
+    """A batch of a closing tournament's games: finished by the bot where needed, audited."""
+    return len(services.games_close(game_ids=game_ids))
+
+
+@shared_task
+def tournament_close_finish(tournament_id: int) -> int:
+    """The chord's callback of a close: reveal the secret and write the standings once."""
+    services.tournament_close_finish(tournament_id=tournament_id)
     return tournament_id
 
 
 @shared_task
 def tournaments_close_due() -> list[int]:
     """Periodic (Celery beat): queue the close of every tournament whose closing time has
-    passed, one task each, so that each close has the whole time limit to itself and a
-    lost worker takes at most one close with it (it runs again elsewhere)."""
+    passed, one task each (``tournament_close``, which spreads the games over the workers),
+    so that a lost worker takes at most one close's start with it (it runs again elsewhere)."""
     due = services.tournaments_due()
     for tournament_id in due:
         tournament_close.delay(tournament_id)
@@ -33,11 +62,11 @@ def tournaments_close_due() -> list[int]:
 
 @shared_task
 def tournament_standings_refresh(tournament_id: int) -> int:
-    """Recompute a tournament's standings into the cache."""
+    """Write a tournament's standings again from its games."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return 0
-    return len(services.standings_refresh(tournament=tournament))
+    return services.standings_rebuild(tournament=tournament)
 
 
 @shared_task

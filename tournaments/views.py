@@ -27,6 +27,17 @@ def _organizer_required(request: HttpRequest) -> None:
         raise PermissionDenied
 
 
+#: Rows of each per-deal table on the tournament page (the leaderboard shows
+#: ``services.PAGE_SIZE``).
+DEAL_PAGE_SIZE = 10
+
+
+def _page_param(request: HttpRequest, name: str) -> int | None:
+    """A page number from the query string (``None`` when absent or not a number)."""
+    value = request.GET.get(name, "")
+    return int(value) if value.isdigit() else None
+
+
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
     if services.tournament_close_if_due(tournament=tournament):
@@ -34,20 +45,43 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     entries = tournament.entries.count()
     my_game = None
     if request.user.is_authenticated:
-        my_game = Game.objects.filter(entry__tournament=tournament, user=request.user).first()
-    board = services.standings_for_viewer(tournament=tournament, user=request.user)
+        # Unordered: found by the entry's unique (tournament, user), not by a sort.
+        my_game = (
+            Game.objects.filter(entry__tournament=tournament, entry__user=request.user)
+            .order_by()
+            .first()
+        )
+    board = services.standings_page(
+        tournament=tournament,
+        user=request.user,
+        page=_page_param(request, "page"),
+        q=request.GET.get("q", "")[:150],
+    )
     my_result = None
     if my_game is not None and my_game.is_finished:
         total, average, result = services.game_result(my_game)
-        mine = next((s for s in board.rows if s.game_id == my_game.pk), None)
         my_result = {
             "total": total,
             "opponents_average": average,
             "result": result,
-            "rank": mine.rank if mine is not None else None,
+            "rank": board.me.rank if board.me is not None else None,
         }
     par = analysis.tournament_par(tournament=tournament) if board.visibility.scores else {}
     deals = analysis.field_deals(tournament=tournament, visibility=board.visibility, par=par)
+    pages = analysis.field_pages(
+        pages=services.deal_results(
+            tournament=tournament,
+            visibility=board.visibility,
+            page_size=DEAL_PAGE_SIZE,
+            user=request.user,
+            pages={
+                r: page
+                for r in range(board.visibility.rounds)
+                if (page := _page_param(request, f"deal{r}")) is not None
+            },
+        ),
+        deals=deals,
+    )
     context = {
         "tournament": tournament,
         "status": tournament.status(entrants=entries),
@@ -59,12 +93,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "my_game": my_game,
         "my_result": my_result,
         "standings": board.rows,
+        "board": board,
         "visibility": board.visibility,
-        "under_review": [s for s in board.rows if s.under_review],
+        "under_review": services.standings_under_review(tournament=tournament),
         "parts": services.tournament_parts(tournament=tournament),
         "has_sheet": services.has_score_sheet(game=tournament.game, variant=tournament.variant),
-        "deals": [view.deal for view in deals],
-        "field_deals": deals,
+        "deals": [view.deal for view in pages],
+        "field_deals": pages,
         "extras": analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
         "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
         if my_game is not None

@@ -1,4 +1,5 @@
-// Live leaderboard: while a tournament runs, refresh the table from the standings API, which
+// Live leaderboard: while a tournament runs, refresh the shown page of the table from the
+// paginated standings API, which
 // gives only what this visitor may see (docs/api.md): scores of the rounds they have
 // finished, or names and progress only. When that changes (they finished another round in
 // another tab), the page is loaded again so the per-deal tables follow too.
@@ -69,7 +70,11 @@
   async function refresh() {
     if (leaving) return;
     try {
-      const response = await fetch(box.dataset.liveUrl, { headers: { Accept: "application/json" } });
+      // The page of the board this visitor is looking at (and their name search).
+      const url = new URL(box.dataset.liveUrl, window.location.href);
+      url.searchParams.set("page", box.dataset.page || "1");
+      if (box.dataset.q) url.searchParams.set("q", box.dataset.q);
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const data = await response.json();
       if (leaving) return;

@@ -307,3 +307,22 @@ def test_the_audit_task_names_the_games_that_mismatch(tournament: Tournament, ga
     change_score(other, 0, 1)
     assert tasks.tournament_audit.delay(tournament.pk).get() == [other.pk]
     assert tasks.game_audit.delay(game.pk).get() is True
+
+
+def test_the_audit_and_its_resolution_change_the_kept_results_at_once(
+    tournament: Tournament, organizer: Any
+) -> None:
+    """The results are kept per entry as they change: a flag of the audit takes the entry
+    out of the ranking, and the organizer's resolution puts it back, with no refresh."""
+    finished_game(tournament, "eerlijk")
+    flagged = finished_game(tournament, "verdacht")
+    change_score(flagged, 0, -500)
+    services.standings_refresh(tournament=tournament)
+    services.game_audit(game_id=flagged.pk)
+    rows = {s.username: s for s in services.standings(tournament=tournament)}
+    assert rows["verdacht"].under_review and rows["verdacht"].rank is None
+    assert rows["eerlijk"].rank == 1
+    services.entry_audit_resolve(entry_id=flagged.entry_id, user=organizer)
+    rows = {s.username: s for s in services.standings(tournament=tournament)}
+    assert not rows["verdacht"].under_review and rows["verdacht"].rank == 1
+    assert rows["eerlijk"].rank == 2

@@ -18,7 +18,19 @@ from django.utils import timezone
 
 from jokeren.celery import app
 from tournaments import services, tasks
-from tournaments.models import Game, Tournament
+from tournaments.models import EntryResult, Game, Tournament
+
+
+def _wait_closed(tournament: Tournament, timeout: float = 120) -> None:
+    """The close task only starts the close (its games are spread over tasks and a chord's
+    callback reveals the secret): wait for the reveal."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        tournament.refresh_from_db()
+        if tournament.closed_at is not None:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the tournament did not close in time")
 
 
 @pytest.fixture
@@ -41,7 +53,7 @@ def test_close_task_runs_in_a_real_worker(worker: Any) -> None:
     )
     result = tasks.tournament_close.delay(tournament.pk)
     assert result.get(timeout=120) == tournament.pk
-    tournament.refresh_from_db()
+    _wait_closed(tournament)
     game.refresh_from_db()
     assert tournament.closed_at is not None
     assert game.status == Game.Status.FINISHED and game.bot_finished
@@ -57,15 +69,40 @@ def test_beat_task_closes_due_tournaments_in_a_real_worker(worker: Any) -> None:
     later = factories.make_tournament(name="Loopt nog")
     assert tasks.tournaments_close_due.delay().get(timeout=120) == [due.pk]
     # it queued one close task per due tournament, which the worker runs next
-    deadline = time.monotonic() + 120
-    while Tournament.objects.get(pk=due.pk).closed_at is None and time.monotonic() < deadline:
-        time.sleep(0.2)
+    _wait_closed(due)
     due.refresh_from_db()
     later.refresh_from_db()
     assert due.closed_at is not None and later.closed_at is None
     assert app.conf.beat_schedule["close-due-tournaments"]["task"] == (
         "tournaments.tasks.tournaments_close_due"
     )
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_the_close_fans_out_over_batches_and_reveals_once_everything_is_done(
+    worker: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More games than a batch holds: several ``games_close`` tasks and the chord's
+    callback; every game finished by the bot and audited before the secret is revealed,
+    and the final standings written."""
+    monkeypatch.setattr(services, "CLOSE_BATCH", 2)
+    tournament = factories.make_tournament(rounds=1, max_entrants=10)
+    games = [
+        services.entry_join(tournament_id=tournament.pk, user=factories.make_user()).game
+        for _ in range(5)
+    ]
+    batches = services.tournament_close_start(tournament_id=tournament.pk)
+    assert batches is not None and [len(b) for b in batches] == [2, 2, 1]
+    tasks.tournament_close.delay(tournament.pk).get(timeout=120)
+    _wait_closed(tournament)
+    for game in games:
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED and game.bot_finished
+        assert game.entry.audit_status == "ok" and game.entry.audited_at is not None
+        assert game.entry.audited_at <= tournament.closed_at
+    final = EntryResult.objects.filter(tournament=tournament, upto=1)
+    assert final.count() == 5 and not final.filter(finished=False).exists()
 
 
 @pytest.mark.celery_worker

@@ -135,9 +135,33 @@ def broker() -> Any:
 
 
 def forget_queued_tasks() -> None:
-    """No task of an earlier test (or of a killed worker of one) reaches these workers."""
+    """No task of an earlier test (or of a killed worker of one) reaches these workers, and
+    no restore lock a killed worker held holds up theirs (kombu's ``unacked_mutex``)."""
     app.control.purge()
-    broker().delete("unacked", "unacked_index")
+    broker().delete("unacked", "unacked_index", "unacked_mutex")
+
+
+def no_other_workers() -> None:
+    """The broker is this run's alone. A worker of another run on the same Redis db would
+    take these tests' tasks (and run them on its own database), and that run's clean-up
+    would delete them from under these workers: the close would never come back."""
+    others = app.control.ping(timeout=1.0)
+    assert not others, (
+        f"other workers consume from {app.conf.broker_url}: {others}; "
+        "give this test run a Redis db of its own (REDIS_URL)"
+    )
+
+
+def broker_state() -> str:
+    """What the broker holds of the close (for a failure's report)."""
+    r = broker()
+    return (
+        f"queue celery: {r.llen('celery')} message(s); unacked: {r.hkeys('unacked')}; "
+        f"unacked_index: {r.zrange('unacked_index', 0, -1, withscores=True)}; "
+        f"unacked_mutex ttl: {r.ttl('unacked_mutex')}; "
+        f"binding table: {r.smembers('_kombu.binding.celery')}; "
+        f"other workers: {app.control.ping(timeout=1.0)}"
+    )
 
 
 def wait_for(what: str, ready: Callable[[], bool], *, deadline: float) -> float:
@@ -153,6 +177,7 @@ def wait_for(what: str, ready: Callable[[], bool], *, deadline: float) -> float:
 def workers() -> Iterator[Workers]:
     assert not app.conf.task_always_eager
     assert app.conf.broker_url.startswith("redis://")
+    no_other_workers()
     forget_queued_tasks()
     with tempfile.TemporaryDirectory(prefix="killed-close-") as logs:
         w = Workers(Path(logs))
@@ -208,7 +233,10 @@ def assert_closed_exactly_once(
             "the tournament is closed", lambda: closed_at(tournament), deadline=deadline
         )
     except AssertionError as exc:
-        raise AssertionError(f"{exc}\n--- the workers' logs ---\n{workers.output()}") from None
+        raise AssertionError(
+            f"{exc}\n--- the broker ---\n{broker_state()}"
+            f"\n--- the workers' logs ---\n{workers.output()}"
+        ) from None
     first_closed_at = closed_at(tournament)
     wait_for(
         "the close task succeeded",

@@ -45,6 +45,7 @@ def set_totals(game: Game, round_scores: list[list[int]]) -> None:
         totals=totals,
         status=Game.Status.FINISHED if finished else Game.Status.PLAYING,
     )
+    services.entry_results_update(game=game)
 
 
 def team_scores(we: int, they: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""Lean storage (migration 0008): games stored with the old per-action ``Move`` log are
+"""Lean storage (migration 0009): games stored with the old per-action ``Move`` log are
 converted into one ``GameRound`` row per finished round holding the entrant's own actions;
 every converted game replays to the same moves and the same scores, a bot-finished game
 keeps where the bot took over, and a game still being played plays on."""
@@ -18,7 +18,7 @@ from engine.registry import game_module
 from tournaments import services
 from tournaments.models import Game
 
-BEFORE = [("tournaments", "0007_clubs")]
+BEFORE = [("tournaments", "0008_entry_results")]
 
 
 def _migrate(targets: list[tuple[str, str]]) -> Any:

@@ -149,7 +149,16 @@ def test_tournament_responses_match(
     check(anonymous.get(reverse("api_tournament", args=[10**6])), detail, "get")
     check(anonymous.delete(reverse("api_tournament", args=[tournament.pk])), detail, "delete")
     standings = "/api/tournaments/{tournament_id}/standings/"
-    check(player.get(reverse("api_tournament_standings", args=[tournament.pk])), standings, "get")
+    mine = player.get(reverse("api_tournament_standings", args=[tournament.pk]))
+    assert mine.json()["me"]["player"] == user.username
+    check(mine, standings, "get")
+    url = reverse("api_tournament_standings", args=[tournament.pk])
+    paged = anonymous.get(url + "?page=1&page_size=1&q=" + user.username)
+    assert paged.json()["me"] is None and paged.json()["page_size"] == 1
+    check(paged, standings, "get")
+    refused_page = anonymous.get(url + "?page=0")
+    assert refused_page.status_code == 400
+    check(refused_page, standings, "get")
     services.tournament_close(tournament_id=tournament.pk)
     check(
         anonymous.get(reverse("api_tournament_standings", args=[tournament.pk])), standings, "get"
@@ -167,6 +176,13 @@ def test_tournament_responses_match(
     )
     assert refused.status_code == 403
     check(refused, "/api/tournaments/{tournament_id}/join/", "post")
+
+
+def test_ping_matches() -> None:
+    response = Client().get(reverse("api_ping"))
+    assert response.json() == {"ok": True}
+    check(response, "/api/ping/", "get")
+    check(Client().post(reverse("api_ping")), "/api/ping/", "post")
 
 
 def test_series_responses_match(organizer: Any, user: Any) -> None:

@@ -343,10 +343,11 @@ def test_without_an_open_card_the_first_draw_is_from_the_stock(player: Client, u
     assert view["variant"]["open_card"] is False
 
 
-def test_a_move_takes_three_queries_and_one_more_per_round_it_ends(user: Any) -> None:
+def test_a_move_takes_three_queries_and_the_round_end_its_rows(user: Any) -> None:
     """The write path of a move is bounded: the game read under its lock, the tournament
-    under a share lock and the game's update; a round that ends adds its row (one insert).
-    Nothing of the bots' moves is written, nor any standings."""
+    under a share lock and the game's update. A round that ends adds its row (one insert)
+    and the entry's standings rows (the game read again, the entry's results and its
+    deals' upserted). Nothing of the bots' moves is written."""
     t = factories.make_tournament(preset="jokeren7", rounds=2)
     game = services.entry_join(tournament_id=t.pk, user=user).game
     counts = []
@@ -357,9 +358,17 @@ def test_a_move_takes_three_queries_and_one_more_per_round_it_ends(user: Any) ->
                 game_id=game.pk, user=user, seq=game.seq, action=action
             )
         statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
-        ended = sum(1 for e in outcome.events if e.get("type") == "round_over")
+        ended = min(1, sum(1 for e in outcome.events if e.get("type") == "round_over"))
         counts.append((len(statements), ended))
-        assert len(statements) == 3 + min(ended, 1), statements
+        rows = [s for s in statements if s.startswith('INSERT INTO "tournaments_gameround"')]
+        results = [
+            s
+            for s in statements
+            if s.startswith('INSERT INTO "tournaments_entryresult"')
+            or s.startswith('INSERT INTO "tournaments_dealresult"')
+        ]
+        assert (len(rows), len(results)) == (ended, 2 * ended), statements
+        assert len(statements) == 3 + 4 * ended, statements
         game = outcome.game
     assert {ended for _, ended in counts} >= {0, 1}
     assert game.played_rounds.count() == 2

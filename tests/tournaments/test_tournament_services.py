@@ -300,6 +300,7 @@ def _entrant_with_totals(t: Tournament, totals: list[int], rounds: int) -> Game:
     game = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
     scores = [totals] + [[0, 0, 0, 0]] * (rounds - 1) if rounds else []
     Game.objects.filter(pk=game.pk).update(totals=totals, round_scores=scores)
+    services.entry_results_update(game=game)
     return game
 
 

@@ -112,7 +112,7 @@ def rounds_to_moves(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0007_clubs"),
+        ("tournaments", "0008_entry_results"),
     ]
 
     operations = [

@@ -1,0 +1,618 @@
+"""Load benchmark of the site: gunicorn + PostgreSQL + Redis + Celery, in one run.
+
+Run from the repository root (PostgreSQL must be running; Redis is started when none
+answers; the database named by ``--database`` is dropped and created again):
+
+    .venv/bin/python benchmarks/load.py --database jokeren_bench --redis-db 9
+
+It reports, each part measured in the same run beside a yardstick:
+
+1. moves: South's moves POSTed to ``/api/games/<id>/moves/`` by 1, 10 and 50 concurrent
+   players (threads, one game each; South's move chosen like the basic bot from the
+   game's stored state, which the client reads from the database between its moves and
+   outside the timing), alternating with slices of the same concurrency on the trivial
+   JSON view ``/api/ping/``: requests per second and p50/p95/p99 of both, and the ratio
+   moves/s / ping req/s;
+2. the close of a tournament whose games are unfinished (just joined), with 1 and with 2
+   Celery worker processes: seconds and games per second;
+3. bytes per stored round: the size on disk (``pg_total_relation_size``, indexes and
+   TOAST included) of the tables that hold the games, divided by the rounds they hold;
+4. the leaderboard at 1,000 and 10,000 entrants (bulk-inserted, a fake but valid set of
+   scores: random seat scores per round, every entrant 0 to all rounds in): the standings
+   API and the tournament page, for a visitor and for an entrant during the window and
+   for a visitor after the close: the first request (cold) and p50/p95 of the next ones,
+   with the body's size.
+
+The load average is printed before each part. The figures land in ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV_BIN = Path(sys.executable).parent
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100) by linear interpolation; 0 without values."""
+    if not values:
+        return 0.0
+    data = sorted(values)
+    k = (len(data) - 1) * q / 100
+    lo = int(k)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (k - lo)
+
+
+def summary(latencies: list[float], seconds: float) -> dict[str, float]:
+    return {
+        "requests": len(latencies),
+        "per_second": round(len(latencies) / seconds, 1) if seconds else 0.0,
+        "p50_ms": round(percentile(latencies, 50) * 1000, 1),
+        "p95_ms": round(percentile(latencies, 95) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 99) * 1000, 1),
+    }
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S', time.gmtime())}] {message}", flush=True)
+
+
+# --- Services ------------------------------------------------------------------------
+
+
+def port_open(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex((host, port)) == 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def process(cmd: list[str], env: dict[str, str], name: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A child process in its own process group, stopped (SIGTERM, then SIGKILL) on exit."""
+    logfile = open(f"/tmp/load-bench-{name}-{os.getpid()}.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        cmd, env=env, cwd=ROOT, stdout=logfile, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        logfile.close()
+
+
+def wait_for(check: Callable[[], bool], what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not come up in {timeout:.0f} s")
+
+
+# --- HTTP ----------------------------------------------------------------------------
+
+
+class Http:
+    """One request per connection (gunicorn's sync workers close it after each answer)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+
+    def request(
+        self, method: str, path: str, *, body: bytes | None = None, headers: dict[str, str]
+    ) -> tuple[int, bytes, float]:
+        start = time.perf_counter()
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            data = response.read()
+        finally:
+            conn.close()
+        return response.status, data, time.perf_counter() - start
+
+
+def session_headers(user: Any) -> dict[str, str]:
+    """Cookies of a logged-in session for ``user`` (made in the session store directly)
+    and the CSRF token a POST quotes."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    csrf = secrets.token_hex(16)
+    return {
+        "Cookie": f"{settings.SESSION_COOKIE_NAME}={store.session_key}; csrftoken={csrf}",
+        "X-CSRFToken": csrf,
+        "Host": "127.0.0.1",
+    }
+
+
+# --- 1. Moves ------------------------------------------------------------------------
+
+
+class Players:
+    """A pool of tournament games, each with its player's session; a thread takes one and
+    plays South's moves until the game is over, then takes the next."""
+
+    def __init__(self, http: Http, games: list[tuple[int, dict[str, str]]]) -> None:
+        self.http = http
+        self.games = list(games)
+        self.lock = threading.Lock()
+
+    def take(self) -> tuple[int, dict[str, str]]:
+        with self.lock:
+            if not self.games:
+                raise RuntimeError("the pool of games ran out: raise --games")
+            return self.games.pop()
+
+    def next_move(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """(seq, South's action) of the game as stored, ``None`` when it is over."""
+        from django.db import connection
+
+        from tournaments import services
+        from tournaments.models import Game
+
+        game = Game.objects.filter(pk=game_id).first()
+        connection.close_if_unusable_or_obsolete()
+        if game is None or game.status != Game.Status.PLAYING:
+            return None
+        module = services.module_of(game.game)
+        state = game.current_state()  # the round's deal and its stored actions
+        if state.current_player != services.PLAYER_SEAT:
+            return None
+        return game.seq, dict(module.bot_action(state, level="basic").to_json())
+
+
+def move_slice(players: Players, threads: int, seconds: float) -> tuple[list[float], float]:
+    latencies: list[float] = []
+    errors: list[str] = []
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+
+    def run() -> None:
+        game_id, headers = players.take()
+        post_headers = {**headers, "Content-Type": "application/json"}
+        mine: list[float] = []
+        try:
+            while time.monotonic() < stop:
+                nxt = players.next_move(game_id)
+                if nxt is None:
+                    game_id, headers = players.take()
+                    post_headers = {**headers, "Content-Type": "application/json"}
+                    continue
+                seq, action = nxt
+                body = json.dumps({"seq": seq, "action": action}).encode()
+                status, data, elapsed = players.http.request(
+                    "POST", f"/api/games/{game_id}/moves/", body=body, headers=post_headers
+                )
+                if status != 200:
+                    errors.append(f"{status} {data[:200]!r}")
+                    if len(errors) > 20:
+                        return
+                    continue
+                mine.append(elapsed)
+        finally:
+            from django.db import connection
+
+            connection.close()
+            with lock:
+                latencies.extend(mine)
+
+    started = time.monotonic()
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    if errors:
+        log(f"  {len(errors)} moves refused, e.g. {errors[0]}")
+    return latencies, time.monotonic() - started
+
+
+def ping_slice(http: Http, threads: int, seconds: float) -> tuple[list[float], float]:
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+
+    def run() -> None:
+        mine = []
+        while time.monotonic() < stop:
+            status, _data, elapsed = http.request(
+                "GET", "/api/ping/", headers={"Host": "127.0.0.1"}
+            )
+            if status == 200:
+                mine.append(elapsed)
+        with lock:
+            latencies.extend(mine)
+
+    started = time.monotonic()
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return latencies, time.monotonic() - started
+
+
+def make_entrants(t: Any, count: int, prefix: str) -> list[Any]:
+    from django.contrib.auth.models import User
+
+    from tournaments import services
+
+    games = []
+    for i in range(count):
+        user = User.objects.create_user(username=f"{prefix}{i}", password=None)
+        games.append(services.entry_join(tournament_id=t.pk, user=user).game)
+    return games
+
+
+def new_tournament(name: str, *, rounds: int, max_entrants: int) -> Any:
+    from datetime import timedelta
+
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from tournaments import services
+
+    organizer, _ = User.objects.get_or_create(username="bench-organizer")
+    now = timezone.now()
+    return services.tournament_create(
+        created_by=organizer,
+        name=name,
+        game="jokeren",
+        preset="jokeren7",
+        rounds=rounds,
+        max_entrants=max_entrants,
+        bot_level="basic",
+        opens_at=now - timedelta(minutes=1),
+        closes_at=now + timedelta(days=1),
+    )
+
+
+def bench_moves(http: Http, args: argparse.Namespace) -> dict[str, Any]:
+    levels = [int(x) for x in args.levels.split(",")]
+    t = new_tournament("Load: moves", rounds=8, max_entrants=100_000)
+    log(f"moves: {args.games} entrants join")
+    games = make_entrants(t, args.games, "speler")
+    players = Players(http, [(g.pk, session_headers(g.user)) for g in games])
+    out: dict[str, Any] = {}
+    for level in levels:
+        log(f"moves and ping at {level} concurrent, load average {load_average()}")
+        moves: list[float] = []
+        pings: list[float] = []
+        move_time = ping_time = 0.0
+        for _ in range(args.alternations):
+            lat, secs = ping_slice(http, level, args.slice)
+            pings += lat
+            ping_time += secs
+            lat, secs = move_slice(players, level, args.slice)
+            moves += lat
+            move_time += secs
+        m, p = summary(moves, move_time), summary(pings, ping_time)
+        out[str(level)] = {
+            "moves": m,
+            "ping": p,
+            "ratio": round(m["per_second"] / p["per_second"], 3) if p["per_second"] else None,
+            "load_average": load_average(),
+        }
+        log(f"  moves {m}\n  ping  {p}\n  ratio {out[str(level)]['ratio']}")
+    return out
+
+
+# --- 2. Close ------------------------------------------------------------------------
+
+
+def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
+    from tournaments import tasks
+    from tournaments.models import Tournament
+
+    out: dict[str, Any] = {}
+    celery = str(VENV_BIN / "celery")
+    for workers in (1, 2):
+        t = new_tournament(f"Load: close {workers}", rounds=8, max_entrants=100_000)
+        log(f"close with {workers} worker(s): {args.close_entrants} entrants join")
+        make_entrants(t, args.close_entrants, f"sluit{workers}-")
+        cmd = [
+            celery, "-A", "jokeren", "worker", "-c", str(workers), "-P", "prefork",
+            "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "WARNING",
+        ]  # fmt: skip
+        with process(cmd, env, f"celery{workers}"):
+            from jokeren.celery import app
+
+            wait_for(lambda: bool(app.control.ping(timeout=0.5)), "the celery worker")
+            log(f"  closing, load average {load_average()}")
+            start = time.monotonic()
+            tasks.tournament_close.delay(t.pk)
+            wait_for(
+                lambda pk=t.pk: Tournament.objects.filter(pk=pk, closed_at__isnull=False).exists(),
+                "the close",
+                timeout=3600,
+            )
+            seconds = time.monotonic() - start
+        out[str(workers)] = {
+            "games": args.close_entrants,
+            "seconds": round(seconds, 1),
+            "games_per_second": round(args.close_entrants / seconds, 1),
+            "load_average": load_average(),
+        }
+        log(f"  {out[str(workers)]}")
+    out["speed_up"] = round(out["2"]["games_per_second"] / out["1"]["games_per_second"], 2)
+    return out
+
+
+# --- 3. Bytes per round --------------------------------------------------------------
+
+#: Tables that are not a game's own record (the leaderboard's are counted apart).
+NOT_GAME_TABLES = {"tournaments_tournament", "tournaments_entry"}
+RESULT_TABLES = {"tournaments_entryresult", "tournaments_dealresult"}
+
+
+def bench_bytes() -> dict[str, Any]:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT tablename, pg_total_relation_size(quote_ident(tablename)) FROM pg_tables"
+            " WHERE schemaname = 'public' AND tablename LIKE 'tournaments\\_%%'"
+        )
+        sizes = dict(cur.fetchall())
+        cur.execute(
+            "SELECT COALESCE(SUM(jsonb_array_length(round_scores)), 0) FROM tournaments_game"
+        )
+        rounds = int(cur.fetchone()[0])
+    game_tables = {k: v for k, v in sizes.items() if k not in NOT_GAME_TABLES | RESULT_TABLES}
+    results = {k: v for k, v in sizes.items() if k in RESULT_TABLES}
+    return {
+        "rounds": rounds,
+        "tables": game_tables,
+        "bytes_per_round": round(sum(game_tables.values()) / rounds) if rounds else None,
+        "result_tables": results,
+        "result_bytes_per_round": round(sum(results.values()) / rounds) if rounds else None,
+    }
+
+
+# --- 4. Leaderboard ------------------------------------------------------------------
+
+
+def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
+    """A tournament with ``size`` entrants bulk-inserted, each 0 to ``rounds`` rounds in
+    with random seat scores; returns it and an entrant half-way (round ``rounds // 2``)."""
+    from django.contrib.auth.models import User
+
+    from tournaments import services
+    from tournaments.models import Entry, Game
+
+    t = new_tournament(f"Load: board {size}", rounds=rounds, max_entrants=size)
+    rng = random.Random(size)
+    users = User.objects.bulk_create(
+        [User(username=f"b{size}-{i:05d}", password="!") for i in range(size)], batch_size=2000
+    )
+    entries = Entry.objects.bulk_create(
+        [Entry(tournament=t, user=u) for u in users], batch_size=2000
+    )
+    games = []
+    for i, (u, e) in enumerate(zip(users, entries, strict=True)):
+        played = (
+            rounds // 2 if i == 0 else min(rounds, rng.choice([rounds] * 3 + list(range(rounds))))
+        )
+        scores = [[rng.randint(0, 60) for _ in range(4)] for _ in range(played)]
+        games.append(
+            Game(
+                user=u,
+                entry=e,
+                game=t.game,
+                preset=t.preset,
+                variant=t.variant,
+                rounds=rounds,
+                bot_level=t.bot_level,
+                state={},
+                round_index=min(played, rounds - 1),
+                round_scores=scores,
+                totals=[sum(r[s] for r in scores) for s in range(4)],
+                round_results=[{} for _ in scores],
+                status=Game.Status.FINISHED if played == rounds else Game.Status.PLAYING,
+            )
+        )
+    Game.objects.bulk_create(games, batch_size=2000)
+    start = time.monotonic()
+    services.standings_rebuild(tournament=t)
+    log(f"  results of {size} entrants written in {time.monotonic() - start:.1f} s")
+    # What autovacuum does soon after a bulk insert in production: statistics for the
+    # planner and the visibility map for index-only counts.
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        for table in ("tournaments_entryresult", "tournaments_dealresult", "tournaments_game"):
+            cur.execute(f"VACUUM ANALYZE {table}")
+    return t, users[0]
+
+
+def timed_gets(http: Http, path: str, headers: dict[str, str], n: int) -> dict[str, Any]:
+    status, body, cold = http.request("GET", path, headers=headers)
+    assert status == 200, (path, status, body[:300])
+    warm = [http.request("GET", path, headers=headers)[2] for _ in range(n)]
+    return {
+        "cold_ms": round(cold * 1000, 1),
+        "p50_ms": round(percentile(warm, 50) * 1000, 1),
+        "p95_ms": round(percentile(warm, 95) * 1000, 1),
+        "bytes": len(body),
+    }
+
+
+def bench_board(http: Http, args: argparse.Namespace) -> dict[str, Any]:
+    from django.utils import timezone
+
+    from tournaments.models import Tournament
+
+    out: dict[str, Any] = {}
+    anonymous = {"Host": "127.0.0.1"}
+    for size in [int(x) for x in args.board_sizes.split(",")]:
+        log(f"leaderboard at {size} entrants: bulk insert, load average {load_average()}")
+        t, entrant = fake_field(size, 8)
+        me = session_headers(entrant)
+        api = f"/api/tournaments/{t.pk}/standings/"
+        page = f"/tournaments/{t.pk}/"
+        figures = {
+            "api_visitor_open": timed_gets(http, api, anonymous, args.requests),
+            "api_entrant_open": timed_gets(http, api, me, args.requests),
+            "page_visitor_open": timed_gets(http, page, anonymous, args.requests),
+            "page_entrant_open": timed_gets(http, page, me, args.requests),
+        }
+        Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
+        figures["api_closed"] = timed_gets(http, api, anonymous, args.requests)
+        figures["page_closed"] = timed_gets(http, page, anonymous, args.requests)
+        figures["page_closed_search"] = timed_gets(
+            http, page + "?q=-0042", anonymous, args.requests
+        )
+        figures["load_average"] = load_average()
+        for k, v in figures.items():
+            log(f"  {k}: {v}")
+        out[str(size)] = figures
+    return out
+
+
+# --- Main ----------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument("--database", default="jokeren_bench")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379")
+    parser.add_argument("--redis-db", type=int, default=9)
+    parser.add_argument("--levels", default="1,10,50", help="concurrent players")
+    parser.add_argument("--slice", type=float, default=6.0, help="seconds per slice")
+    parser.add_argument("--alternations", type=int, default=2, help="ping/move slice pairs")
+    parser.add_argument("--games", type=int, default=300, help="games in the players' pool")
+    parser.add_argument("--close-entrants", type=int, default=200)
+    parser.add_argument("--board-sizes", default="1000,10000")
+    parser.add_argument("--requests", type=int, default=20, help="warm requests per figure")
+    parser.add_argument("--parts", default="moves,close,bytes,board")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    parts = set(args.parts.split(","))
+
+    redis = urlsplit(args.redis)
+    redis_proc: Any = None
+    if not port_open(redis.hostname or "127.0.0.1", redis.port or 6379):
+        if not shutil.which("redis-server"):
+            raise SystemExit("no Redis answers and redis-server is not installed")
+        log("starting redis-server")
+        redis_proc = subprocess.Popen(
+            ["redis-server", "--port", str(redis.port or 6379), "--save", ""],
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_for(lambda: port_open(redis.hostname or "127.0.0.1", redis.port or 6379), "redis")
+    pg = urlsplit(args.postgres)
+    psql = ["psql", "-h", pg.hostname or "127.0.0.1", "-p", str(pg.port or 5432)]
+    psql += ["-U", pg.username or "postgres", "-q", "postgres", "-c"]
+    subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{args.database}"'], check=True)
+    subprocess.run([*psql, f'CREATE DATABASE "{args.database}"'], check=True)
+
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "jokeren.settings",
+        "DATABASE_URL": f"{args.postgres}/{args.database}",
+        "REDIS_URL": f"{args.redis}/{args.redis_db}",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_hex(32),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+        "MOVE_RATE_LIMIT": "",
+        "LOG_LEVEL": "WARNING",
+        "STATIC_ROOT": f"/tmp/load-bench-static-{os.getpid()}",
+    }
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    cache.clear()
+
+    port = free_port()
+    gunicorn = [
+        str(VENV_BIN / "gunicorn"), "jokeren.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
+        "--backlog", "2048", "--log-level", "warning",
+    ]  # fmt: skip
+    report: dict[str, Any] = {
+        "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "command": " ".join(sys.argv),
+        "cpus": os.cpu_count(),
+        "load_average_start": load_average(),
+    }
+    try:
+        with process(gunicorn, env, "gunicorn"):
+            http = Http("127.0.0.1", port)
+            wait_for(lambda: port_open("127.0.0.1", port), "gunicorn")
+            # Warm both workers up (imports, first connections) before anything is timed.
+            for _ in range(20):
+                http.request("GET", "/api/ping/", headers={"Host": "127.0.0.1"})
+            if "moves" in parts:
+                report["moves"] = bench_moves(http, args)
+            if "close" in parts:
+                report["close"] = bench_close(env, args)
+            if "bytes" in parts:
+                report["bytes"] = bench_bytes()
+                log(f"bytes: {report['bytes']}")
+            if "board" in parts:
+                report["board"] = bench_board(http, args)
+    finally:
+        if redis_proc is not None:
+            os.killpg(redis_proc.pid, signal.SIGTERM)
+    report["load_average_end"] = load_average()
+    print(json.dumps(report, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

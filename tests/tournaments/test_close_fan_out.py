@@ -1,0 +1,85 @@
+"""The close as a fan-out: per-batch tasks finish and audit the games, a chord's callback
+reveals the secret and writes the standings once; every step safe to repeat (a task
+delivered twice)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import factories
+import pytest
+
+from tournaments import services, tasks
+from tournaments.models import EntryResult, Game, GameRound, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _open_field(organizer: Any, entrants: int) -> tuple[Tournament, list[Game]]:
+    t = factories.make_tournament(created_by=organizer, rounds=2, max_entrants=entrants)
+    games = [
+        services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+        for _ in range(entrants)
+    ]
+    return t, games
+
+
+def test_the_close_task_runs_its_group_and_callback_inline_in_eager_mode(
+    organizer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "CLOSE_BATCH", 2)
+    t, games = _open_field(organizer, 3)
+    assert tasks.tournament_close.delay(t.pk).get() == t.pk
+    t.refresh_from_db()
+    assert t.closed_at is not None
+    for game in games:
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED and game.bot_finished
+        assert game.entry.audit_status == "ok"
+    board = services.standings(tournament=t)
+    assert len(board) == 3 and all(s.finished and s.bot_finished for s in board)
+
+
+def test_every_step_of_the_close_is_safe_to_repeat(organizer: Any) -> None:
+    t, games = _open_field(organizer, 3)
+    batches = services.tournament_close_start(tournament_id=t.pk)
+    assert batches == [[g.pk for g in games]]
+    first = services.games_close(game_ids=batches[0])
+
+    def stored() -> list[tuple[Any, ...]]:
+        rows = GameRound.objects.filter(game__in=games).order_by("game_id", "round_index")
+        seqs = list(Game.objects.filter(pk__in=[g.pk for g in games]).values_list("seq", "pk"))
+        return [*rows.values_list("game_id", "moves", "actions"), *seqs]
+
+    played = stored()
+    # Delivered again: nothing more is played, the audit finds the same.
+    again = services.games_close(game_ids=batches[0])
+    assert stored() == played
+    assert [a.problems for a in again] == [a.problems for a in first] == [[], [], []]
+    closed = services.tournament_close_finish(tournament_id=t.pk)
+    rows = sorted(
+        EntryResult.objects.filter(tournament=t).values_list("entry_id", "upto", "result")
+    )
+    assert services.tournament_close_finish(tournament_id=t.pk).closed_at == closed.closed_at
+    assert (
+        sorted(EntryResult.objects.filter(tournament=t).values_list("entry_id", "upto", "result"))
+        == rows
+    )
+    assert services.tournament_close_start(tournament_id=t.pk) is None
+
+
+def test_the_callback_finishes_a_game_a_failed_batch_left_open(organizer: Any) -> None:
+    t, games = _open_field(organizer, 2)
+    services.tournament_close_start(tournament_id=t.pk)
+    services.games_close(game_ids=[games[0].pk])  # the other batch never ran
+    services.tournament_close_finish(tournament_id=t.pk)
+    games[1].refresh_from_db()
+    assert games[1].status == Game.Status.FINISHED and games[1].entry.audit_status == "ok"
+
+
+def test_a_second_close_task_while_one_runs_starts_nothing(organizer: Any) -> None:
+    t, _games = _open_field(organizer, 1)
+    assert services.tournament_close_start(tournament_id=t.pk, claim=True) == [
+        [Game.objects.get(entry__tournament=t).pk]
+    ]
+    assert services.tournament_close_start(tournament_id=t.pk, claim=True) is None
