@@ -1983,6 +1983,7 @@ def _out_possible(
 
 
 _NOTHING: Final[frozenset[int]] = frozenset()
+_NO_SWAPS: Final[dict[int, int]] = {}
 
 
 def _out_with_discard(
@@ -2006,8 +2007,11 @@ def _out_with_discard(
     barred = _KIND[taken]
     if jokers and barred != JOKER_KIND and _out_possible(naturals, jokers - 1, melds, lay_off, 0):
         return True
+    # the taken card itself stays only when it may be swapped for a table joker (the joker
+    # is then the discard)
+    swaps = table_view(melds).swaps if lay_off and melds else _NO_SWAPS
     for i, k in enumerate(naturals):
-        if k == barred or (i and naturals[i - 1] == k):
+        if (k == barred and k not in swaps) or (i and naturals[i - 1] == k):
             continue
         if _out_possible((*naturals[:i], *naturals[i + 1 :]), jokers, melds, lay_off, 0):
             return True
