@@ -1193,12 +1193,17 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
         return DRAW_OPEN
     # Declined: the open card has no partner in hand and fits no meld on the table, so it
     # can leave the hand this turn (it may not be discarded) only by a joker swap, one place
-    # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, or
-    # the joker at hand): else it cannot help going out.
+    # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, the
+    # joker at hand, or the joker of a second swap): else it cannot help going out.
     if table is not None and obs.table and tk != JOKER_KIND:
         tb = table_view(obs.table)
-        swap_in = m & tb.swap_bits and (jokers or m & _PARTNERS_ONE[tk])
-        if (swap_in or bits[tk] & (tb.swap_bits | tb.next_bits)) and open_card_goes_out(obs):
+        sb = tb.swap_bits
+        swap_in = m & sb and (
+            jokers
+            or m & _PARTNERS_ONE[tk]
+            or sum(1 for c in obs.hand if kinds[c] != JOKER_KIND and bits[kinds[c]] & sb) >= 2
+        )
+        if (swap_in or bits[tk] & (sb | tb.next_bits)) and open_card_goes_out(obs):
             return DRAW_OPEN
     return DRAW_STOCK
 
@@ -1932,8 +1937,36 @@ def _out_possible(
     table = table_view(melds)
     bits = _LANE_BIT
     swaps = table.swap_bits
-    placed = table.places | swaps
-    available = jokers + sum(1 for k in naturals if swaps & bits[k])
+    free_jokers = table.joker_fits
+    swappable = [i for i, k in enumerate(naturals) if swaps & bits[k]]
+    if not swappable:
+        return _out_after_swaps(naturals, jokers, melds, table.places, free_jokers, keep)
+    # each card that may be swapped for a table joker either is (it leaves, its joker
+    # stays) or is not (it must leave otherwise): never both
+    tried: set[tuple[int, ...]] = set()
+    for mask in range(1 << len(swappable)):
+        gone = {swappable[i] for i in range(len(swappable)) if mask >> i & 1}
+        rest = tuple(k for i, k in enumerate(naturals) if i not in gone)
+        if rest in tried:
+            continue
+        tried.add(rest)
+        if _out_after_swaps(rest, jokers + len(gone), melds, table.places, True, keep):
+            return True
+    return False
+
+
+def _out_after_swaps(
+    naturals: tuple[int, ...],
+    jokers: int,
+    melds: tuple[Meld, ...],
+    placed: int,
+    free_jokers: bool,
+    keep: int,
+) -> bool:
+    """``_out_possible`` once the swaps are chosen: ``naturals`` and ``jokers`` are the
+    hand after them, ``placed`` the lane bits of the lay-off places of the table."""
+    bits = _LANE_BIT
+    available = jokers
     m = _lane_mask(naturals)
     runs: dict[int, tuple[tuple[int, int], ...]] = {}
     placeable: list[int] = []
@@ -1957,7 +1990,6 @@ def _out_possible(
             costly.append((k, (lo, end), need))
         elif ends:
             placeable.append(k)
-    free_jokers = table.joker_fits or available > jokers
     if len(costly) > 4:  # too many to try: let them all go
         placeable += [k for k, _, _ in costly]
         costly = []
