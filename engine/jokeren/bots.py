@@ -1193,12 +1193,17 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
         return DRAW_OPEN
     # Declined: the open card has no partner in hand and fits no meld on the table, so it
     # can leave the hand this turn (it may not be discarded) only by a joker swap, one place
-    # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, or
-    # the joker at hand): else it cannot help going out.
+    # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, the
+    # joker at hand, or the joker of a second swap): else it cannot help going out.
     if table is not None and obs.table and tk != JOKER_KIND:
         tb = table_view(obs.table)
-        swap_in = m & tb.swap_bits and (jokers or m & _PARTNERS_ONE[tk])
-        if (swap_in or bits[tk] & (tb.swap_bits | tb.next_bits)) and open_card_goes_out(obs):
+        sb = tb.swap_bits
+        swap_in = m & sb and (
+            jokers
+            or m & _PARTNERS_ONE[tk]
+            or sum(1 for c in obs.hand if kinds[c] != JOKER_KIND and bits[kinds[c]] & sb) >= 2
+        )
+        if (swap_in or bits[tk] & (sb | tb.next_bits)) and open_card_goes_out(obs):
             return DRAW_OPEN
     return DRAW_STOCK
 
@@ -1750,9 +1755,9 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
 # The search applies the engine's legal actions to a state made from the seat's own
 # observation (its hand, the table, the open pile; the other hands and the stock are left
 # empty: the search never sees them), so it knows every rule the engine knows. Cheap
-# necessary conditions (``_quick_out`` on bit masks, then ``_out_possible``) are checked
-# first and at every node: a card with no partner in hand and no place on the table can
-# only be the last discard.
+# necessary conditions (``_quick_out`` on bit masks, then ``_out_with_discard``) are
+# checked first and at every node: a card with no partner in hand and no place on the
+# table can only be the last discard.
 
 #: a search node: the hand, the table, and whether the seat is out and came out this turn
 _OutKey = tuple[tuple[int, ...], tuple[Meld, ...], bool, bool]
@@ -1910,7 +1915,11 @@ def _quick_bits(m: int, jokers: int, hand: Sequence[int], table: TableView | Non
 
 
 def _out_possible(
-    naturals: tuple[int, ...], jokers: int, melds: tuple[Meld, ...], lay_off: bool
+    naturals: tuple[int, ...],
+    jokers: int,
+    melds: tuple[Meld, ...],
+    lay_off: bool,
+    keep: int = 1,
 ) -> bool:
     """A necessary condition for going out this turn (the search decides), for the hand's
     natural kinds and jokers and the table ``melds`` (``lay_off``: the seat may lay off
@@ -1919,16 +1928,45 @@ def _out_possible(
     that cards of the hand and jokers lead to, or swapped for a joker) need not be in a
     meld, each joker that a swap could bring counts as one more joker (a card that reaches
     a run's end only through jokers spends them), and a joker need not be in a meld when
-    one can be laid off. (A relaxation of the rules: it ignores the order of the actions,
-    the opening requirement and which card may be discarded, so it never rules out a real
-    way out.)"""
+    one can be laid off. ``keep``: the cards the split may leave (0 for a hand without its
+    last discard: ``_out_with_discard``). (A relaxation of the rules: it ignores the order
+    of the actions, the opening requirement and which card may be discarded, so it never
+    rules out a real way out.)"""
     if not lay_off or not melds:
-        return _relaxed_left(naturals, jokers, _NOTHING, False) <= 1
+        return _relaxed_left(naturals, jokers, _NOTHING, False) <= keep
     table = table_view(melds)
     bits = _LANE_BIT
     swaps = table.swap_bits
-    placed = table.places | swaps
-    available = jokers + sum(1 for k in naturals if swaps & bits[k])
+    free_jokers = table.joker_fits
+    swappable = [i for i, k in enumerate(naturals) if swaps & bits[k]]
+    if not swappable:
+        return _out_after_swaps(naturals, jokers, melds, table.places, free_jokers, keep)
+    # each card that may be swapped for a table joker either is (it leaves, its joker
+    # stays) or is not (it must leave otherwise): never both
+    tried: set[tuple[int, ...]] = set()
+    for mask in range(1 << len(swappable)):
+        gone = {swappable[i] for i in range(len(swappable)) if mask >> i & 1}
+        rest = tuple(k for i, k in enumerate(naturals) if i not in gone)
+        if rest in tried:
+            continue
+        tried.add(rest)
+        if _out_after_swaps(rest, jokers + len(gone), melds, table.places, True, keep):
+            return True
+    return False
+
+
+def _out_after_swaps(
+    naturals: tuple[int, ...],
+    jokers: int,
+    melds: tuple[Meld, ...],
+    placed: int,
+    free_jokers: bool,
+    keep: int,
+) -> bool:
+    """``_out_possible`` once the swaps are chosen: ``naturals`` and ``jokers`` are the
+    hand after them, ``placed`` the lane bits of the lay-off places of the table."""
+    bits = _LANE_BIT
+    available = jokers
     m = _lane_mask(naturals)
     runs: dict[int, tuple[tuple[int, int], ...]] = {}
     placeable: list[int] = []
@@ -1952,7 +1990,6 @@ def _out_possible(
             costly.append((k, (lo, end), need))
         elif ends:
             placeable.append(k)
-    free_jokers = table.joker_fits or available > jokers
     if len(costly) > 4:  # too many to try: let them all go
         placeable += [k for k, _, _ in costly]
         costly = []
@@ -1972,12 +2009,45 @@ def _out_possible(
             rest.remove(k)
         left = _relaxed_left(tuple(rest), available - used, frozenset(placeable), free_jokers)
         best = min(best, left)
-        if best <= 1:
+        if best <= keep:
             return True
     return False
 
 
 _NOTHING: Final[frozenset[int]] = frozenset()
+_NO_SWAPS: Final[dict[int, int]] = {}
+
+
+def _out_with_discard(
+    hand: tuple[int, ...], melds: tuple[Meld, ...], lay_off: bool, taken: int | None
+) -> bool:
+    """A necessary condition for going out this turn (card ids of the hand, sorted;
+    ``taken``: the card taken from the open pile this turn, or ``None``): ``_out_possible``
+    and, after taking from the open pile, more: the last discard is one card of the hand
+    not of the kind of the taken card (RULES.md §2: the card taken from the open pile may
+    not be discarded the same turn), and every other card leaves by melds, lay-offs and
+    swaps (``_out_possible`` of the hand without that card, leaving nothing). So a hand
+    whose cards all fit the table, where the only card that could be kept back is the
+    taken one or one that another lay-off needs first (9s before 8s on ``Ts Js Qs``), is
+    ruled out: ``_out_possible`` alone lets the search lay off every card before it finds
+    that nothing is left to discard."""
+    naturals, jokers = _kinds(hand)
+    if not _out_possible(naturals, jokers, melds, lay_off):
+        return False
+    if taken is None:
+        return True
+    barred = _KIND[taken]
+    if jokers and barred != JOKER_KIND and _out_possible(naturals, jokers - 1, melds, lay_off, 0):
+        return True
+    # the taken card itself stays only when it may be swapped for a table joker (the joker
+    # is then the discard)
+    swaps = table_view(melds).swaps if lay_off and melds else _NO_SWAPS
+    for i, k in enumerate(naturals):
+        if (k == barred and k not in swaps) or (i and naturals[i - 1] == k):
+            continue
+        if _out_possible((*naturals[:i], *naturals[i + 1 :]), jokers, melds, lay_off, 0):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1 << 14)
@@ -2016,7 +2086,7 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
     card of ``seat``'s hand out this turn, ending with the discard of the last card; or
     ``None``. A depth-first search over the engine's own ``legal_actions`` and ``apply``,
     remembering the positions (hand, table, out) already found to be dead ends, and
-    cutting those where ``_quick_out`` or ``_out_possible`` fails; it gives up (``None``)
+    cutting those where ``_quick_out`` or ``_out_with_discard`` fails; it gives up (``None``)
     after ``_MAX_OUT_NODES`` positions."""
     dead: set[_OutKey] = set()
     nodes = [0]
@@ -2038,11 +2108,12 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
             if not _quick_out(hand, melds, lay_off):
                 dead.add(key)
                 return None
-            if len(hand) > _RELAX_CARDS:
-                naturals, jokers = _kinds(hand)
-                if not _out_possible(naturals, jokers, melds, lay_off):
-                    dead.add(key)
-                    return None
+            taken = s.taken_from_open
+            if (taken is not None or len(hand) > _RELAX_CARDS) and not _out_with_discard(
+                hand, melds, lay_off, taken
+            ):
+                dead.add(key)
+                return None
         for action in s.legal_actions():
             if type(action) is Discard:
                 break  # the discards come last; only the last card's discard goes out
@@ -2060,8 +2131,10 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
 #: thousands (a big table with jokers to swap) and stops here. (So the search is exact
 #: up to this bound, which no test position reaches.)
 _MAX_OUT_NODES: Final = 60
-#: inside the search, ``_out_possible`` prunes hands of more cards than this (smaller ones
-#: have few lines to look at: ``_quick_out`` alone is cheaper)
+#: inside the search, ``_out_with_discard`` prunes hands of more cards than this (smaller
+#: ones have few lines to look at: ``_quick_out`` alone is cheaper), and every hand after a
+#: card was taken from the open pile (the taken card may not be the discard: without this
+#: cut a search laid off every other card first and ran past ``_MAX_OUT_NODES``)
 _RELAX_CARDS: Final = 6
 
 
@@ -2109,8 +2182,7 @@ def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
         obs.taken_from_open,
     ):
         return hit[1]
-    naturals, jokers = _kinds(hand)
-    if not _out_possible(naturals, jokers, melds, obs.may_lay_off):
+    if not _out_with_discard(hand, melds, obs.may_lay_off, obs.taken_from_open):
         return None
     state = _own_state(obs)
     line = _search_out(state, seat)
@@ -2129,8 +2201,7 @@ def open_card_goes_out(obs: JokerenObservation) -> bool:
     lay_off = obs.variant.lay_off_before_out or obs.out[seat]
     if not _quick_out(obs.hand, obs.table, lay_off, pile[-1]):
         return False
-    naturals, jokers = _kinds(tuple(sorted((*obs.hand, pile[-1]))))
-    if not _out_possible(naturals, jokers, obs.table, lay_off):
+    if not _out_with_discard(tuple(sorted((*obs.hand, pile[-1]))), obs.table, lay_off, pile[-1]):
         return False
     state = _own_state(obs)
     if not state.is_legal(DRAW_OPEN):

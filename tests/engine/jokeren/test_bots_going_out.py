@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from jokeren_helpers import make_state
 
@@ -249,6 +249,13 @@ def _first_decisions(
     round_index=st.integers(0, 7),
     level=st.sampled_from(BOT_LEVELS),
 )
+# rounds where the bot left the open card that lets it go out: the search spent its bound
+# laying off every card before it kept one back for the discard (the first), the relaxed
+# check let a card that may be swapped for a table joker both go and bring its joker (the
+# second), the basic draw did not count the jokers of two swaps toward a meld (the third)
+@example(preset="klassiek", secret=b"j\xb8\xff\xcc", round_index=2, level="basic")
+@example(preset="jokeren13", secret=b"$\xad\xe1\xd3", round_index=6, level="strong")
+@example(preset="veertigen", secret=b"\x89c\xc3\xef", round_index=6, level="basic")
 def test_bot_goes_out_whenever_an_exhaustive_search_can(
     preset: str, secret: bytes, round_index: int, level: str
 ) -> None:
@@ -352,3 +359,42 @@ def test_each_step_of_a_line_is_a_function_of_the_position(level: str) -> None:
         state = state.apply(warm)
         steps += 1
     assert state.winner == 2 and steps >= 3
+
+
+# --- a line the bounded search missed ----------------------------------------------------
+
+
+def _klassiek_turn_31() -> JokerenState:
+    """Klassiek (Hypothesis: secret 6ab8ffcc, round 2, basic bots in every seat): seat 2 to
+    draw at turn 31, everyone out, ``2d 4d 6d 2s 4h 9s`` in hand, the open card 8s."""
+    state = new_round(PRESETS["klassiek"], secret=b"j\xb8\xff\xcc" * 8, round_index=2)
+    while not (state.turn == 31 and state.current_player == 2 and state.phase == "draw"):
+        state = state.apply(bot_action(state, level="basic"))
+    hand = sorted(CARD_CODE[c] for c in state.hands[2])
+    assert hand == sorted(["2d", "4d", "6d", "2s", "4h", "9s"])
+    assert CARD_CODE[state.open_pile[-1]] == "8s" and all(state.out)
+    return state
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_takes_the_open_card_when_the_discard_must_be_kept_back(level: str) -> None:
+    """With 8s: swap 4d for the joker of ``Ad 2d 3d ** 5d``, lay ``2d 2s **``, lay off 9s
+    then 8s before ``Ts Js Qs``, 4h before ``5h..9h``, discard 6d (or lay off 6d and
+    discard 4h). Every card fits the table, but one must be kept back for the discard and
+    the taken 8s may not be it: the search spent its 60 positions laying off every card
+    first. The bot takes the open card and goes out."""
+    state = _klassiek_turn_31()
+    assert exhaustive_out(state.apply(DRAW_OPEN))
+    assert bot_action(state, level=level) == DRAW_OPEN
+    after, _ = play_turn(state.apply(DRAW_OPEN), level)
+    assert after.winner == 2
+
+
+def test_going_out_line_found_within_the_bound_after_the_open_card() -> None:
+    """The same position after taking 8s: ``going_out_line`` finds the line (it ends with
+    the discard of a card other than the taken 8s)."""
+    state = _klassiek_turn_31().apply(DRAW_OPEN)
+    clear_caches()
+    line = going_out_line(state.observe(2))
+    assert line is not None and isinstance(line[-1], Discard)
+    assert CARD_CODE[line[-1].card] != "8s"
