@@ -119,10 +119,14 @@ def series_create(
     that is due now)."""
     from tournaments import tasks
 
-    module = services.module_of(game)
-    services.check_rounds(rounds)
-    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
-    services.check_bot_level(module, level)
+    checked = services.game_settings_check(
+        game=game,
+        preset=preset,
+        variant=variant,
+        rounds=rounds,
+        max_entrants=max_entrants,
+        bot_level=bot_level,
+    )
     if kind not in Series.Kind.values:
         raise services.InvalidSettings.of(_("Unknown schedule: %(kind)s."), kind=kind)
     days = sorted(set(weekdays))
@@ -134,20 +138,18 @@ def series_create(
         raise services.InvalidSettings.of(_("The season counts at least one edition."))
     if ends_on is not None and ends_on < starts_on:
         raise services.InvalidSettings.of(_("The last day must not be before the first day."))
-    services.check_max_entrants(max_entrants)
     services.check_moment(local_start(starts_on, time_of_day))
     if ends_on is not None:
         services.check_moment(local_start(ends_on, time_of_day))
-    variant_json = services.variant_for(module, preset, variant, rounds)
     with transaction.atomic():
         series = Series.objects.create(
             name=name,
             game=game,
             preset=preset,
-            variant=variant_json,
+            variant=checked.variant,
             rounds=rounds,
             max_entrants=max_entrants,
-            bot_level=level,
+            bot_level=checked.bot_level,
             admits_bots=admits_bots,
             kind=kind,
             weekdays=days if kind == Series.Kind.WEEKLY else [],

@@ -231,11 +231,33 @@ def _check_max_entrants(max_entrants: int, *, entrants: int = 0) -> None:
         )
 
 
-# Shared with tournaments.series (a series checks the same settings).
-variant_for = _variant_for
-check_rounds = _check_rounds
-check_bot_level = _check_bot_level
-check_max_entrants = _check_max_entrants
+@dataclass(frozen=True)
+class GameSettings:
+    """A tournament's (or a series's) game settings once checked: the game module, the
+    bots' level (the game's default unless chosen) and the full variant JSON."""
+
+    module: GameModule
+    bot_level: str
+    variant: dict[str, Any]
+
+
+def game_settings_check(
+    *,
+    game: str,
+    preset: str,
+    variant: Mapping[str, Any] | None,
+    rounds: int,
+    max_entrants: int,
+    bot_level: str | None,
+) -> GameSettings:
+    """Check the settings a tournament and a series share (rounds, bot level, maximum of
+    entrants, the variant); raises ``InvalidSettings``."""
+    module = module_of(game)
+    _check_rounds(rounds)
+    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
+    _check_bot_level(module, level)
+    _check_max_entrants(max_entrants)
+    return GameSettings(module, level, _variant_for(module, preset, variant, rounds))
 
 
 # --- Tournaments ------------------------------------------------------------------------
@@ -262,23 +284,25 @@ def tournament_create(
     the series it is an edition of (``tournaments.series``)."""
     from tournaments import analysis
 
-    module = module_of(game)
-    _check_rounds(rounds)
-    level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
-    _check_bot_level(module, level)
+    checked = game_settings_check(
+        game=game,
+        preset=preset,
+        variant=variant,
+        rounds=rounds,
+        max_entrants=max_entrants,
+        bot_level=bot_level,
+    )
     _check_window(opens_at, closes_at)
-    _check_max_entrants(max_entrants)
-    variant_json = _variant_for(module, preset, variant, rounds)
     secret = dealing.new_secret()
     with transaction.atomic():
         t = Tournament.objects.create(
             name=name,
             game=game,
             preset=preset,
-            variant=variant_json,
+            variant=checked.variant,
             rounds=rounds,
             max_entrants=max_entrants,
-            bot_level=level,
+            bot_level=checked.bot_level,
             opens_at=opens_at,
             closes_at=closes_at,
             secret=secret,
