@@ -5,6 +5,7 @@ keeps where the bot took over, and a game still being played plays on."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -13,7 +14,6 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from engine import dealing
 from engine.registry import game_module
 from tournaments import services
 from tournaments.models import Game
@@ -52,17 +52,20 @@ def _play_old_game(
     rounds: int,
     bot_takes_over: tuple[int, int] | None = None,
     stop_at: tuple[int, int] | None = None,
+    seed: str = "",
 ) -> tuple[int, list[tuple[int, int, dict[str, Any], bool]]]:
     """A practice game as the old code stored it: every action a ``Move`` row (the
     entrant plays what the bot would, so the game is legal); ``bot_takes_over`` (round,
     n): from the entrant's ``n``-th action of that round on the bot plays seat 0
     (``by_bot``), as the close did; ``stop_at`` (round, n): the game stops there, seat 0 to
-    move (a game still being played). Returns the game's id and its log."""
+    move (a game still being played). The deals come from a fixed secret (``seed``), so
+    the takeover and the stop are reached on every run (a random deal can end the round
+    before seat 0's ``n``-th action). Returns the game's id and its log."""
     old_game = apps.get_model("tournaments", "Game")
     old_move = apps.get_model("tournaments", "Move")
     module = game_module(game)
     variant = module.PRESETS[preset]
-    secret = dealing.new_secret()
+    secret = hashlib.sha256(f"lean-storage {game} {preset} {seed}".encode()).digest()
     log: list[tuple[int, int, dict[str, Any], bool]] = []
     round_scores: list[list[int]] = []
     state: Any = None
@@ -84,6 +87,8 @@ def _play_old_game(
             break
         round_scores.append([int(s) for s in state.scores()])
     finished = len(round_scores) == rounds
+    assert bot_takes_over is None or taken, "the deal ended the round before the takeover"
+    assert stop_at is None or not finished, "the deal ended the round before the stop"
     totals = [sum(col) for col in zip(*round_scores, strict=True)]
     g = old_game.objects.create(
         user_id=user.pk,
@@ -121,10 +126,22 @@ def test_the_migration_keeps_every_game_move_for_move_and_score_for_score(
             old_apps, user, game="klaverjas", preset="rotterdams", rounds=2
         ),
         "bot": _play_old_game(
-            old_apps, user, game="jokeren", preset="jokeren7", rounds=3, bot_takes_over=(1, 2)
+            old_apps,
+            user,
+            game="jokeren",
+            preset="jokeren7",
+            rounds=3,
+            bot_takes_over=(1, 2),
+            seed="bot",
         ),
         "playing": _play_old_game(
-            old_apps, user, game="jokeren", preset="jokeren7", rounds=3, stop_at=(1, 3)
+            old_apps,
+            user,
+            game="jokeren",
+            preset="jokeren7",
+            rounds=3,
+            stop_at=(1, 3),
+            seed="playing",
         ),
     }
     before = {
