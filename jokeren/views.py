@@ -8,8 +8,9 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,6 +24,12 @@ admin_login_view = throttle.throttle_login(admin.site.login)
 
 
 @api_view("GET")
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """/favicon.ico, which browsers ask for on their own: the site's icon (static/favicon.svg,
+    linked from every page)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 def ping(request: HttpRequest) -> JsonResponse:
     """A trivial JSON answer: the yardstick of the load benchmark (benchmarks/load.py) and
     a liveness check for a load balancer."""
