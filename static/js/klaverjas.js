@@ -91,6 +91,7 @@ const state = {
   busy: false,
   details: loadDetails(),
   focusCard: null, // the hand's card that takes the focus (the keyboard's place in the hand)
+  wasPlayable: false, // the hand could be played at the last render
   seenPlays: new Set(), // trick cards already shown (a card lands once, not at every render)
 };
 state.obs = state.game.observation;
@@ -191,6 +192,7 @@ function render() {
   renderLastTrickButton();
   announceChanges($("status").textContent, `${roundIndex()}:${state.obs.deal_number ?? 0}`, logLines().map((line) => line.text));
   restoreFocus();
+  focusPlayable();
 }
 
 /** The seat's latest bid of the current deal, in words (only while bidding). */
@@ -404,8 +406,20 @@ function renderHand() {
     }),
   );
   box.classList.toggle("is-playable", playable);
-  const current = [...legal].find((c) => c === state.focusCard) ?? (playable ? [...box.children].find((el) => el.dataset.legal === "true")?.dataset.card : null);
+  const firstLegal = box.querySelector('[data-legal="true"]');
+  const current = legal.has(state.focusCard) ? state.focusCard : playable ? firstLegal?.dataset.card : null;
   rovingHand(box, current ?? state.focusCard);
+}
+
+/** When your turn to play comes, a focus on a card of the hand moves to one that may be
+ *  played (after the render has put the focus back, see `focusKeeper`). */
+function focusPlayable() {
+  const box = $("hand");
+  const playable = box.classList.contains("is-playable");
+  const focused = box.contains(document.activeElement) ? document.activeElement : null;
+  const firstLegal = box.querySelector('[data-legal="true"]');
+  if (playable && !state.wasPlayable && focused && focused.dataset.legal !== "true" && firstLegal) firstLegal.focus();
+  state.wasPlayable = playable;
 }
 
 // --- The last trick ------------------------------------------------------------------

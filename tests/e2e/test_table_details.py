@@ -10,6 +10,7 @@ import hashlib
 import random
 import re
 from typing import Any
+from urllib.parse import urljoin
 
 import factories
 import pytest
@@ -19,7 +20,7 @@ from engine.cards import card_id_of, parse_code
 from engine.jokeren import PRESETS, bot_action, new_round
 from engine.jokeren.melds import check_meld, stands_for_from_json
 from engine.jokeren.state import state_from_json
-from tests.e2e.helpers import deal_position, dialog_open, log_in, settle
+from tests.e2e.helpers import api_get, deal_position, dialog_open, join, log_in, settle, table
 from tournaments import services
 from tournaments.models import Game
 
@@ -250,6 +251,17 @@ def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_
     page.click("[data-testid=joker-cancel]")
     card(page, "**").click()
 
+    # A refused move: its reason is on the error line and announced at once (urgent).
+    for code in ("7h", "8h", "6c"):
+        card(page, code).click()
+    page.click("[data-testid=btn-lay]")
+    settle(page)
+    error = page.locator("[data-testid=error]")
+    expect(error).to_be_visible()
+    expect(page.locator("[data-testid=announcer-alert] p").last).to_have_text(error.inner_text())
+    for code in ("7h", "8h", "6c"):
+        card(page, code).click()
+
     # The turn ends with a discard; West goes out and the round's end shows your cards in
     # the order of your hand.
     left = [c for c in [*arranged, "Th"] if c not in ("Qs", "6d")]
@@ -261,3 +273,159 @@ def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_
         "[data-testid=round-hand-0] [data-code]", "els => els.map((e) => e.dataset.code)"
     )
     assert codes == left
+
+
+# --- The keyboard alone, and what is announced ----------------------------------------------
+
+FOCUSED = "() => document.activeElement?.dataset.testid ?? ''"
+
+
+def tab_to(page: Page, testid: str, *, limit: int = 60) -> None:
+    """Press Tab until the control `testid` has the focus."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED) == testid:
+            return
+    pytest.fail(f"Tab never reached {testid}")
+
+
+def announced(page: Page) -> list[str]:
+    lines: list[str] = page.eval_on_selector_all(
+        "[data-testid=announcer] p", "els => els.map((e) => e.textContent)"
+    )
+    return lines
+
+
+def focus_ring(page: Page) -> bool:
+    """Whether the focused element shows a focus ring (an outline)."""
+    style = page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, s.outlineWidth]; }"
+    )
+    return bool(style[0] != "none" and style[1] != "0px")
+
+
+def test_keyboard_alone_plays_the_jokeren_table_and_changes_are_announced(
+    live_server: Any, page: Page
+) -> None:
+    tournament = factories.make_tournament(rounds=2, south_plays=(0, 1))
+    factories.make_user("toetsenbord")
+    log_in(page, live_server.url, "toetsenbord")
+    game_id = join(page, live_server.url, tournament.pk)
+    # The page's icon is served (and /favicon.ico leads to it).
+    icon = page.get_attribute("link[rel=icon]", "href")
+    assert icon
+    response = page.request.get(urljoin(page.url, icon))
+    assert response.ok and "svg" in response.headers["content-type"]
+    assert page.request.get(urljoin(page.url, "/favicon.ico")).ok
+    # On arrival the status is announced: your turn.
+    expect(page.locator("[data-testid=announcer] p").last).to_have_text(
+        page.inner_text("[data-testid=status]")
+    )
+
+    # Draw from the closed stock with Tab and Enter; the focus ring shows where you are.
+    tab_to(page, "stock")
+    assert focus_ring(page)
+    page.keyboard.press("Enter")
+    settle(page)
+    assert table(page, "phase") == "play"
+    # The focus went on to the hand; the arrow keys move it along the cards.
+    assert page.evaluate(FOCUSED) == "hand-card"
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    codes = page.eval_on_selector_all(
+        "[data-testid=hand-card]", "els => els.map((e) => e.dataset.card)"
+    )
+    focused = page.evaluate("() => document.activeElement.dataset.card")
+    assert focused == codes[-2]
+    assert focus_ring(page)
+    # Space selects the card, and Tab reaches the button to discard it.
+    page.keyboard.press("Space")
+    expect(page.locator(f"[data-testid=hand-card][data-card='{focused}']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    seq = int(table(page, "seq"))
+    tab_to(page, "btn-discard")
+    page.keyboard.press("Enter")
+    settle(page)
+    assert int(table(page, "seq")) > seq
+    assert api_get(page, game_id)["seq"] == int(table(page, "seq"))
+    if dialog_open(page):  # a bot went out: the round's end is announced
+        assert any(line.startswith("Ronde 1 is voorbij") for line in announced(page))
+        page.keyboard.press("Enter")
+        settle(page)
+    else:
+        assert focused not in page.eval_on_selector_all(
+            "[data-testid=hand-card]", "els => els.map((e) => e.dataset.card)"
+        )
+        # The bots' moves were announced as they were shown, then whose turn it is.
+        lines = announced(page)
+        log = page.eval_on_selector_all(
+            "[data-testid=log] li", "els => els.map((e) => e.textContent)"
+        )
+        assert log[-1] in lines
+        assert any(line.startswith("West") for line in lines)
+        assert lines[-1] == page.inner_text("[data-testid=status]")
+    assert table(page, "your-turn") == "true"
+    # The focus stayed at the table: the next draw is a Tab or two away.
+    tab_to(page, "stock")
+    page.keyboard.press("Enter")
+    settle(page)
+    assert table(page, "phase") == "play"
+
+
+def test_keyboard_alone_bids_and_plays_at_the_klaverjas_table_and_shows_the_last_trick(
+    live_server: Any, page: Page
+) -> None:
+    from tests.e2e.test_klaverjas import make_tournament, secret_where_the_bots_pass
+
+    tournament = make_tournament(secret=secret_where_the_bots_pass())
+    factories.make_user("klaver")
+    log_in(page, live_server.url, "klaver")
+    game_id = join(page, live_server.url, tournament.pk)
+    assert table(page, "phase") == "bidding"
+    # No trick yet: the button says so and shows nothing.
+    last = page.locator("[data-testid=btn-last-trick]")
+    expect(last).to_have_attribute("aria-disabled", "true")
+
+    # Bid with Tab and Enter: play with the proposed trump.
+    tab_to(page, "bid-play")
+    assert focus_ring(page)
+    page.keyboard.press("Enter")
+    settle(page)
+    assert table(page, "phase") == "play"
+    assert table(page, "your-turn") == "true"
+    # The focus went on to the hand, on a card that may be played; Enter plays it.
+    assert page.evaluate(FOCUSED) == "hand-card"
+    assert page.evaluate("() => document.activeElement.dataset.legal") == "true"
+    name = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    played = int(page.evaluate("() => document.activeElement.dataset.card"))
+    page.keyboard.press("Enter")
+    settle(page)
+    payload = api_get(page, game_id)
+    server = payload["observation"]
+    assert played not in server["hand"]
+    assert any(line.startswith("Slag voor") for line in announced(page))
+    # The first trick is complete (South played last): "Laatste slag" shows it, with the
+    # card South played by its name.
+    first = server["tricks"][0]
+    assert any(p["card"] == played for p in first["plays"])
+    expect(last).to_have_attribute("aria-disabled", "false")
+    tab_to(page, "btn-last-trick")
+    page.keyboard.press("Enter")
+    shown_trick = page.locator("[data-testid=last-trick]")
+    expect(shown_trick).to_be_visible()
+    trick = server["tricks"][-1]
+    for p in trick["plays"]:
+        expect(shown_trick.locator(f"[data-testid=last-trick-card-{p['seat']}]")).to_have_attribute(
+            "data-card", str(p["card"])
+        )
+    if trick is first:
+        expect(shown_trick.locator("[data-testid=last-trick-card-0]")).to_have_attribute(
+            "aria-label", name
+        )
+    expect(page.locator("[data-testid=last-trick-winner]")).to_contain_text(
+        payload["seat_names"][trick["winner"]]
+    )
+    page.keyboard.press("Escape")
+    assert not dialog_open(page)
