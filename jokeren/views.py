@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from jokeren import throttle
 from tournaments.api import api_view
@@ -23,13 +24,14 @@ login_view = throttle.throttle_login(auth_views.LoginView.as_view())
 admin_login_view = throttle.throttle_login(admin.site.login)
 
 
-@api_view("GET")
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     """/favicon.ico, which browsers ask for on their own: the site's icon (static/favicon.svg,
     linked from every page)."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
+@api_view("GET")
 def ping(request: HttpRequest) -> JsonResponse:
     """A trivial JSON answer: the yardstick of the load benchmark (benchmarks/load.py) and
     a liveness check for a load balancer."""

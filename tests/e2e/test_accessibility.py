@@ -44,9 +44,7 @@ def test_main_pages_have_no_serious_accessibility_violations(live_server: Any, p
     jokeren = factories.make_tournament(name="Toegankelijk", rounds=1)
     organizer = factories.make_user("organisator", organizer=True)
     anna = factories.make_user("anna")
-    factories.play_to_end(
-        services.entry_join(tournament_id=jokeren.pk, user=anna).game, anna
-    )
+    factories.play_to_end(services.entry_join(tournament_id=jokeren.pk, user=anna).game, anna)
     # A closed tournament: its games may be replayed.
     closed = factories.make_tournament(name="Gesloten", rounds=1)
     replayed, _ = factories.play_to_end(
