@@ -81,6 +81,13 @@ def test_main_pages_have_no_serious_accessibility_violations(live_server: Any, p
     log_in(page, base, "bram")
     check("tournament", f"/tournaments/{jokeren.pk}/")
     check("jokeren table", f"/games/{jk_game.pk}/", table=True)
+    # The same table with a card drawn and one selected: the buttons to play it show.
+    page.click("[data-testid=stock]")
+    settle(page)
+    page.locator("[data-testid=hand-card]").first.click()
+    found = axe_violations(page)
+    if found:
+        failures.append(f"[jokeren table, a card selected]\n{describe(found)}")
     check("klaverjas table", f"/games/{kj_game.pk}/", table=True)
     page.context.clear_cookies()
     log_in(page, base, "anna")
