@@ -213,7 +213,7 @@ function renderPiles() {
       "aria-label": `${T.stock} ${cardsText(stockCount())}`,
       onclick: () => send({ type: "draw", source: "stock" }),
     },
-    stockCount() > 0 ? cardBack() : h("span", { class: "jk-pile-empty", text: T.empty }),
+    stockCount() > 0 ? cardBack() : h("span", { class: "jk-pile-empty", "data-glyph": T.empty }),
     h("span", { class: "jk-pile-label" }, h("span", { text: T.stock }), " ", h("span", { class: "jk-count", "data-testid": "stock-count", text: String(stockCount()) })),
   );
   const open = h(
@@ -223,10 +223,10 @@ function renderPiles() {
       class: "jk-pile jk-open",
       "data-testid": "open-pile",
       disabled: !canDraw || top === null,
-      "aria-label": top === null ? `${T.open_pile} 0: ${T.empty}` : `${T.open_pile} ${cardsText(openCount())}: ${cardName(top, NAMES)}`,
+      "aria-label": top === null ? `${T.open_pile} ${cardsText(0)}` : `${T.open_pile} ${cardsText(openCount())}: ${cardName(top, NAMES)}`,
       onclick: () => send({ type: "draw", source: "open" }),
     },
-    top === null ? h("span", { class: "jk-pile-empty", text: T.empty }) : cardFace(top, { attrs: { "data-testid": "open-top" } }),
+    top === null ? h("span", { class: "jk-pile-empty", "data-glyph": T.empty }) : cardFace(top, { attrs: { "data-testid": "open-top" } }),
     h("span", { class: "jk-pile-label" }, h("span", { text: T.open_pile }), " ", h("span", { class: "jk-count", text: String(openCount()) })),
   );
   $("piles").replaceChildren(stock, open);

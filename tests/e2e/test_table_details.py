@@ -296,6 +296,16 @@ def announced(page: Page) -> list[str]:
     return lines
 
 
+#: Collect in `window.said` every line the polite live region is given from now on.
+LISTEN = """() => {
+  window.said = [];
+  const region = document.querySelector('[data-testid=announcer]');
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const n of c.addedNodes) window.said.push(n.textContent);
+  }).observe(region, { childList: true });
+}"""
+
+
 def focus_ring(page: Page) -> bool:
     """Whether the focused element shows a focus ring (an outline)."""
     style = page.evaluate(
@@ -345,7 +355,10 @@ def test_keyboard_alone_plays_the_jokeren_table_and_changes_are_announced(
         "aria-pressed", "true"
     )
     seq = int(table(page, "seq"))
+    moves_before = page.locator("[data-testid=log] li").count()
     tab_to(page, "btn-discard")
+    # Everything the live region says from now on (it keeps only its last lines).
+    page.evaluate(LISTEN)
     page.keyboard.press("Enter")
     settle(page)
     assert int(table(page, "seq")) > seq
@@ -358,14 +371,16 @@ def test_keyboard_alone_plays_the_jokeren_table_and_changes_are_announced(
         assert focused not in page.eval_on_selector_all(
             "[data-testid=hand-card]", "els => els.map((e) => e.dataset.card)"
         )
-        # The bots' moves were announced as they were shown, then whose turn it is.
-        lines = announced(page)
+        # Every move was announced as it was shown (yours, then the bots'), then whose
+        # turn it is.
+        said = page.evaluate("() => window.said")
         log = page.eval_on_selector_all(
             "[data-testid=log] li", "els => els.map((e) => e.textContent)"
         )
-        assert log[-1] in lines
-        assert any(line.startswith("West") for line in lines)
-        assert lines[-1] == page.inner_text("[data-testid=status]")
+        moves = log[moves_before:]
+        assert any(m.startswith("West") for m in moves)
+        assert [line for line in said if line in moves] == moves
+        assert said[-1] == page.inner_text("[data-testid=status]")
     assert table(page, "your-turn") == "true"
     # The focus stayed at the table: the next draw is a Tab or two away.
     tab_to(page, "stock")
@@ -400,12 +415,13 @@ def test_keyboard_alone_bids_and_plays_at_the_klaverjas_table_and_shows_the_last
     assert page.evaluate("() => document.activeElement.dataset.legal") == "true"
     name = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
     played = int(page.evaluate("() => document.activeElement.dataset.card"))
+    page.evaluate(LISTEN)
     page.keyboard.press("Enter")
     settle(page)
     payload = api_get(page, game_id)
     server = payload["observation"]
     assert played not in server["hand"]
-    assert any(line.startswith("Slag voor") for line in announced(page))
+    assert any(line.startswith("Slag voor") for line in page.evaluate("() => window.said"))
     # The first trick is complete (South played last): "Laatste slag" shows it, with the
     # card South played by its name.
     first = server["tricks"][0]
