@@ -159,6 +159,27 @@ def drag_to(page: Page, source: Locator, target: Locator, *, after: bool) -> Non
     page.mouse.up()
 
 
+def touch_drag(page: Page, source: Locator, target: Locator) -> None:
+    """Drag a card with a finger (Chromium's touch events, through the DevTools protocol)
+    to just before another card."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    assert a and b
+    cdp = page.context.new_cdp_session(page)
+    x, y = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    to_x = b["x"] + b["width"] * 0.15
+
+    def touch(kind: str, px: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": px, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", x)
+    for i in range(1, 11):
+        touch("touchMove", x + (to_x - x) * i / 10)
+    touch("touchEnd", to_x)
+    cdp.detach()
+
+
 def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_end(
     live_server: Any, page: Page, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -195,6 +216,11 @@ def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_
     page.reload()
     settle(page)
     assert shown(page) == arranged
+    # A finger does the same (touch events become pointer events): the joker to the front.
+    touch_drag(page, card(page, "**"), card(page, "7h"))
+    arranged = ["**", "7h", "8h", "Qs", "Qh", "6c", "6d"]
+    assert shown(page) == arranged
+    assert page.locator("[data-testid=hand-card][aria-pressed=true]").count() == 0
 
     # The four-colour deck: clubs green, diamonds blue; kept after a reload.
     red = card(page, "6d").evaluate("(e) => getComputedStyle(e).color")
