@@ -6,6 +6,7 @@ by touch in portrait: the hand fits, every control is a finger-sized target on s
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import time, timedelta
 from typing import Any
@@ -16,8 +17,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import CHROMIUM_ARGS, TABLE_DELAY_MS  # noqa: F401
-from tests.e2e.helpers import ARTIFACTS, log_in, settle, table
+from tests.e2e.conftest import TABLE_DELAY_MS
+from tests.e2e.helpers import ARTIFACTS, TABLE, log_in, settle, table
+from tests.e2e.test_klaverjas import make_tournament as klaverjas_tournament
+from tests.e2e.test_klaverjas import secret_where_the_bots_pass
 from tournaments import analysis, services
 from tournaments.models import Game, Tournament
 from tournaments.series import series_create
@@ -258,9 +261,7 @@ def test_every_page_fits_the_phone_without_sideways_scrolling(
             _check(page, live_server.url, path, problems, f"{tag}-{who or 'visitor'}")
             visited += 1
         page.context.close()
-    assert visited == len(site.visitor) + len(site.player) + len(site.tables) + len(
-        site.organizer
-    )
+    assert visited == len(site.visitor) + len(site.player) + len(site.tables) + len(site.organizer)
     if problems:
         (ARTIFACTS / f"phone-{tag}-problems.json").write_text(json.dumps(problems, indent=1))
     assert not problems, problems
@@ -299,8 +300,8 @@ def _targets_fit(page: Page) -> list[dict[str, Any]]:
     boxes: list[dict[str, Any]] = page.evaluate(TARGETS)
     small = [b for b in boxes if b["w"] < TOUCH - 0.5 or b["h"] < TOUCH - 0.5]
     outside = [b for b in boxes if b["left"] < -0.5 or b["right"] > width + 0.5]
-    assert not small, small
-    assert not outside, outside
+    assert not small, [f"{b['name']} {b['w']:.0f}x{b['h']:.0f}" for b in small]
+    assert not outside, [f"{b['name']} {b['left']:.0f}..{b['right']:.0f}" for b in outside]
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     return boxes
 
@@ -328,10 +329,9 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         seq = int(table(page, "seq"))
         _targets_fit(page)
         page.tap("[data-testid=stock]")
-        page.wait_for_function(f"() => +document.querySelector('{'[data-testid=table]'}')"
-                               f".dataset.seq > {seq}")
+        page.wait_for_function(f"() => +document.querySelector('{TABLE}').dataset.seq > {seq}")
         settle(page)
-        assert table(page, "phase") == "meld"
+        assert table(page, "phase") == "play"
         expect(cards).to_have_count(14)
         names = {b["name"] for b in _targets_fit(page)}
         assert "hand-card" in names
@@ -340,18 +340,54 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         last.scroll_into_view_if_needed()
         code = last.get_attribute("data-card")
         last.tap()
-        expect(last).to_have_class(__import__("re").compile(r"is-selected"))
+        expect(last).to_have_class(re.compile(r"\bis-selected\b"))
         discard = page.locator("[data-testid=btn-discard]")
         expect(discard).to_be_visible()
         _targets_fit(page)
         discard.tap()
-        page.wait_for_function(
-            "() => document.querySelector('[data-testid=table]').dataset.busy === 'false'"
-        )
+        page.wait_for_function(f"() => +document.querySelector('{TABLE}').dataset.seq > {seq + 1}")
         settle(page)
         moves += 2
         assert page.locator(f"[data-testid=hand-card][data-card='{code}']").count() == 0
     assert moves >= 2
     page.screenshot(path=str(ARTIFACTS / f"phone-touch-{viewport['width']}.png"), full_page=True)
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_bid_and_play_the_klaverjas_table_by_touch_on_a_phone(
+    live_server: Any, browser: Browser, viewport: dict[str, int]
+) -> None:
+    t = klaverjas_tournament(secret=secret_where_the_bots_pass())
+    me = factories.make_user(PLAYER)
+    game = services.entry_join(tournament_id=t.pk, user=me).game
+    page = _phone_page(browser, viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, live_server.url, PLAYER)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(8)
+    assert table(page, "phase") == "bidding"
+    names = {b["name"] for b in _targets_fit(page)}
+    assert {"bid-play", "bid-pass"} <= names
+    page.tap("[data-testid=bid-play]")
+    settle(page)
+    assert table(page, "phase") == "play"
+    for _trick in range(3):
+        settle(page)
+        assert table(page, "your-turn") == "true"
+        _targets_fit(page)
+        legal = page.locator("[data-testid=hand-card][data-legal=true]")
+        card = legal.last.get_attribute("data-card")
+        before = int(table(page, "tricks"))
+        legal.last.tap()
+        settle(page)
+        assert int(table(page, "tricks")) == before + 1
+        assert page.locator(f"[data-testid=hand-card][data-card='{card}']").count() == 0
+    page.screenshot(
+        path=str(ARTIFACTS / f"phone-touch-klaverjas-{viewport['width']}.png"), full_page=True
+    )
     page.context.close()
     assert not errors, errors
