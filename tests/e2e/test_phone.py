@@ -18,7 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import TABLE_DELAY_MS
-from tests.e2e.helpers import ARTIFACTS, TABLE, log_in, settle, table
+from tests.e2e.helpers import ARTIFACTS, TABLE, dialog_open, log_in, settle, table
 from tests.e2e.test_klaverjas import make_tournament as klaverjas_tournament
 from tests.e2e.test_klaverjas import secret_where_the_bots_pass
 from tournaments import analysis, services
@@ -306,6 +306,23 @@ def _targets_fit(page: Page) -> list[dict[str, Any]]:
     return boxes
 
 
+def _dialog_fits(page: Page) -> None:
+    """The round-over dialog is open, inside the window's width, nothing in it wider than
+    the dialog, and its "continue" button is a finger-sized target."""
+    assert dialog_open(page)
+    box = page.evaluate(
+        """() => {
+          const d = document.querySelector('[data-testid=dialog]');
+          const r = d.getBoundingClientRect();
+          return {left: r.left, right: r.right, scroll: d.scrollWidth, client: d.clientWidth};
+        }"""
+    )
+    assert box["left"] >= 0 and box["right"] <= page.evaluate("() => window.innerWidth"), box
+    assert box["scroll"] <= box["client"], box
+    button = page.locator("[data-testid=continue]").bounding_box()
+    assert button is not None and button["height"] >= TOUCH and button["width"] >= TOUCH
+
+
 @pytest.mark.parametrize("viewport", PHONES)
 def test_play_the_jokeren_table_by_touch_on_a_phone(
     live_server: Any, browser: Browser, viewport: dict[str, int]
@@ -321,6 +338,7 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     settle(page)
     cards = page.locator("[data-testid=hand-card]")
+    naturals = page.locator("[data-testid=hand-card]:not([data-code='**'])")
     expect(cards).to_have_count(13)
     moves = 0
     for _turn in range(3):
@@ -335,8 +353,8 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         expect(cards).to_have_count(14)
         names = {b["name"] for b in _targets_fit(page)}
         assert "hand-card" in names
-        # The last card in the hand: tap it (selected), tap "discard".
-        last = cards.last
+        # The last card in the hand but a joker (never discarded): tap it, tap "discard".
+        last = naturals.last
         last.scroll_into_view_if_needed()
         code = last.get_attribute("data-card")
         last.tap()
@@ -351,6 +369,27 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         assert page.locator(f"[data-testid=hand-card][data-card='{code}']").count() == 0
     assert moves >= 2
     page.screenshot(path=str(ARTIFACTS / f"phone-touch-{viewport['width']}.png"), full_page=True)
+    # On to the end of the round the same way (draw, discard the last card): the round-over
+    # dialog with every hand fits the screen too.
+    skip = 0
+    for _step in range(200):
+        if dialog_open(page):
+            break
+        if table(page, "phase") == "draw":
+            stock = page.is_enabled("[data-testid=stock]")
+            page.tap("[data-testid=stock]" if stock else "[data-testid=open-pile]")
+            skip = 0
+        else:
+            card = naturals.nth(naturals.count() - 1 - skip)
+            card.tap()
+            page.tap("[data-testid=btn-discard]")
+            settle(page)
+            if page.is_visible("[data-testid=error]"):  # not this one: the next
+                card.tap()
+                skip += 1
+        settle(page)
+    _dialog_fits(page)
+    page.screenshot(path=str(ARTIFACTS / f"phone-touch-dialog-{viewport['width']}.png"))
     page.context.close()
     assert not errors, errors
 
@@ -389,5 +428,10 @@ def test_bid_and_play_the_klaverjas_table_by_touch_on_a_phone(
     page.screenshot(
         path=str(ARTIFACTS / f"phone-touch-klaverjas-{viewport['width']}.png"), full_page=True
     )
+    # The other five tricks, then the round-over dialog fits the screen.
+    for _trick in range(5):
+        page.locator("[data-testid=hand-card][data-legal=true]").last.tap()
+        settle(page)
+    _dialog_fits(page)
     page.context.close()
     assert not errors, errors
