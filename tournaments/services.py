@@ -13,7 +13,7 @@ import hmac
 import json
 import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -1516,6 +1516,20 @@ def standings_page(
     )
 
 
+def entry_standings(
+    *, tournament: Tournament, user: Any, entry_ids: Collection[int]
+) -> dict[int, Standing]:
+    """The leaderboard rows of some entries (a page of the organizer's entries list) as
+    ``user`` may see them, by game id: one query for the rows and one count per ranked
+    row, whatever the field's size."""
+    _ensure_results(tournament)
+    upto = _visibility_of(tournament, _own_row(tournament, user)).rounds
+    rows = EntryResult.objects.filter(
+        tournament=tournament, upto=upto, entry_id__in=list(entry_ids)
+    ).order_by(*_BOARD_ORDER)
+    return {s.game_id: s for s in _board_ranked(tournament, upto, list(rows), None)}
+
+
 def _board_all(t: Tournament, visibility: Visibility) -> Board:
     rows = list(
         EntryResult.objects.filter(tournament=t, upto=visibility.rounds).order_by(*_BOARD_ORDER)
@@ -1639,6 +1653,112 @@ def _deal_ranked(
         out.append(
             DealRow(row.name, row.game_id, row.score, row.opponents_average, row.result, rank)
         )
+    return out
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The results of one deal's own rows (the bot's left out) as counts: ``counts`` holds
+    (sort key, how many rows) with the best first (the key is ``_result_key`` of the
+    result times ``sign``, as ``DealResult.sort_result``)."""
+
+    counts: tuple[tuple[float, int], ...]
+    sign: int = 1
+
+    @classmethod
+    def of(cls, results: Sequence[float], *, sign: int) -> Distribution:
+        counted: dict[float, int] = {}
+        for result in results:
+            key = sign * _result_key(result)
+            counted[key] = counted.get(key, 0) + 1
+        return cls(tuple(sorted(counted.items())), sign)
+
+    @property
+    def size(self) -> int:
+        return sum(n for _key, n in self.counts)
+
+    def percentage(self, result: float) -> float | None:
+        """The share (0-100) of the other rows that ``result`` (one of them) beats, a tie
+        counting half (Funbridge's and BBO's percentage); ``None`` without another row."""
+        key = self.sign * _result_key(result)
+        others = self.size - 1
+        if others < 1:
+            return None
+        worse = sum(n for k, n in self.counts if k > key)
+        equal = sum(n for k, n in self.counts if k == key)
+        return round(100 * (worse + 0.5 * (equal - 1)) / others, 9)
+
+    def median(self) -> float | None:
+        """The median result (``None`` without rows)."""
+        size = self.size
+        if not size:
+            return None
+        wanted = sorted({(size - 1) // 2, size // 2})
+        values: list[float] = []
+        seen = 0
+        for key, n in sorted(self.counts, key=lambda kn: self.sign * kn[0]):
+            while wanted and wanted[0] < seen + n:
+                values.append(self.sign * key)
+                wanted.pop(0)
+            seen += n
+        return round(sum(values) / len(values), 9)
+
+
+def deal_distributions(*, tournament: Tournament, rounds: int) -> dict[int, Distribution]:
+    """Per round below ``rounds``: the distribution of the field's own results on that deal
+    (one grouped query: as many rows as distinct results, whatever the field's size)."""
+    sign = _sign(module_of(tournament.game))
+    grouped = (
+        DealResult.objects.filter(tournament=tournament, round_index__lt=rounds, by_bot=False)
+        .order_by()
+        .values("round_index", "sort_result")
+        .annotate(n=Count("id"))
+        .values_list("round_index", "sort_result", "n")
+    )
+    counted: dict[int, dict[float, int]] = {}
+    for r, key, n in grouped:
+        per = counted.setdefault(r, {})
+        per[_result_key(key)] = per.get(_result_key(key), 0) + n
+    return {r: Distribution(tuple(sorted(c.items())), sign) for r, c in counted.items()}
+
+
+def deal_rows_of(
+    *,
+    tournament: Tournament,
+    visibility: Visibility,
+    game_ids: Collection[int],
+    spreads: Mapping[int, Distribution],
+) -> list[Deal]:
+    """``deal_results`` of only the rows of ``game_ids`` (one query), each ranked from its
+    deal's distribution (``spreads``: ``deal_distributions``), the field's figures as
+    there."""
+    _ensure_results(tournament)
+    t = tournament
+    module = module_of(t.game)
+    visible = min(t.rounds, visibility.rounds)
+    fields, counts = _deal_fields(t, module, visible)
+    rows: dict[int, list[DealResult]] = {}
+    for row in DealResult.objects.filter(
+        tournament=t, round_index__lt=visible, game_id__in=list(game_ids)
+    ).order_by("round_index", *_DEAL_ORDER):
+        rows.setdefault(row.round_index, []).append(row)
+    out = []
+    for r in range(visible):
+        spread = spreads.get(r, Distribution(()))
+        ranked = [
+            DealRow(
+                row.name,
+                row.game_id,
+                row.score,
+                row.opponents_average,
+                row.result,
+                None if row.by_bot else 1 + sum(n for k, n in spread.counts if k < row.sort_result),
+                row.by_bot,
+            )
+            for row in rows.get(r, [])
+        ]
+        size, average, best = fields.get(r, (0, None, None))
+        out.append(Deal(r, ranked, size, average, best, count=counts.get(r, 0)))
     return out
 
 
