@@ -513,3 +513,46 @@ def test_a_practice_game_against_expert_bots_plays_moves_through_the_api(
 def test_a_practice_game_starts_with_strong_bots_by_default(user: Any) -> None:
     game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
     assert game.bot_level == "strong"
+
+
+def test_a_move_post_reads_its_session_from_the_shared_cache(
+    user: Any, settings: Any, client: Client
+) -> None:
+    """With a shared cache (Redis) the session is read from it: a move POST makes the
+    move's own queries and the user's row, no session query (it used to read
+    ``django_session`` every request)."""
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    t = factories.make_tournament(preset="jokeren7", rounds=2)
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    client.force_login(user)
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        response = _post(client, game, {"seq": game.seq, "action": factories.south_action(game)})
+    assert response.status_code == 200
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert not [s for s in statements if "django_session" in s], statements
+
+
+def test_the_settings_share_sessions_through_the_cache_only_with_redis() -> None:
+    import subprocess
+    import sys
+
+    code = "from django.conf import settings; print(settings.SESSION_ENGINE)"
+    engines = {}
+    for redis in ("", "redis://127.0.0.1:6379/5"):
+        env = {
+            **__import__("os").environ,
+            "DJANGO_SETTINGS_MODULE": "jokeren.settings",
+            "DEBUG": "true",
+            "REDIS_URL": redis,
+        }
+        out = subprocess.run(
+            [sys.executable, "-c", f"import django; django.setup(); {code}"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        engines[redis] = out.stdout.strip()
+    assert engines[""] == "django.contrib.sessions.backends.db"
+    assert engines["redis://127.0.0.1:6379/5"] == "django.contrib.sessions.backends.cached_db"
