@@ -414,6 +414,10 @@ export function moveSender({
       },
     });
     state.game = payloadOf(data);
+    // A move response leaves out the observation's log: the events just rebuilt it.
+    if (!("log" in state.game.observation) && state.obs && "log" in state.obs) {
+      state.game.observation = { ...state.game.observation, log: state.obs.log };
+    }
     applyObservation(state.game.observation);
   }
 
