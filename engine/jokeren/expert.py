@@ -267,10 +267,11 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
 # bot cannot see is whether the next player will take the card it discards (a card taken
 # from the open pile is one that player needed: with strong bots 95% (Jokeren 7) and 83%
 # (Jokeren 13) of the takes go into a meld laid that turn). ``choose_expert_v2`` judges
-# its discard by that, on sampled worlds. It played even with the strong bot (Jokeren 7,
-# 2,000 deals: +0.10 [-0.10, +0.29] points per player and round), so it is no bot
-# version: it is kept, with its tests, as the base of the next attempt. Releasing it
-# means a new ``BOT_VERSION`` (README, "Bot versions").
+# its discard by that, on sampled worlds. It played even with the strong bot (2,000
+# deals: +0.10 [-0.10, +0.29] points per player and round in Jokeren 7, +0.29 [-0.02,
+# +0.60] in Jokeren 13), so it is no bot version: it is kept, with its tests, as the
+# base of the next attempt. Releasing it means a new ``BOT_VERSION`` (README, "Bot
+# versions").
 
 #: the strong bot's best discards (by its ``_discard_score``) that the candidate compares
 FEED_CANDIDATES: Final = 3
