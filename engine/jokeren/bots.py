@@ -46,7 +46,8 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.cards import CARD_POINTS
@@ -461,11 +462,7 @@ def _live_mask(naturals: Sequence[int], jokers: int) -> int:
 
 def _lane_mask(naturals: Iterable[int]) -> int:
     """The lane mask of natural kinds: the ``_LANE_BIT`` of each, together."""
-    bits = _LANE_BIT
-    m = 0
-    for k in naturals:
-        m |= bits[k]
-    return m
+    return reduce(or_, map(_LANE_BIT.__getitem__, naturals), 0)
 
 
 def _live_bits(m: int, jokers: int) -> int:
@@ -578,19 +575,23 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
     changes only by loose cards reuses it)."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     # the quick search, the spare jokers then put where a meld has room: exact unless a
-    # joker stays loose or two jokers could go with a card alone (then the exact search)
-    cost, used, raw = _solve_live(live, jokers, weights, exact=False)
-    melds = [_new_meld(HandMeld, c) for c in raw]
-    spare = jokers - used
-    while spare and melds:
-        for i, m in enumerate(melds):
-            bigger = _add_joker(m)
-            if bigger is not None:
-                melds[i] = bigger
-                spare -= 1
+    # joker stays loose or two jokers could go with a card alone (then the exact search;
+    # with two jokers or more always, and only that)
+    spare = 0
+    melds: list[HandMeld] = []
+    if jokers < 2:
+        cost, used, raw = _solve_live(live, jokers, weights, exact=False)
+        melds = [_new_meld(HandMeld, c) for c in raw]
+        spare = jokers - used
+        while spare and melds:
+            for i, m in enumerate(melds):
+                bigger = _add_joker(m)
+                if bigger is not None:
+                    melds[i] = bigger
+                    spare -= 1
+                    break
+            else:
                 break
-        else:
-            break
     if spare or jokers >= 2:
         cost, used, raw = _solve_live(live, jokers, weights)
         melds = [_new_meld(HandMeld, c) for c in raw]
@@ -903,35 +904,40 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
 
 
 def table_view(table: tuple[Meld, ...]) -> TableView:
-    """The ``TableView`` of the melds on the table (cached per table)."""
+    """The ``TableView`` of the melds on the table (cached per table). Each kind maps to
+    the first meld that takes it (``fit``, ``unlock``: any order of the keys; ``swaps``:
+    in the order of the table, as ``_swap`` tries them)."""
     hit = _TABLE_CACHE.get(id(table))
     if hit is not None and hit[0] is table:
         return hit[1]
+    fits_cache = _FITS_CACHE
+    entries: list[_MeldEntry] = []
+    for m in table:
+        e = fits_cache.get(id(m))
+        entries.append(e if e is not None and e[0] is m else _meld_places(m))
     fit: dict[int, int] = {}
-    swaps: dict[int, int] = {}
     unlock: dict[int, int] = {}
+    # from the last meld to the first: a kind keeps the index of the first meld taking it
+    for i in range(len(entries) - 1, -1, -1):
+        e = entries[i]
+        fit.update(dict.fromkeys(e[1], i))
+        if e[2]:
+            unlock.update(e[2])
+    swaps: dict[int, int] = {}
     places = swap_bits = next_bits = 0
     nexts: tuple[tuple[int, int], ...] = ()
     joker_fits = False
-    for i, m in enumerate(table):
-        hit_m = _FITS_CACHE.get(id(m))
-        if hit_m is not None and hit_m[0] is m:
-            fits, b = hit_m[1], hit_m[2]
-        else:
-            fits, b = _meld_places(m)
+    for i, e in enumerate(entries):
+        for k in e[3]:
+            swaps.setdefault(k, i)
+        b = e[4]
         places |= b.places
         swap_bits |= b.swap_bits
         next_bits |= b.next_bits
         if b.next_places:
             nexts += b.next_places
-        joker_fits = joker_fits or b.joker_fits
-        for k, after in fits:
-            fit.setdefault(k, i)
-            if after >= 0:
-                unlock.setdefault(k, after)
-        for sf in m.stands_for:
-            if sf is not None:
-                swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
+        if b.joker_fits:
+            joker_fits = True
     view = TableView(fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
@@ -955,14 +961,23 @@ class TableBits(NamedTuple):
     joker_fits: bool
 
 
-def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
-    """``_meld_fits`` of a meld and the same places as lane masks (cached per meld)."""
+#: what a meld adds to a table's view: the meld, the kinds that fit it (``_meld_fits``),
+#: the unlocked kind of each that opens one (the first for a kind), the kinds its jokers
+#: stand for (in its order), its places as lane masks
+_MeldEntry = tuple[Meld, tuple[int, ...], dict[int, int], tuple[int, ...], TableBits]
+
+
+def _meld_places(meld: Meld) -> _MeldEntry:
+    """What ``meld`` adds to the table's view and bits (cached per meld)."""
     fits = _meld_fits(meld)
     bits = _LANE_BIT
     places = swap_bits = next_bits = 0
     nexts: list[tuple[int, int]] = []
     joker_fits = False
+    unlock: dict[int, int] = {}
     for k, after in fits:
+        if after >= 0:
+            unlock.setdefault(k, after)
         if k == JOKER_KIND:
             joker_fits = True
             continue
@@ -970,14 +985,18 @@ def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
         if after >= 0:
             nexts.append((bits[k], bits[after]))
             next_bits |= bits[after]
+    swap_kinds = []
     for sf in meld.stands_for:
         if sf is not None:
-            swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
+            k = sf[1] * 13 + sf[0] - 1
+            swap_kinds.append(k)
+            swap_bits |= bits[k]
     out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
+    entry = (meld, tuple(k for k, _ in fits), unlock, tuple(swap_kinds), out)
     if len(_FITS_CACHE) >= 1024:
         _FITS_CACHE.clear()
-    _FITS_CACHE[id(meld)] = (meld, fits, out)
-    return fits, out
+    _FITS_CACHE[id(meld)] = entry
+    return entry
 
 
 def table_bits(table: tuple[Meld, ...]) -> TableBits:
@@ -993,7 +1012,7 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits:
     fits_cache = _FITS_CACHE
     for m in table:
         hit_m = fits_cache.get(id(m))
-        b = hit_m[2] if hit_m is not None and hit_m[0] is m else _meld_places(m)[1]
+        b = (hit_m if hit_m is not None and hit_m[0] is m else _meld_places(m))[4]
         places |= b.places
         swap_bits |= b.swap_bits
         next_bits |= b.next_bits
@@ -1009,7 +1028,7 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits:
 
 
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
-_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
+_FITS_CACHE: dict[int, _MeldEntry] = {}
 #: ``table_bits`` by the identity of the table tuple (kept, as above)
 _BITS_CACHE: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
