@@ -46,8 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, reduce
-from operator import or_
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.cards import CARD_POINTS
@@ -462,7 +461,11 @@ def _live_mask(naturals: Sequence[int], jokers: int) -> int:
 
 def _lane_mask(naturals: Iterable[int]) -> int:
     """The lane mask of natural kinds: the ``_LANE_BIT`` of each, together."""
-    return reduce(or_, map(_LANE_BIT.__getitem__, naturals), 0)
+    bits = _LANE_BIT
+    m = 0
+    for k in naturals:
+        m |= bits[k]
+    return m
 
 
 def _live_bits(m: int, jokers: int) -> int:
@@ -904,40 +907,35 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
 
 
 def table_view(table: tuple[Meld, ...]) -> TableView:
-    """The ``TableView`` of the melds on the table (cached per table). Each kind maps to
-    the first meld that takes it (``fit``, ``unlock``: any order of the keys; ``swaps``:
-    in the order of the table, as ``_swap`` tries them)."""
+    """The ``TableView`` of the melds on the table (cached per table)."""
     hit = _TABLE_CACHE.get(id(table))
     if hit is not None and hit[0] is table:
         return hit[1]
-    fits_cache = _FITS_CACHE
-    entries: list[_MeldEntry] = []
-    for m in table:
-        e = fits_cache.get(id(m))
-        entries.append(e if e is not None and e[0] is m else _meld_places(m))
     fit: dict[int, int] = {}
-    unlock: dict[int, int] = {}
-    # from the last meld to the first: a kind keeps the index of the first meld taking it
-    for i in range(len(entries) - 1, -1, -1):
-        e = entries[i]
-        fit.update(dict.fromkeys(e[1], i))
-        if e[2]:
-            unlock.update(e[2])
     swaps: dict[int, int] = {}
+    unlock: dict[int, int] = {}
     places = swap_bits = next_bits = 0
     nexts: tuple[tuple[int, int], ...] = ()
     joker_fits = False
-    for i, e in enumerate(entries):
-        for k in e[3]:
-            swaps.setdefault(k, i)
-        b = e[4]
+    for i, m in enumerate(table):
+        hit_m = _FITS_CACHE.get(id(m))
+        if hit_m is not None and hit_m[0] is m:
+            fits, b = hit_m[1], hit_m[2]
+        else:
+            fits, b = _meld_places(m)
         places |= b.places
         swap_bits |= b.swap_bits
         next_bits |= b.next_bits
         if b.next_places:
             nexts += b.next_places
-        if b.joker_fits:
-            joker_fits = True
+        joker_fits = joker_fits or b.joker_fits
+        for k, after in fits:
+            fit.setdefault(k, i)
+            if after >= 0:
+                unlock.setdefault(k, after)
+        for sf in m.stands_for:
+            if sf is not None:
+                swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
     view = TableView(fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
@@ -961,23 +959,14 @@ class TableBits(NamedTuple):
     joker_fits: bool
 
 
-#: what a meld adds to a table's view: the meld, the kinds that fit it (``_meld_fits``),
-#: the unlocked kind of each that opens one (the first for a kind), the kinds its jokers
-#: stand for (in its order), its places as lane masks
-_MeldEntry = tuple[Meld, tuple[int, ...], dict[int, int], tuple[int, ...], TableBits]
-
-
-def _meld_places(meld: Meld) -> _MeldEntry:
-    """What ``meld`` adds to the table's view and bits (cached per meld)."""
+def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
+    """``_meld_fits`` of a meld and the same places as lane masks (cached per meld)."""
     fits = _meld_fits(meld)
     bits = _LANE_BIT
     places = swap_bits = next_bits = 0
     nexts: list[tuple[int, int]] = []
     joker_fits = False
-    unlock: dict[int, int] = {}
     for k, after in fits:
-        if after >= 0:
-            unlock.setdefault(k, after)
         if k == JOKER_KIND:
             joker_fits = True
             continue
@@ -985,34 +974,34 @@ def _meld_places(meld: Meld) -> _MeldEntry:
         if after >= 0:
             nexts.append((bits[k], bits[after]))
             next_bits |= bits[after]
-    swap_kinds = []
     for sf in meld.stands_for:
         if sf is not None:
-            k = sf[1] * 13 + sf[0] - 1
-            swap_kinds.append(k)
-            swap_bits |= bits[k]
+            swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
     out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
-    entry = (meld, tuple(k for k, _ in fits), unlock, tuple(swap_kinds), out)
     if len(_FITS_CACHE) >= 1024:
         _FITS_CACHE.clear()
-    _FITS_CACHE[id(meld)] = entry
-    return entry
+    _FITS_CACHE[id(meld)] = (meld, fits, out)
+    return fits, out
 
 
-def table_bits(table: tuple[Meld, ...]) -> TableBits:
+def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
     """The ``TableBits`` of the whole table (its melds' joined), without the dicts of a
     ``TableView``: the going-out checks need no more (cached per table, like
-    ``table_view``; the search makes a new table at every lay-down and lay-off)."""
+    ``table_view``; the search makes a new table at every lay-down and lay-off). The
+    table's ``TableView`` when one is cached (it holds the same bits)."""
     hit = _BITS_CACHE.get(id(table))
     if hit is not None and hit[0] is table:
         return hit[1]
+    full = _TABLE_CACHE.get(id(table))
+    if full is not None and full[0] is table:
+        return full[1]
     places = swap_bits = next_bits = 0
     nexts: tuple[tuple[int, int], ...] = ()
     joker_fits = False
     fits_cache = _FITS_CACHE
     for m in table:
         hit_m = fits_cache.get(id(m))
-        b = (hit_m if hit_m is not None and hit_m[0] is m else _meld_places(m))[4]
+        b = hit_m[2] if hit_m is not None and hit_m[0] is m else _meld_places(m)[1]
         places |= b.places
         swap_bits |= b.swap_bits
         next_bits |= b.next_bits
@@ -1028,7 +1017,7 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits:
 
 
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
-_FITS_CACHE: dict[int, _MeldEntry] = {}
+_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: ``table_bits`` by the identity of the table tuple (kept, as above)
 _BITS_CACHE: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
@@ -1157,11 +1146,11 @@ def _basic_play(obs: JokerenObservation) -> Action:
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     table = obs.table
-    hit = _BITS_CACHE.get(id(table))
-    tb = hit[1] if hit is not None and hit[0] is table else table_bits(table)
+    hit = _TABLE_CACHE.get(id(table))
+    tb = hit[1] if hit is not None and hit[0] is table else table_view(table)
     m = _lane_mask(naturals)
     if obs.may_meld and _quick_bits(m, jokers, hand, tb if obs.may_lay_off and table else None):
-        line = going_out_line(obs)
+        line = _line_after_quick(obs)  # (``going_out_line``: its quick condition holds)
         if line is not None:
             return line[0]
     by_cards = obs.variant.scoring == "cards"
@@ -2222,11 +2211,16 @@ def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
     ``legal_actions`` lists the ways to lay melds."""
     if obs.phase != "play" or obs.current_player != obs.seat or not obs.may_meld:
         return None
+    if not _quick_out(obs.hand, obs.table, obs.may_lay_off):
+        return None
+    return _line_after_quick(obs)
+
+
+def _line_after_quick(obs: JokerenObservation) -> tuple[Action, ...] | None:
+    """``going_out_line`` once its quick condition (``_quick_bits``) holds."""
     seat = obs.seat
     hand = obs.hand
     melds = obs.table
-    if not _quick_out(hand, melds, obs.may_lay_off):
-        return None
     key: _OutKey = (hand, melds, obs.out[seat], obs.came_out_this_turn)
     hit = _LINES.get(key)
     if hit is not None and hit[0] == (

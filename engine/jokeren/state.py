@@ -1092,7 +1092,10 @@ class JokerenState:
             d["may_meld"] = d["may_lay_off"] = False
         d["seat"] = seat
         d["hand"] = hands[seat]
-        d["hand_counts"] = tuple(map(len, hands))
+        if len(hands) == 4:
+            d["hand_counts"] = (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3]))
+        else:
+            d["hand_counts"] = tuple(map(len, hands))
         d["first_cycle"] = first_cycle
         opening = v.opening
         d["needs_opening"] = opening != "none" and not out[seat]
