@@ -282,7 +282,7 @@ def _solve_jokers(
             for c in nat:
                 left.remove(c)
             left_t = tuple(left)
-            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
             # the meld as it is, and (exact) with each number of the spare jokers it holds
             while meld is not None and len(meld.jokers) <= jokers:
                 used_here = len(meld.jokers)
@@ -346,18 +346,21 @@ def _add_joker(meld: HandMeld) -> HandMeld | None:
         lo, hi = min(positions), max(positions)
         suit = meld.naturals[0] // 13 if meld.naturals else meld.jokers[0][1]
         p = hi + 1 if hi < 14 and not (hi == 13 and lo == 1) else lo - 1
-        return HandMeld(
-            True,
-            meld.naturals,
-            (*meld.jokers, (_rank_of_position(p), suit)),
-            p == 14 or meld.ace_high,
+        return _new_meld(
+            HandMeld,
+            (
+                True,
+                meld.naturals,
+                (*meld.jokers, (_rank_of_position(p), suit)),
+                p == 14 or meld.ace_high,
+            ),
         )
     if meld.size >= 4:
         return None
     used = {k // 13 for k in meld.naturals} | {s for _, s in meld.jokers}
     rank = meld.naturals[0] % 13 + 1
     free = min(s for s in range(4) if s not in used)
-    return HandMeld(False, meld.naturals, (*meld.jokers, (rank, free)))
+    return _new_meld(HandMeld, (False, meld.naturals, (*meld.jokers, (rank, free)), False))
 
 
 def _masks(naturals: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -781,7 +784,7 @@ def _points_split(
             for c in nat:
                 left.remove(c)
             left_t = tuple(left)
-            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
             while meld is not None and len(meld.jokers) <= j:
                 used = len(meld.jokers)
                 r = solve(left_t, j - used, max(0, pts - meld.points()), kept)
