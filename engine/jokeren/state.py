@@ -89,6 +89,7 @@ from engine.cards import (
     CARD_POINTS,
     CARD_RANK,
     CARD_SUIT,
+    card_label,
     hand_value,
     jokeren_deck,
 )
@@ -566,10 +567,10 @@ class JokerenState:
         card = pile[-1]
         hand = self.hands[seat]
         if not _has_other_kind(hand, CARD_KIND[card]):
-            code = CARD_CODE[card]
+            nl, en = card_label(CARD_CODE[card], "nl"), card_label(CARD_CODE[card], "en")
             raise CannotDiscardTakenCard(
-                f"Met {code} van de open stapel hou je geen kaart over om weg te gooien.",
-                f"Taking {code} from the open pile would leave you nothing you may discard.",
+                f"Met {nl} van de open stapel hou je geen kaart over om weg te gooien.",
+                f"Taking {en} from the open pile would leave you nothing you may discard.",
             )
         d = self.__dict__.copy()
         d["hands"] = _set_hand(self.hands, seat, _put_in(hand, card))
@@ -592,10 +593,10 @@ class JokerenState:
         taken = self.taken_from_open
         if taken is not None and CARD_KIND[card] == CARD_KIND[taken]:
             raise CannotDiscardTakenCard(
-                f"Je mag {CARD_CODE[card]} niet weggooien: je pakte die kaart deze beurt van "
-                "de open stapel.",
-                f"You may not discard {CARD_CODE[card]}: you took that card from the open "
-                "pile this turn.",
+                f"Je mag {card_label(CARD_CODE[card], 'nl')} niet weggooien: je pakte die "
+                "kaart deze beurt van de open stapel.",
+                f"You may not discard {card_label(CARD_CODE[card], 'en')}: you took that card "
+                "from the open pile this turn.",
             )
         new_hand = hand[:i] + hand[i + 1 :]
         pile = (*self.open_pile, card)
@@ -1217,8 +1218,10 @@ def _not_an_action(action: object) -> MalformedAction:
 
 
 def _not_in_hand(card: int) -> CardNotInHand:
-    code = CARD_CODE[card] if 0 <= card < len(CARD_CODE) else str(card)
-    return CardNotInHand(f"{code} zit niet in je hand.", f"{code} is not in your hand.")
+    if not 0 <= card < len(CARD_CODE):
+        return CardNotInHand(f"{card} zit niet in je hand.", f"{card} is not in your hand.")
+    nl, en = card_label(CARD_CODE[card], "nl"), card_label(CARD_CODE[card], "en")
+    return CardNotInHand(f"{nl} zit niet in je hand.", f"{en} is not in your hand.")
 
 
 def _must_keep_discard() -> MustKeepDiscard:
