@@ -12,7 +12,7 @@
 // ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
 
 import { cardPips, fmt, formatNumber, h, markTable, moveSender, pageLanguage, readJson, showFinal, showLog, sleep } from "./table-common.js";
-import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
+import { cardInfo, cardName, rankLabel, RED_SUITS, shortLabel, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
 const T = readJson("table-strings");
@@ -32,6 +32,7 @@ const NAMES = {
   suits: T.suit_names.split(","),
   joker: "",
   format: T.card_name,
+  short: T.card_short,
 };
 
 const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
@@ -44,7 +45,7 @@ const suitOf = (id) => SUITS[Math.floor(id / 8)];
 const suitName = (s) => NAMES.suits[SUITS.indexOf(s)] ?? s;
 const suitText = (s) => `${SUIT_SYMBOLS[s]} ${suitName(s)}`;
 const nameOf = (id) => cardName(codeOf(id), NAMES);
-const shortOf = (id) => rankLabel(cardInfo(codeOf(id)).rank, NAMES.letters) + SUIT_SYMBOLS[suitOf(id)];
+const shortOf = (id) => shortLabel(codeOf(id), NAMES.letters, NAMES.short);
 
 /** The suits in display order: trump first, then alternating black and red. */
 function suitOrder(trump) {

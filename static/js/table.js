@@ -33,6 +33,7 @@ const NAMES = {
   suits: T.suit_names.split(","),
   joker: T.joker,
   format: T.card_name,
+  short: T.card_short,
 };
 
 const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
@@ -89,7 +90,7 @@ function cardFace(card, { tag = "span", standsFor = null, attrs = {}, small = fa
       h("span", { class: "jk-joker-word", "aria-hidden": "true", text: "JOKER" }),
     );
     if (standsFor) {
-      el.append(h("span", { class: "jk-stands", "aria-hidden": "true", text: shortLabel(standsFor, NAMES.letters) }));
+      el.append(h("span", { class: "jk-stands", "aria-hidden": "true", text: shortLabel(standsFor, NAMES.letters, NAMES.short) }));
     }
   } else {
     el.append(...cardPips("jk", rankLabel(info.rank, NAMES.letters), SUIT_SYMBOLS[info.suit]));
@@ -348,7 +349,7 @@ function renderActions() {
 
 function optionLabel(option) {
   const cards = option.cards
-    .map((c, i) => (option.standsFor[i] ? `[${shortLabel(option.standsFor[i], NAMES.letters)}]` : shortLabel(cardInfo(c).code, NAMES.letters)))
+    .map((c, i) => (option.standsFor[i] ? `[${shortLabel(option.standsFor[i], NAMES.letters, NAMES.short)}]` : shortLabel(cardInfo(c).code, NAMES.letters, NAMES.short)))
     .join(" ");
   return `${T[option.kind]}: ${cards}`;
 }
@@ -422,8 +423,8 @@ function renderScores() {
 
 /** A card (id or code) as a short label: "7♥", "B♠", "joker"; a joker on the table with its card. */
 function label(card, standsFor = null) {
-  if (!cardInfo(card).joker) return shortLabel(cardInfo(card).code, NAMES.letters);
-  return standsFor ? `${T.joker} (${shortLabel(standsFor, NAMES.letters)})` : T.joker;
+  if (!cardInfo(card).joker) return shortLabel(cardInfo(card).code, NAMES.letters, NAMES.short);
+  return standsFor ? `${T.joker} (${shortLabel(standsFor, NAMES.letters, NAMES.short)})` : T.joker;
 }
 
 /** The engine's public log entry in words (the page's language). */
