@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import factories
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -67,7 +66,10 @@ def test_the_replay_and_the_api_events_name_cards_in_words(
 
 #: the table's order of a Jokeren hand: spades, hearts, clubs, diamonds; 2 up to the ace
 _SUIT_ORDER = "♠♥♣♦"
-_RANKS = {"nl": "2 3 4 5 6 7 8 9 10 B V H A".split(), "en": "2 3 4 5 6 7 8 9 10 J Q K A".split()}
+_RANKS = {
+    "nl": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "V", "H", "A"],
+    "en": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
+}
 
 
 def _key(label: str, language: str) -> tuple[int, int, int]:
