@@ -66,7 +66,8 @@ def test_the_replay_and_the_api_events_name_cards_in_words(
 
 #: the table's order of a Jokeren hand: spades, hearts, clubs, diamonds; 2 up to the ace
 _SUIT_ORDER = "♠♥♣♦"
-_RANKS = {
+_NUMBERS = [str(n) for n in range(2, 11)]
+_RANKS = {"nl": [*_NUMBERS, "B", "V", "H", "A"], "en": [*_NUMBERS, "J", "Q", "K", "A"]}
     "nl": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "V", "H", "A"],
     "en": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
 }
