@@ -68,9 +68,6 @@ def test_the_replay_and_the_api_events_name_cards_in_words(
 _SUIT_ORDER = "♠♥♣♦"
 _NUMBERS = [str(n) for n in range(2, 11)]
 _RANKS = {"nl": [*_NUMBERS, "B", "V", "H", "A"], "en": [*_NUMBERS, "J", "Q", "K", "A"]}
-    "nl": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "V", "H", "A"],
-    "en": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
-}
 
 
 def _key(label: str, language: str) -> tuple[int, int, int]:
