@@ -510,8 +510,8 @@ function renderFinal() {
   const totals = state.game.totals || [0, 0];
   const us = teamOf(seat());
   showFinal(root, "kj", state.game, T, (res) => [
-    [T.we, "final-we", number(totals[us])],
-    [T.they, "final-they", number(totals[1 - us])],
+    [T.we, "final-we", String(totals[us])],
+    [T.they, "final-they", String(totals[1 - us])],
     [T.result, "final-result", number(res.result)],
     [T.rank, "final-rank", res.rank ?? "–"],
   ]);

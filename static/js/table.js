@@ -470,7 +470,7 @@ function renderLog() {
 
 function renderFinal() {
   showFinal(root, "jk", state.game, T, (res) => [
-    [T.your_total, "final-total", number(res.total)],
+    [T.your_total, "final-total", String(res.total)],
     [T.opp_average, "final-opp", number(res.opponents_average)],
     [T.your_result, "final-result", number(res.result)],
     [T.rank, "final-rank", res.rank ?? "–"],

@@ -10,7 +10,7 @@ from typing import Any
 
 import factories
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import log_in, settle
 from tests.e2e.test_klaverjas import hand, make_tournament, secret_where_the_bots_pass
@@ -55,3 +55,31 @@ def test_the_klaverjas_log_names_cards_in_words_in_both_languages(
     assert len(mine) == 1 and re.fullmatch(r"You played (10|[2-9JQKA])[♣♦♥♠]\.", mine[0])
     assert not [line for line in english if re.search(r"\bYou (passes|plays|chooses)\b", line)]
     assert not [line for line in english if CODE.search(line)]
+
+
+@pytest.mark.parametrize(("language", "expected"), [("nl", "-20,0"), ("en", "-20.0")])
+def test_the_live_leaderboard_writes_results_as_the_server_does(
+    live_server: Any, page: Page, language: str, expected: str
+) -> None:
+    """One decimal and the page's decimal sign, on the server's page and after the live
+    update (static/js/numbers.js) alike."""
+    t = factories.make_tournament(rounds=3)
+    anna = services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
+    bram = services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
+    factories.set_rounds(anna, [[10, 20, 30, 40]])
+    factories.set_rounds(bram, [[4, 25, 25, 25]])
+    services.standings_refresh(tournament=t)
+    log_in(page, live_server.url, "bram")
+    if language == "en":
+        page.click("button[name=language][value=en]")
+        page.wait_for_load_state()
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/")
+    row = page.locator("#leaderboard tbody tr", has_text="anna")
+    result = row.locator("td").nth(2)
+    expect(result).to_have_text(expected)  # the server's page: 10 − average(20, 30, 40)
+    # Anna plays on: the live update redraws her row (progress 2/3), her visible result
+    # is still round 1's, now written by the browser.
+    factories.set_rounds(anna, [[10, 20, 30, 40], [7, 41, 43, 47]])
+    services.standings_refresh(tournament=t)
+    expect(row).to_contain_text("2/3")
+    expect(result).to_have_text(expected)

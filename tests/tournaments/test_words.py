@@ -7,14 +7,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import factories
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from engine.cards import CARD_CODE, klaverjas_id
 from engine.jokeren.actions import Discard
 from engine.klaverjas.actions import Bid, PlayCard
-from tournaments import services
+from tournaments import numbers, services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +110,53 @@ def test_a_klaverjas_hand_text_puts_the_proposed_trump_first() -> None:
     assert services.hand_text(game="jokeren", codes=["**", "Kd", "2d"], language="en") == (
         "2♦ K♦ joker"
     )
+
+
+# --- Numbers: one format for a result (one decimal, the language's decimal sign) -------
+
+
+@pytest.mark.parametrize(
+    ("language", "texts"),
+    [
+        ("nl", ["79,3", "-20,0", "0,0", "56,3", "–"]),
+        ("en", ["79.3", "-20.0", "0.0", "56.3", "–"]),
+    ],
+)
+def test_a_result_has_one_decimal_and_the_languages_decimal_sign(
+    language: str, texts: list[str]
+) -> None:
+    with translation.override(language):
+        shown = [numbers.format_result(v) for v in (79.333, -20, -0.04, 56.25, None)]
+        assert shown == texts
+        assert numbers.format_signed(1.46) == ("+1,5" if language == "nl" else "+1.5")
+        assert numbers.format_signed(-2) == ("−2,0" if language == "nl" else "−2.0")
+        assert numbers.format_percent(62.54) == ("62,5%" if language == "nl" else "62.5%")
+
+
+def test_a_csv_export_keeps_the_machine_format_with_the_same_decimals() -> None:
+    with translation.override("nl"):
+        assert [numbers.result_csv(v) for v in (79.333, -20, -0.04, None)] == [
+            "79.3",
+            "-20.0",
+            "0.0",
+            "",
+        ]
+
+
+@pytest.mark.parametrize(("language", "expected"), [("nl", "-20,0"), ("en", "-20.0")])
+def test_the_tournament_page_shows_a_result_with_one_decimal(
+    client: Client, user: Any, language: str, expected: str
+) -> None:
+    t = factories.make_tournament(rounds=1)
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    factories.set_rounds(game, [[10, 20, 30, 40]])  # 10 − average(20, 30, 40)
+    services.standings_refresh(tournament=t)
+    client.force_login(user)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    board = page[page.index('id="leaderboard"') :]
+    assert f'<td class="num">{expected}</td>' in board
+    assert f"{expected}0" not in page  # never two decimals
+    # the JSON for programs keeps the number as a number
+    data = client.get(reverse("api_tournament_standings", args=[t.pk])).json()
+    assert data["standings"][0]["result"] == -20
