@@ -5,13 +5,15 @@ verify page, with hands in the table's order; numbers and dates in the locale's 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import factories
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from engine.cards import CARD_CODE, klaverjas_id
 from engine.jokeren.actions import Discard
@@ -160,3 +162,44 @@ def test_the_tournament_page_shows_a_result_with_one_decimal(
     # the JSON for programs keeps the number as a number
     data = client.get(reverse("api_tournament_standings", args=[t.pk])).json()
     assert data["standings"][0]["result"] == -20
+
+
+# --- Dates and times: the locale's 24-hour format, with the time zone ---------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "opens", "long"),
+    [
+        ("nl", "30 december 2026 20:49 CET", "30 december 2026 20:49 CET"),
+        ("en", "30 December 2026, 20:49 CET", "30 December 2026, 20:49 CET"),
+    ],
+)
+def test_times_are_24_hour_day_first_with_the_time_zone(
+    client: Client, organizer: Any, language: str, opens: str, long: str
+) -> None:
+    at = datetime(2026, 12, 30, 19, 49, tzinfo=UTC)  # 20:49 in Amsterdam (winter time)
+    t = factories.make_tournament(
+        created_by=organizer, opens_at=at, closes_at=at + timedelta(days=2), south_plays=()
+    )
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert opens in page
+    assert "p.m." not in page and "12/30/2026" not in page
+    with translation.override(language):
+        assert date_format(timezone.localtime(at), "DATETIME_FORMAT") == long
+
+
+@pytest.mark.parametrize(
+    ("language", "labels"),
+    [("nl", ["Opent op", "Sluit op"]), ("en", ["Opens at", "Closes at"])],
+)
+def test_the_organizer_form_states_the_time_zone_of_its_times(
+    client: Client, organizer: Any, language: str, labels: list[str]
+) -> None:
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournament_create")).content.decode()
+    abbr = timezone.localtime().tzname()
+    zone = "tijdzone" if language == "nl" else "time zone"
+    for label in labels:
+        assert f"{label} ({zone} Europe/Amsterdam, {abbr})" in page
