@@ -386,7 +386,7 @@ def check_meld(
         return _make_run(cards, sf, naturals[0][1], owner)
     if len(ranks) == 1:
         raise _invalid(
-            "In een set (dezelfde waarde) heeft elke kaart een andere kleur.",
+            "In een groep (dezelfde waarde) heeft elke kaart een andere kleur.",
             "A group needs cards of different suits.",
         )
     if len(suits) == 1:
@@ -533,12 +533,12 @@ def _make_group(cards: Sequence[int], sf: tuple[StandsFor, ...], rank: int, owne
         else:
             if x[0] != rank:
                 raise _invalid(
-                    "Een joker in een set staat voor een kaart van dezelfde waarde.",
+                    "Een joker in een groep staat voor een kaart van dezelfde waarde.",
                     "A joker in a group stands for a card of the group's rank.",
                 )
             if x[1] in used:
                 raise _invalid(
-                    "In een set (dezelfde waarde) heeft elke kaart een andere kleur.",
+                    "In een groep (dezelfde waarde) heeft elke kaart een andere kleur.",
                     "A group needs cards of different suits.",
                 )
             used.add(x[1])

@@ -511,7 +511,8 @@ class JokerenState:
             raise RoundOver("De ronde is voorbij.", "The round is over.")
         if seat is not None and seat != player:
             raise NotYourTurn(
-                f"Het is de beurt van stoel {player}.", f"It is seat {player}'s turn."
+                f"Je bent niet aan de beurt: plaats {player} is aan de beurt.",
+                f"It is seat {player}'s turn.",
             )
         t = type(action)
         if t is Draw:
@@ -730,7 +731,7 @@ class JokerenState:
             raise _first_cycle()
         specs = action.melds
         if not specs:
-            raise InvalidMeld("Leg minstens één setje.", "Lay at least one meld.")
+            raise InvalidMeld("Leg minstens één setje neer.", "Lay at least one meld.")
         hand = self.hands[seat]
         cards = action.cards
         laid_cards = set(cards)
@@ -787,7 +788,7 @@ class JokerenState:
             total = sum(m.points for m in melds)
             if total < v.opening_points:
                 raise ContractNotMet(
-                    f"Om uit te komen leg je in één keer setjes van samen minstens "
+                    f"Om op tafel te komen leg je in één beurt setjes van samen minstens "
                     f"{v.opening_points} punten (nu {total}).",
                     f"To come out, lay melds worth at least {v.opening_points} points in "
                     f"one go (these are worth {total}).",
@@ -802,7 +803,7 @@ class JokerenState:
             ok = False
         if not ok:
             raise ContractNotMet(
-                f"Om uit te komen moet je in één keer leggen: {contract.description_nl}.",
+                f"Om op tafel te komen moet je in één beurt neerleggen: {contract.description_nl}.",
                 f"To come out you must lay, in one action: {contract.description_en}.",
             )
 
@@ -1237,7 +1238,7 @@ def _no_meld(index: int) -> NoSuchMeld:
 
 def _first_cycle() -> FirstCycleNoMeld:
     return FirstCycleNoMeld(
-        "In de eerste ronde komt niemand op tafel: leggen, aanleggen en wisselen mag nog niet.",
+        "In de eerste rondgang mag nog niemand neerleggen, aanleggen of een joker wisselen.",
         "In the first cycle nobody lays down, lays off or swaps a joker.",
     )
 
