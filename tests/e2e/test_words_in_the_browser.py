@@ -12,8 +12,10 @@ import factories
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import log_in, settle
+from tests.e2e.helpers import join, log_in, settle
 from tests.e2e.test_klaverjas import hand, make_tournament, secret_where_the_bots_pass
+from tests.e2e.test_table import hand as jokeren_hand
+from tests.e2e.test_table import make_tournament as jokeren_tournament
 from tournaments import services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -83,3 +85,22 @@ def test_the_live_leaderboard_writes_results_as_the_server_does(
     services.standings_refresh(tournament=t)
     expect(row).to_contain_text("2/3")
     expect(result).to_have_text(expected)
+
+
+def test_the_jokeren_log_names_the_discard_in_words(live_server: Any, page: Page) -> None:
+    tournament = jokeren_tournament(rounds=2, south_plays=(0, 1))
+    factories.make_user("woorden_jk")
+    log_in(page, live_server.url, "woorden_jk")
+    join(page, live_server.url, tournament.pk)
+    page.click("[data-testid=stock]")
+    settle(page)
+    card, code = next((c, k) for c, k in jokeren_hand(page) if k != "**")
+    page.click(f"[data-testid=hand-card][data-card='{card}']")
+    page.click("[data-testid=btn-discard]")
+    settle(page)
+    lines = log_lines(page)
+    assert "Jij pakt van de dichte stapel." in lines
+    rank = {"T": "10", "J": "B", "Q": "V", "K": "H"}.get(code[0], code[0])
+    suit = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[code[1]]
+    assert f"Jij gooit {suit}{rank} weg." in lines
+    assert not [line for line in lines if CODE.search(line)]
