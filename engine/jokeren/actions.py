@@ -271,7 +271,10 @@ def card_text(card: int, language: str = "nl", stands_for: StandsFor = None) -> 
 
 def _melds_text(action: LayMelds, language: str) -> str:
     return " · ".join(
-        " ".join(card_text(c, language, sf) for c, sf in zip(cards, sfs, strict=False))
+        " ".join(
+            card_text(c, language, sf)
+            for c, sf in zip(cards, sfs or (None,) * len(cards), strict=False)
+        )
         for cards, sfs in action.melds
     )
 
