@@ -16,9 +16,12 @@ import { formatPercent, formatResult, formatSigned } from "./numbers.js";
   const rounds = box.dataset.rounds;
   const visibleRounds = Number(box.dataset.visibleRounds || 0);
 
-  function cell(text, numeric) {
+  // A cell as the server renders it (class and test id included, so a refreshed row is
+  // the same row).
+  function cell(text, numeric, testid) {
     const td = document.createElement("td");
     if (numeric) td.className = "num";
+    if (testid) td.dataset.testid = testid;
     td.textContent = text;
     return td;
   }
@@ -36,11 +39,11 @@ import { formatPercent, formatResult, formatSigned } from "./numbers.js";
             cell(s.rank === null ? "–" : String(s.rank), true),
             cell(name, false),
             cell(result(s.result), true),
-            cell(formatPercent(s.percentage, lang), true),
-            cell(formatSigned(s.vs_par, lang), true),
+            cell(formatPercent(s.percentage, lang), true, "avg-percentage"),
+            cell(formatSigned(s.vs_par, lang), true, "vs-par"),
             cell(s.total === null ? "–" : String(s.total), true),
             cell(result(s.opponents_average), true),
-            ...(s.parts || []).map((p) => cell(result(p), true)),
+            ...(s.parts || []).map((p) => cell(result(p), true, "part-result")),
             cell(s.rounds_played + "/" + rounds, true),
           );
         } else {
