@@ -199,7 +199,7 @@ export function layOffJokerOptions(meld, maxRun = 13) {
   return out;
 }
 
-/** Whether a table meld holds a joker (so "Joker ruilen" can apply to it). */
+/** Whether a table meld holds a joker (so "Joker wisselen" can apply to it). */
 export function meldHasJoker(meld) {
   return meld.cards.some((c) => cardInfo(c).joker);
 }
