@@ -13,7 +13,7 @@ import hmac
 import json
 import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -1299,6 +1299,55 @@ def _visibility_of(t: Tournament, own: EntryResult | None) -> Visibility:
     return Visibility(rounds=t.rounds if own.finished else own.rounds_played)
 
 
+def _own_view(t: Tournament, user: Any) -> tuple[Visibility, EntryResult | None]:
+    """What ``user`` may see of ``t`` (``results_visibility``) and their own row at that
+    view (``None``: no entry)."""
+    _ensure_results(t)
+    own_final = _own_row(t, user)
+    visibility = _visibility_of(t, own_final)
+    if own_final is None:
+        return visibility, None
+    own = EntryResult.objects.filter(entry_id=own_final.entry_id, upto=visibility.rounds).first()
+    return visibility, own
+
+
+@dataclass(frozen=True)
+class MyEntry:
+    """One of a player's tournament entries as they may see it now: their progress, and
+    their result and rank over the rounds ``results_visibility`` shows them (``standing``
+    ``None``, or its ``result`` and ``rank`` ``None``, while none may be seen)."""
+
+    tournament: Tournament
+    game: Game
+    visibility: Visibility
+    standing: Standing | None
+
+
+def my_entries(*, user: Any) -> list[MyEntry]:
+    """The player's tournament entries, the latest first, each with its progress and the
+    result and rank the player may see (``results_visibility``: never a score or rank of
+    a round before it may be seen, nothing while the organizer hides the results)."""
+    entries = (
+        Entry.objects.filter(user=user).select_related("tournament", "game").order_by("-joined_at")
+    )
+    out: list[MyEntry] = []
+    for entry in entries:
+        t = entry.tournament
+        visibility, own = _own_view(t, user)
+        standing = _board_ranked(t, visibility.rounds, [own])[0] if own is not None else None
+        out.append(MyEntry(t, entry.game, visibility, standing))
+    return out
+
+
+def entered_games(*, user: Any, tournament_ids: Iterable[int]) -> dict[int, Game]:
+    """The games ``user`` plays in these tournaments, by tournament id (only those they
+    entered; nobody's for a visitor)."""
+    if user is None or not user.is_authenticated:
+        return {}
+    entries = Entry.objects.filter(user=user, tournament_id__in=list(tournament_ids))
+    return {e.tournament_id: e.game for e in entries.select_related("game")}
+
+
 def results_visibility(*, tournament: Tournament, user: Any) -> Visibility:
     """What ``user`` (``None`` or anonymous: a visitor) may see of ``tournament``'s
     results, the one rule every surface follows (docs/rules.md §4): after the close,
@@ -1439,22 +1488,18 @@ def standings_page(
     and results over the rounds they may see; names and progress only when that is none.
     Without a ``page``, the page with the viewer's own row (else the first); ``q`` keeps
     the rows whose name contains it. A few indexed queries, whatever the field's size."""
-    _ensure_results(tournament)
     t = tournament
     page_size = min(max(page_size, 1), MAX_PAGE_SIZE)
-    own_final = _own_row(t, user)
-    visibility = _visibility_of(t, own_final)
+    visibility, own = _own_view(t, user)
     upto = visibility.rounds
     board = EntryResult.objects.filter(tournament=t, upto=upto)
     q = q.strip()
     me = None
-    if own_final is not None:
-        own = EntryResult.objects.filter(entry_id=own_final.entry_id, upto=upto).first()
-        if own is not None:
-            position = _board_position(t, upto, own)
-            me = _board_ranked(t, upto, [own])[0]
-            if page is None and not q:
-                page = position // page_size + 1
+    if own is not None:
+        position = _board_position(t, upto, own)
+        me = _board_ranked(t, upto, [own])[0]
+        if page is None and not q:
+            page = position // page_size + 1
     if q:
         count = board.filter(name_key__contains=q.lower()).count()
         page, offset = _page_bounds(page, page_size, count)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from tournaments import analysis, services
 from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
-from tournaments.models import Entry, Game, Tournament
+from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
 
 
@@ -420,11 +420,7 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
-    entries = (
-        Entry.objects.filter(user=request.user)
-        .select_related("tournament", "game")
-        .order_by("-joined_at")
-    )
+    entries = services.my_entries(user=request.user)
     return render(request, "tournaments/my_games.html", {"entries": entries})
 
 
