@@ -695,11 +695,14 @@ def _event_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[st
     return delta
 
 
-def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]:
+def describe_action(
+    action: Any, seat: int, num_players: int, *, player: str | None = None
+) -> tuple[str, str]:
     """The action in words, Dutch and English, after the seat's name: the game module's
-    ``describe(action) -> (nl, en)`` where it has one, else the action's JSON."""
-    names_nl = seat_names("nl", num_players)
-    names_en = seat_names("en", num_players)
+    ``describe(action) -> (nl, en)`` where it has one, else the action's JSON. ``player``
+    names the player's seat (``player_seat_names``), else it is "Jij"/"You"."""
+    names_nl = seat_names("nl", num_players, player=player)
+    names_en = seat_names("en", num_players, player=player)
     describe = getattr(sys.modules.get(type(action).__module__), "describe", None)
     if callable(describe):
         nl, en = describe(action)
@@ -709,9 +712,22 @@ def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]
     return f"{names_nl[seat]}: {nl}", f"{names_en[seat]}: {en}"
 
 
-def seat_names(language: str, num_players: int = 4) -> list[str]:
-    """The seats' names in a language: the player, then clockwise."""
-    return list(_seat_names(language, num_players))
+def seat_names(language: str, num_players: int = 4, *, player: str | None = None) -> list[str]:
+    """The seats' names in a language: the player ("Jij"/"You", or ``player``: their
+    name), then clockwise."""
+    names = list(_seat_names(language, num_players))
+    if player is not None:
+        names[PLAYER_SEAT] = player
+    return names
+
+
+def player_name_for(*, game: Game, viewer: Any) -> str | None:
+    """How a page about ``game`` names its player's seat for ``viewer``: ``None`` (the
+    page's "Jij"/"You") for the player themself, their name for anyone else (another
+    player, a visitor)."""
+    if viewer is not None and viewer.is_authenticated and viewer.pk == game.user_id:
+        return None
+    return str(game.user.get_username())
 
 
 @functools.lru_cache(maxsize=64)
@@ -1857,10 +1873,11 @@ def game_moves(*, game: Game) -> list[PlayedMove]:
     return out
 
 
-def game_replay(*, game: Game, round_index: int) -> list[Frame]:
+def game_replay(*, game: Game, round_index: int, player: str | None = None) -> list[Frame]:
     """Rebuild one round of a game step by step from the secret and the entrant's stored
     actions (the bots' are recomputed: they are deterministic). A round with nothing
-    stored is its deal only; a stored action the engine refuses ends the frames."""
+    stored is its deal only; a stored action the engine refuses ends the frames. The
+    texts name the player's seat ``player`` (``player_name_for``), else "Jij"/"You"."""
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
@@ -1871,7 +1888,9 @@ def game_replay(*, game: Game, round_index: int) -> list[Frame]:
     replay = _replay_stored(game, module, variant, stored)
     frames = [Frame(None, None, False, "", "", replay.deal, n)]
     for i, (done, state) in enumerate(zip(replay.actions, replay.states, strict=True)):
-        nl, en = describe_action(module.action_from_json(done.action), done.seat, n)
+        nl, en = describe_action(
+            module.action_from_json(done.action), done.seat, n, player=player
+        )
         frames.append(Frame(stored.first_seq + i, done.seat, done.by_bot, nl, en, state, n))
     return frames
 

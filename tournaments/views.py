@@ -203,7 +203,9 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         round_index = rounds[0] if rounds else 0
     if rounds and round_index not in rounds:
         raise Http404
-    frames = services.game_replay(game=game, round_index=round_index)
+    # The player's seat is "Jij"/"You" for the player only; their name for anyone else.
+    player = services.player_name_for(game=game, viewer=request.user)
+    frames = services.game_replay(game=game, round_index=round_index, player=player)
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
     played = rounds and round_index in rounds
@@ -215,7 +217,10 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "round_index": round_index,
             "rounds": rounds,
             "frames": services.replay_frames_json(game=game, frames=frames),
-            "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
+            "seat_names": services.seat_names(
+                request.LANGUAGE_CODE, variant.num_players, player=player
+            ),
+            "player": player,
             "scores": game.round_scores[rounds.index(round_index)] if played else None,
             "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
             "may_download": _may_replay(request, game)
