@@ -1888,9 +1888,7 @@ def game_replay(*, game: Game, round_index: int, player: str | None = None) -> l
     replay = _replay_stored(game, module, variant, stored)
     frames = [Frame(None, None, False, "", "", replay.deal, n)]
     for i, (done, state) in enumerate(zip(replay.actions, replay.states, strict=True)):
-        nl, en = describe_action(
-            module.action_from_json(done.action), done.seat, n, player=player
-        )
+        nl, en = describe_action(module.action_from_json(done.action), done.seat, n, player=player)
         frames.append(Frame(stored.first_seq + i, done.seat, done.by_bot, nl, en, state, n))
     return frames
 

@@ -13,7 +13,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -21,13 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def closed_game() -> Game:
-    tournament = factories.make_tournament(name="Terugkijken", rounds=1)
-    anna = factories.make_user("anna")
-    game = services.entry_join(tournament_id=tournament.pk, user=anna).game
-    game, _events = factories.play_to_end(game, anna)
-    services.tournament_close(tournament_id=tournament.pk)
-    game.refresh_from_db()
-    return game
+    return factories.closed_game(username="anna")[1]
 
 
 def _script(page: str, element_id: str) -> Any:
