@@ -21,12 +21,18 @@
 
   // --- Fields that apply only with some values of another -------------------------------
 
+  // A hidden field is also disabled (not sent: the server ignores it anyway, and a
+  // browser would refuse to send a form with a hidden required field left empty); one
+  // the server locked stays disabled.
   const conditional = [...form.querySelectorAll("[data-applies-field]")];
+  const inputsOf = (box) => [...box.querySelectorAll("input, select, textarea")];
+  conditional.forEach((box) => inputsOf(box).forEach((i) => (i.dataset.locked = String(i.disabled))));
   function showWhatApplies() {
     conditional.forEach((box) => {
       const control = form.elements.namedItem(box.dataset.appliesField);
       if (!control) return;
       box.hidden = !box.dataset.appliesValues.split(",").includes(control.value);
+      inputsOf(box).forEach((i) => (i.disabled = box.hidden || i.dataset.locked === "true"));
     });
   }
   new Set(conditional.map((box) => box.dataset.appliesField)).forEach((name) => {
@@ -44,6 +50,7 @@
   const T = JSON.parse(document.getElementById("form-strings").textContent);
   const fmt = (text, n) => text.replace("{n}", String(n));
   const roundsInput = form.elements.namedItem("rounds");
+  const locked = field.dataset.locked ?? String(field.disabled);
 
   // The choice (index into data.choices) of each round so far; round r of a shorter
   // list uses entry r modulo its length, as the game does (RULES.md §3).
@@ -64,7 +71,9 @@
     sel.id = `contract-round-${round + 1}`;
     sel.dataset.round = String(round + 1);
     sel.setAttribute("aria-label", fmt(T.contract_of_round, round + 1));
-    sel.disabled = field.disabled;
+    // The selects have no name (the field carries the JSON): only a locked form's are off.
+    sel.dataset.locked = locked;
+    sel.disabled = locked === "true";
     data.choices.forEach((choice, i) => {
       const option = document.createElement("option");
       option.value = String(i);

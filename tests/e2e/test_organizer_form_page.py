@@ -61,6 +61,9 @@ def test_contracts_are_chosen_per_round_and_fields_follow_the_opening(
     page.select_option("#id_v_opening", "points")
     expect(page.locator("[data-field=v_opening_points]")).to_be_visible()
     expect(page.locator("[data-field=v_contracts]")).to_be_hidden()
+    # What is hidden is not sent (the server would ignore it).
+    expect(page.locator("#id_v_contracts")).to_be_disabled()
+    expect(page.locator("#id_v_opening_points")).to_be_enabled()
     page.select_option("#id_v_opening", "contract")
     expect(page.locator("[data-field=v_contracts]")).to_be_visible()
     expect(page.locator("[data-field=v_opening_points]")).to_be_hidden()
@@ -87,3 +90,17 @@ def test_the_points_opening_creates_a_tournament_without_contracts(
     t = Tournament.objects.get(name="Vijftigen")
     assert t.variant["opening"] == "points" and t.variant["opening_points"] == 50
     assert t.variant["contracts"] == []
+
+
+def test_a_hidden_field_left_empty_does_not_stop_the_form(live_server: Any, page: Page) -> None:
+    factories.make_user("clubleider", organizer=True)
+    log_in(page, live_server.url, "clubleider")
+    page.goto(f"{live_server.url}/tournaments/new/?preset=jokeren:jokeren13")
+    expect(page.locator("[data-field=v_opening_points]")).to_be_hidden()
+    # Empty, it would fail the browser's check of a required field the player cannot see.
+    page.eval_on_selector("#id_v_opening_points", "i => { i.value = ''; }")
+    page.fill("#id_name", "Zonder eis")
+    page.click("#tournament-form button[type=submit]:not(#load-preset)")
+    page.wait_for_url("**/tournaments/*/")
+    t = Tournament.objects.get(name="Zonder eis")
+    assert t.variant["opening"] == "none" and t.variant["opening_points"] == 40
