@@ -79,3 +79,17 @@ def test_the_entrant_is_you_in_their_own_replay(client: Client, closed_game: Gam
     texts = _own_texts(page)
     assert texts and all(t.startswith("Jij: ") for t in texts)
     assert "Jouw beslissingen" in page and "<th>Jij</th>" in page
+
+
+def test_the_split_page_names_the_players_never_you(client: Client, closed_game: Game) -> None:
+    client.force_login(closed_game.user)  # even for the player: two games side by side
+    response = client.get(reverse("game_split", args=[closed_game.pk]) + "?round=0&with=par")
+    assert response.status_code == 200
+    split = response.context["split"]
+    steps = [*split.common, *split.left.steps, *split.right.steps]
+    own = [s for s in steps if s.seat == 0]
+    assert own and not any(s.text_nl.startswith("Jij") for s in own)
+    assert all(s.text_nl.startswith("anna / Par (de bots): ") for s in split.common if s.seat == 0)
+    assert all(s.text_nl.startswith("anna: ") for s in split.left.steps if s.seat == 0)
+    assert all(s.text_nl.startswith("Par (de bots): ") for s in split.right.steps if s.seat == 0)
+    assert "Jij:" not in response.content.decode()
