@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.dealing import Stream
+from engine.errors import check_bot_version
 from engine.klaverjas import bots
 from engine.klaverjas.actions import Action, PlayCard
 from engine.klaverjas.bots import _Knowledge, _knowledge, _may_hold, choose
@@ -41,6 +42,13 @@ from engine.klaverjas.variants import Variant
 #: the bot levels, weakest first (the site's default stays ``strong``)
 BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
 DEFAULT_BOT_LEVEL: Final = "strong"
+#: The bots' version that new games get. Stored games keep only the entrant's own
+#: actions and replay the bots' moves, so a released version's choices never change: a
+#: change of any level's choices is a new version (README, "Bot versions").
+BOT_VERSION: Final = 1
+#: Every version this engine can still play, oldest first (each pinned by
+#: tests/engine/test_bot_fingerprints.py).
+BOT_VERSIONS: Final[tuple[int, ...]] = (1,)
 
 #: deals sampled per decision (at most)
 SAMPLES: Final = 12
@@ -380,9 +388,11 @@ def choose_expert(obs: KlaverjasObservation, *, rng: Stream) -> Action:
     return PlayCard(strong_card if strong_card in winners else winners[0])
 
 
-def bot_action(state: KlaverjasState, *, level: str) -> Action:
-    """The action of a bot of any level (``BOT_LEVELS``) for the seat to move: from that
-    seat's observation and the round's ``bot:<seat>`` stream from the current move count."""
+def bot_action(state: KlaverjasState, *, level: str, version: int = BOT_VERSION) -> Action:
+    """The action of a bot of any level (``BOT_LEVELS``) and version (``BOT_VERSIONS``;
+    an unknown one raises ``UnknownBotVersion``) for the seat to move: from that seat's
+    observation and the round's ``bot:<seat>`` stream from the current move count."""
+    check_bot_version("klaverjas", version, BOT_VERSIONS)
     if level != "expert":
         return bots.bot_action(state, level=level)
     seat = state.current_player
