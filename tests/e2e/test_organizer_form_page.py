@@ -21,6 +21,21 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 ROWS = "[data-testid=contract-row]"
 
 
+def _open_form(page: Page, base_url: str, preset: str) -> None:
+    """An organizer's new-tournament form for ``preset``."""
+    factories.make_user("clubleider", organizer=True)
+    log_in(page, base_url, "clubleider")
+    page.goto(f"{base_url}/tournaments/new/?preset={preset}")
+
+
+def _submit(page: Page, name: str) -> Tournament:
+    """Name the tournament, create it and return it."""
+    page.fill("#id_name", name)
+    page.click("#tournament-form button[type=submit]:not(#load-preset)")
+    page.wait_for_url("**/tournaments/*/")
+    return Tournament.objects.get(name=name)
+
+
 def _chosen(page: Page) -> list[str]:
     """The contract chosen in each row, by its shown name."""
     return page.locator(f"{ROWS} select").evaluate_all(
@@ -31,9 +46,7 @@ def _chosen(page: Page) -> list[str]:
 def test_contracts_are_chosen_per_round_and_fields_follow_the_opening(
     live_server: Any, page: Page
 ) -> None:
-    factories.make_user("clubleider", organizer=True)
-    log_in(page, live_server.url, "clubleider")
-    page.goto(f"{live_server.url}/tournaments/new/?preset=jokeren:klassiek")
+    _open_form(page, live_server.url, "jokeren:klassiek")
     contracts = PRESETS["klassiek"].to_json()["contracts"]
     names = [c["description_nl"] for c in contracts]
 
@@ -68,10 +81,7 @@ def test_contracts_are_chosen_per_round_and_fields_follow_the_opening(
     expect(page.locator("[data-field=v_contracts]")).to_be_visible()
     expect(page.locator("[data-field=v_opening_points]")).to_be_hidden()
 
-    page.fill("#id_name", "Potjesavond")
-    page.click("#tournament-form button[type=submit]:not(#load-preset)")
-    page.wait_for_url("**/tournaments/*/")
-    t = Tournament.objects.get(name="Potjesavond")
+    t = _submit(page, "Potjesavond")
     assert t.rounds == 4
     assert t.variant["contracts"] == [contracts[0], other, contracts[2], contracts[3]]
 
@@ -79,28 +89,18 @@ def test_contracts_are_chosen_per_round_and_fields_follow_the_opening(
 def test_the_points_opening_creates_a_tournament_without_contracts(
     live_server: Any, page: Page
 ) -> None:
-    factories.make_user("clubleider", organizer=True)
-    log_in(page, live_server.url, "clubleider")
-    page.goto(f"{live_server.url}/tournaments/new/?preset=jokeren:klassiek")
+    _open_form(page, live_server.url, "jokeren:klassiek")
     page.select_option("#id_v_opening", "points")
     page.fill("#id_v_opening_points", "50")
-    page.fill("#id_name", "Vijftigen")
-    page.click("#tournament-form button[type=submit]:not(#load-preset)")
-    page.wait_for_url("**/tournaments/*/")
-    t = Tournament.objects.get(name="Vijftigen")
+    t = _submit(page, "Vijftigen")
     assert t.variant["opening"] == "points" and t.variant["opening_points"] == 50
     assert t.variant["contracts"] == []
 
 
 def test_a_hidden_field_left_empty_does_not_stop_the_form(live_server: Any, page: Page) -> None:
-    factories.make_user("clubleider", organizer=True)
-    log_in(page, live_server.url, "clubleider")
-    page.goto(f"{live_server.url}/tournaments/new/?preset=jokeren:jokeren13")
+    _open_form(page, live_server.url, "jokeren:jokeren13")
     expect(page.locator("[data-field=v_opening_points]")).to_be_hidden()
     # Empty, it would fail the browser's check of a required field the player cannot see.
     page.eval_on_selector("#id_v_opening_points", "i => { i.value = ''; }")
-    page.fill("#id_name", "Zonder eis")
-    page.click("#tournament-form button[type=submit]:not(#load-preset)")
-    page.wait_for_url("**/tournaments/*/")
-    t = Tournament.objects.get(name="Zonder eis")
+    t = _submit(page, "Zonder eis")
     assert t.variant["opening"] == "none" and t.variant["opening_points"] == 40
