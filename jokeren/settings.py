@@ -233,6 +233,9 @@ USE_I18N = True
 USE_TZ = True
 
 # --- Static files ----------------------------------------------------------------------
+# DEBUG off: hashed, compressed files (jokeren/storage.py) from ``collectstatic``, served by
+# whitenoise: the hashed names cached for ten years ("immutable"), any other name for
+# WHITENOISE_MAX_AGE seconds.
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
@@ -242,7 +245,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "jokeren.storage.StaticFilesStorage"
         )
     },
 }

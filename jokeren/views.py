@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
@@ -10,9 +13,12 @@ from django.contrib.auth.models import User
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views import i18n
+from django.views.decorators.cache import cache_control
 
 from jokeren import throttle
 from tournaments import services
@@ -85,3 +91,22 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         return redirect(target or "home")
     return render(request, "registration/signup.html", {"form": form, "next": target})
+
+
+#: How long a browser keeps the scripts' translation catalogue without asking again.
+JS_CATALOG_MAX_AGE = 3600
+
+
+@method_decorator(cache_control(max_age=JS_CATALOG_MAX_AGE), name="get")
+class JavaScriptCatalog(i18n.JavaScriptCatalog):
+    """Django's catalogue of the scripts' translations in the language its address names
+    (``?lang=nl``: base.html links the page's language), whatever the request's cookie or
+    Accept-Language say, so a browser may keep it: a page in the other language links
+    another address."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        lang = request.GET.get("lang", "")
+        if lang not in dict(settings.LANGUAGES):
+            return super().get(request, *args, **kwargs)
+        with translation.override(lang):
+            return super().get(request, *args, **kwargs)
