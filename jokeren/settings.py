@@ -155,6 +155,10 @@ if REDIS_URL:
             "LOCATION": env.str("CACHE_URL", default=REDIS_URL),
         }
     }
+    # Sessions read from the shared cache (written through to the database): a request
+    # (every move POST) needs no session query. Only with a cache every process shares:
+    # a per-process cache would keep a session another process ended (a log-out).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -9,6 +9,7 @@ from jokeren import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("api/ping/", views.ping, name="api_ping"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.login_view, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

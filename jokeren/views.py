@@ -11,14 +11,16 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from jokeren import throttle
 from tournaments import services
@@ -28,6 +30,13 @@ from tournaments.models import Tournament
 #: Django's log-in page and the admin's, each behind the log-in throttle.
 login_view = throttle.throttle_login(auth_views.LoginView.as_view())
 admin_login_view = throttle.throttle_login(admin.site.login)
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """/favicon.ico, which browsers ask for on their own: the site's icon (static/favicon.svg,
+    linked from every page)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 @api_view("GET")

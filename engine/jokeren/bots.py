@@ -282,7 +282,7 @@ def _solve_jokers(
             for c in nat:
                 left.remove(c)
             left_t = tuple(left)
-            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
             # the meld as it is, and (exact) with each number of the spare jokers it holds
             while meld is not None and len(meld.jokers) <= jokers:
                 used_here = len(meld.jokers)
@@ -346,18 +346,21 @@ def _add_joker(meld: HandMeld) -> HandMeld | None:
         lo, hi = min(positions), max(positions)
         suit = meld.naturals[0] // 13 if meld.naturals else meld.jokers[0][1]
         p = hi + 1 if hi < 14 and not (hi == 13 and lo == 1) else lo - 1
-        return HandMeld(
-            True,
-            meld.naturals,
-            (*meld.jokers, (_rank_of_position(p), suit)),
-            p == 14 or meld.ace_high,
+        return _new_meld(
+            HandMeld,
+            (
+                True,
+                meld.naturals,
+                (*meld.jokers, (_rank_of_position(p), suit)),
+                p == 14 or meld.ace_high,
+            ),
         )
     if meld.size >= 4:
         return None
     used = {k // 13 for k in meld.naturals} | {s for _, s in meld.jokers}
     rank = meld.naturals[0] % 13 + 1
     free = min(s for s in range(4) if s not in used)
-    return HandMeld(False, meld.naturals, (*meld.jokers, (rank, free)))
+    return _new_meld(HandMeld, (False, meld.naturals, (*meld.jokers, (rank, free)), False))
 
 
 def _masks(naturals: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -421,7 +424,9 @@ def _live_with(k: int, m: int, jokers: int) -> bool:
         return bool(m & _PARTNERS_ONE[k])
     if (m & _OTHER_SUITS[k]).bit_count() >= 2:
         return True
-    return any(m & pair == pair for pair in _RUN_PAIRS[k])
+    # two cards of its suit in a row next to it: below, around or above (lanes 0 and 15
+    # stay empty, so no shift reaches another suit's positions)
+    return bool(((m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)) & _LANE_BIT[k])
 
 
 def _lane_bits(suit: int, positions: Sequence[int]) -> int:
@@ -443,17 +448,6 @@ _PARTNERS_ONE: Final = tuple(
             for p in ((1, 14) if k % 13 == 0 else (k % 13 + 1,))
             for q in (p - 2, p - 1, p + 1, p + 2)
         ],
-    )
-    for k in range(52)
-)
-#: per natural kind: the pairs of run neighbours that make it live without a joker
-_RUN_PAIRS: Final = tuple(
-    tuple(
-        pair
-        for p in ((1, 14) if k % 13 == 0 else (k % 13 + 1,))
-        for a, b in ((p - 2, p - 1), (p - 1, p + 1), (p + 1, p + 2))
-        if 1 <= a <= 14 and 1 <= b <= 14
-        for pair in (_lane_bits(k // 13, (a, b)),)
     )
     for k in range(52)
 )
@@ -587,19 +581,23 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
     changes only by loose cards reuses it)."""
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     # the quick search, the spare jokers then put where a meld has room: exact unless a
-    # joker stays loose or two jokers could go with a card alone (then the exact search)
-    cost, used, raw = _solve_live(live, jokers, weights, exact=False)
-    melds = [_new_meld(HandMeld, c) for c in raw]
-    spare = jokers - used
-    while spare and melds:
-        for i, m in enumerate(melds):
-            bigger = _add_joker(m)
-            if bigger is not None:
-                melds[i] = bigger
-                spare -= 1
+    # joker stays loose or two jokers could go with a card alone (then the exact search;
+    # with two jokers or more always, and only that)
+    spare = 0
+    melds: list[HandMeld] = []
+    if jokers < 2:
+        cost, used, raw = _solve_live(live, jokers, weights, exact=False)
+        melds = [_new_meld(HandMeld, c) for c in raw]
+        spare = jokers - used
+        while spare and melds:
+            for i, m in enumerate(melds):
+                bigger = _add_joker(m)
+                if bigger is not None:
+                    melds[i] = bigger
+                    spare -= 1
+                    break
+            else:
                 break
-        else:
-            break
     if spare or jokers >= 2:
         cost, used, raw = _solve_live(live, jokers, weights)
         melds = [_new_meld(HandMeld, c) for c in raw]
@@ -623,6 +621,7 @@ def clear_caches() -> None:
     _CANDIDATES.clear()
     _LINES.clear()
     _relaxed_left.cache_clear()
+    _BITS_CACHE.clear()
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -785,7 +784,7 @@ def _points_split(
             for c in nat:
                 left.remove(c)
             left_t = tuple(left)
-            meld: HandMeld | None = HandMeld(run, (k, *nat), jk, high)
+            meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
             while meld is not None and len(meld.jokers) <= j:
                 used = len(meld.jokers)
                 r = solve(left_t, j - used, max(0, pts - meld.points()), kept)
@@ -988,8 +987,42 @@ def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
     return fits, out
 
 
+def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
+    """The ``TableBits`` of the whole table (its melds' joined), without the dicts of a
+    ``TableView``: the going-out checks need no more (cached per table, like
+    ``table_view``; the search makes a new table at every lay-down and lay-off). The
+    table's ``TableView`` when one is cached (it holds the same bits)."""
+    hit = _BITS_CACHE.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    full = _TABLE_CACHE.get(id(table))
+    if full is not None and full[0] is table:
+        return full[1]
+    places = swap_bits = next_bits = 0
+    nexts: tuple[tuple[int, int], ...] = ()
+    joker_fits = False
+    fits_cache = _FITS_CACHE
+    for m in table:
+        hit_m = fits_cache.get(id(m))
+        b = hit_m[2] if hit_m is not None and hit_m[0] is m else _meld_places(m)[1]
+        places |= b.places
+        swap_bits |= b.swap_bits
+        next_bits |= b.next_bits
+        if b.next_places:
+            nexts += b.next_places
+        if b.joker_fits:
+            joker_fits = True
+    out = TableBits(places, swap_bits, nexts, next_bits, joker_fits)
+    if len(_BITS_CACHE) >= 256:
+        _BITS_CACHE.clear()
+    _BITS_CACHE[id(table)] = (table, out)
+    return out
+
+
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
 _FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
+#: ``table_bits`` by the identity of the table tuple (kept, as above)
+_BITS_CACHE: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
 #: reused while cached)
 _TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
@@ -1117,26 +1150,26 @@ def _basic_play(obs: JokerenObservation) -> Action:
     naturals, jokers = _kinds(hand)
     table = obs.table
     hit = _TABLE_CACHE.get(id(table))
-    view = hit[1] if hit is not None and hit[0] is table else table_view(table)
-    if obs.may_meld and _quick_bits(
-        _lane_mask(naturals), jokers, hand, view if obs.may_lay_off and table else None
-    ):
-        line = going_out_line(obs)
+    tb = hit[1] if hit is not None and hit[0] is table else table_view(table)
+    m = _lane_mask(naturals)
+    if obs.may_meld and _quick_bits(m, jokers, hand, tb if obs.may_lay_off and table else None):
+        line = _line_after_quick(obs)  # (``going_out_line``: its quick condition holds)
         if line is not None:
             return line[0]
     by_cards = obs.variant.scoring == "cards"
     part = partition(naturals, jokers, by_cards)
     if not (obs.may_meld and (part.melds or obs.needs_opening)):
-        fit = view.fit
+        # (the table's lay-off places and joker swaps as lane bits: a kind's bits are its own)
+        places = tb.places
         if not obs.may_lay_off or (
-            view.swaps.keys().isdisjoint(naturals)
-            and not (part.loose_jokers and JOKER_KIND in fit)
-            and fit.keys().isdisjoint(part.loose)
+            not tb.swap_bits & m
+            and not (part.loose_jokers and tb.joker_fits)
+            and not places & _lane_mask(part.loose)
         ):
             taken = obs.taken_from_open
             weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
             k = _basic_discard(
-                part.loose, weights, fit, None if taken is None else _KIND[taken], naturals
+                part.loose, weights, places, None if taken is None else _KIND[taken], naturals
             )
             if k >= 0:
                 return DISCARDS[_lowest_id(hand, k)]
@@ -1151,7 +1184,7 @@ def _lowest_id(hand: Sequence[int], k: int) -> int:
 
 
 def _open_card_verdict(
-    m: int, jokers: int, tk: int, table: TableView | None, strong: bool
+    m: int, jokers: int, tk: int, table: TableView | TableBits | None, strong: bool
 ) -> bool | None:
     """The rules both levels follow for the open card of kind ``tk``, for a hand of lane
     mask ``m`` (its naturals) and ``jokers``: never when it would leave nothing to
@@ -1164,7 +1197,9 @@ def _open_card_verdict(
         return False  # only copies of the open card
     if not strong and (jokers >= 2 or _live_with(tk, m, jokers)):
         return True
-    if table is not None and (tk in table.fit or (strong and tk in table.swaps)):
+    if table is not None and (
+        table.places & _LANE_BIT[tk] or (strong and table.swap_bits & _LANE_BIT[tk])
+    ):
         return True
     return None if strong else False
 
@@ -1187,7 +1222,7 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
         else:
             m |= bits[k]
     lay_off_now = not obs.first_cycle and (obs.variant.lay_off_before_out or obs.out[obs.seat])
-    table = table_view(obs.table) if lay_off_now else None
+    table = table_bits(obs.table) if lay_off_now else None
     tk = kinds[pile[-1]]
     if _open_card_verdict(m, jokers, tk, table, False):
         return DRAW_OPEN
@@ -1196,14 +1231,13 @@ def _basic_draw(obs: JokerenObservation) -> Draw:
     # beyond a lay-off place, or in a meld with the joker a swap brings (and a partner, the
     # joker at hand, or the joker of a second swap): else it cannot help going out.
     if table is not None and obs.table and tk != JOKER_KIND:
-        tb = table_view(obs.table)
-        sb = tb.swap_bits
+        sb = table.swap_bits
         swap_in = m & sb and (
             jokers
             or m & _PARTNERS_ONE[tk]
             or sum(1 for c in obs.hand if kinds[c] != JOKER_KIND and bits[kinds[c]] & sb) >= 2
         )
-        if (swap_in or bits[tk] & (sb | tb.next_bits)) and open_card_goes_out(obs):
+        if (swap_in or bits[tk] & (sb | table.next_bits)) and open_card_goes_out(obs):
             return DRAW_OPEN
     return DRAW_STOCK
 
@@ -1441,7 +1475,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
     taken = view.taken_kind
     hand = view.hand
     if not strong:
-        k = _basic_discard(part.loose, weights, view.table.fit, taken, view.naturals)
+        k = _basic_discard(part.loose, weights, view.table.places, taken, view.naturals)
         if k >= 0:
             return _lowest_id(hand, k)
     else:
@@ -1472,7 +1506,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
 def _basic_discard(
     loose: Sequence[int],
     weights: tuple[int, ...],
-    fit: Container[int],
+    places: int,
     taken: int | None,
     naturals: Sequence[int],
 ) -> int:
@@ -1480,14 +1514,16 @@ def _basic_discard(
     fits the table last), among equals the one with fewest neighbours in hand, then the
     highest kind; never the kind taken from the open pile this turn. (The neighbours, at
     most 7, weigh less than one point, so they are counted only for the cards tied on
-    points.) ``fit``: the kinds that fit the table; ``taken``: the kind taken from the open
-    pile this turn; ``naturals``: the hand's natural kinds."""
+    points.) ``places``: the lane bits (``_LANE_BIT``) of the kinds that fit the table;
+    ``taken``: the kind taken from the open pile this turn; ``naturals``: the hand's
+    natural kinds."""
     top = -10_000
     tied: list[int] = []
+    bits = _LANE_BIT
     for k in loose:  # sorted, a kind may come twice (two decks)
         if k == taken:
             continue
-        w = weights[k] - 1000 if k in fit else weights[k]
+        w = weights[k] - 1000 if places & bits[k] else weights[k]
         if w > top:
             top = w
             tied = [k]
@@ -1849,10 +1885,12 @@ def _quick_out(
             jokers += 1
         else:
             m |= bits[k]
-    return _quick_bits(m, jokers, hand, table_view(melds) if lay_off and melds else None)
+    return _quick_bits(m, jokers, hand, table_bits(melds) if lay_off and melds else None)
 
 
-def _quick_bits(m: int, jokers: int, hand: Sequence[int], table: TableView | None) -> bool:
+def _quick_bits(
+    m: int, jokers: int, hand: Sequence[int], table: TableView | TableBits | None
+) -> bool:
     """A quick necessary condition for going out this turn, on bit masks (``m``: the lane
     mask of the naturals of ``hand``, ``jokers`` its jokers; ``table``: the table when the
     seat may lay off, else ``None``): at most one card (the discard) has no partner in hand
@@ -1934,7 +1972,7 @@ def _out_possible(
     rules out a real way out.)"""
     if not lay_off or not melds:
         return _relaxed_left(naturals, jokers, _NOTHING, False) <= keep
-    table = table_view(melds)
+    table = table_bits(melds)
     bits = _LANE_BIT
     swaps = table.swap_bits
     free_jokers = table.joker_fits
@@ -2015,7 +2053,6 @@ def _out_after_swaps(
 
 
 _NOTHING: Final[frozenset[int]] = frozenset()
-_NO_SWAPS: Final[dict[int, int]] = {}
 
 
 def _out_with_discard(
@@ -2041,9 +2078,10 @@ def _out_with_discard(
         return True
     # the taken card itself stays only when it may be swapped for a table joker (the joker
     # is then the discard)
-    swaps = table_view(melds).swaps if lay_off and melds else _NO_SWAPS
+    # (a kind's lane bits are its own: ``swap_bits & _LANE_BIT[k]`` is ``k`` in the swaps)
+    swaps = table_bits(melds).swap_bits if lay_off and melds else 0
     for i, k in enumerate(naturals):
-        if (k == barred and k not in swaps) or (i and naturals[i - 1] == k):
+        if (k == barred and not swaps & _LANE_BIT[k]) or (i and naturals[i - 1] == k):
             continue
         if _out_possible((*naturals[:i], *naturals[i + 1 :]), jokers, melds, lay_off, 0):
             return True
@@ -2087,9 +2125,12 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
     ``None``. A depth-first search over the engine's own ``legal_actions`` and ``apply``,
     remembering the positions (hand, table, out) already found to be dead ends, and
     cutting those where ``_quick_out`` or ``_out_with_discard`` fails; it gives up (``None``)
-    after ``_MAX_OUT_NODES`` positions."""
+    after ``_MAX_OUT_NODES`` positions. A line found is remembered (``_remember``) for
+    the positions it passes."""
     dead: set[_OutKey] = set()
     nodes = [0]
+    #: the positions of the line found, from its last (one card left) to ``state``
+    passed: list[JokerenState] = []
 
     def search(s: JokerenState, first: bool) -> tuple[Action, ...] | None:
         hand = s.hands[seat]
@@ -2097,6 +2138,7 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
             taken = s.taken_from_open
             if taken is not None and _KIND[taken] == _KIND[hand[0]]:
                 return None
+            passed.append(s)
             return (DISCARDS[hand[0]],)
         key = _out_key(s, seat)
         if key in dead or nodes[0] >= _MAX_OUT_NODES:
@@ -2119,11 +2161,15 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
                 break  # the discards come last; only the last card's discard goes out
             line = search(s.apply(action), False)
             if line is not None:
+                passed.append(s)
                 return (action, *line)
         dead.add(key)
         return None
 
-    return search(state, True)
+    line = search(state, True)
+    if line is not None:
+        _remember(passed[::-1], seat, line)
+    return line
 
 
 #: the most positions one search expands: a line that goes out was found within 17 in
@@ -2138,16 +2184,16 @@ _MAX_OUT_NODES: Final = 60
 _RELAX_CARDS: Final = 6
 
 
-def _remember(state: JokerenState, seat: int, line: tuple[Action, ...]) -> None:
-    """Keep the rest of ``line`` for each position it passes (the next decisions of the
-    turn follow it without a new search)."""
+def _remember(states: Sequence[JokerenState], seat: int, line: tuple[Action, ...]) -> None:
+    """Keep the rest of ``line`` for each position it passes (``states[i]``: the one
+    before ``line[i]``), so the next decisions of the turn follow it without a new
+    search."""
     if len(_LINES) >= 64:
         _LINES.clear()
+    state = states[0]
     rules = (state.variant, state.round_index, state.turn, state.taken_from_open)
-    for i in range(len(line)):
-        _LINES[_out_key(state, seat)] = (rules, line[i:])
-        if i + 1 < len(line):
-            state = state.apply(line[i])
+    for i, s in enumerate(states):
+        _LINES[_out_key(s, seat)] = (rules, line[i:])
 
 
 #: what decides which actions are legal in a position besides its hand and table: the
@@ -2168,11 +2214,16 @@ def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
     ``legal_actions`` lists the ways to lay melds."""
     if obs.phase != "play" or obs.current_player != obs.seat or not obs.may_meld:
         return None
+    if not _quick_out(obs.hand, obs.table, obs.may_lay_off):
+        return None
+    return _line_after_quick(obs)
+
+
+def _line_after_quick(obs: JokerenObservation) -> tuple[Action, ...] | None:
+    """``going_out_line`` once its quick condition (``_quick_bits``) holds."""
     seat = obs.seat
     hand = obs.hand
     melds = obs.table
-    if not _quick_out(hand, melds, obs.may_lay_off):
-        return None
     key: _OutKey = (hand, melds, obs.out[seat], obs.came_out_this_turn)
     hit = _LINES.get(key)
     if hit is not None and hit[0] == (
@@ -2184,11 +2235,7 @@ def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
         return hit[1]
     if not _out_with_discard(hand, melds, obs.may_lay_off, obs.taken_from_open):
         return None
-    state = _own_state(obs)
-    line = _search_out(state, seat)
-    if line is not None:
-        _remember(state, seat, line)
-    return line
+    return _search_out(_own_state(obs), seat)
 
 
 def open_card_goes_out(obs: JokerenObservation) -> bool:
@@ -2206,12 +2253,7 @@ def open_card_goes_out(obs: JokerenObservation) -> bool:
     state = _own_state(obs)
     if not state.is_legal(DRAW_OPEN):
         return False
-    after = state.apply(DRAW_OPEN)
-    line = _search_out(after, seat)
-    if line is None:
-        return False
-    _remember(after, seat, line)
-    return True
+    return _search_out(state.apply(DRAW_OPEN), seat) is not None
 
 
 def simplest_action(state: JokerenState) -> Action:

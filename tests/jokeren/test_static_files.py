@@ -114,7 +114,7 @@ def test_every_static_file_a_template_links_is_in_the_manifest(production: Path)
     assert "js/table.js" in names and "css/site.css" in names
     for name in sorted(names):
         url = staticfiles_storage.url(name)  # the manifest storage raises for a missing one
-        assert re.search(r"\.[0-9a-f]{12}\.(css|js)$", url), url
+        assert re.search(r"\.[0-9a-f]{12}\.(css|js|svg)$", url), url
 
 
 def test_the_tables_es_modules_import_hashed_modules(production: Path) -> None:
