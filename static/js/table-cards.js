@@ -253,6 +253,7 @@ export function cardOptions(card, obs, maxRun = 13) {
       ? table.flatMap((meld, i) => (jokerPlaces(card, meld) ? [i] : []))
       : [];
   return { layOff, swap };
+}
 
 // --- Klaverjas hands (card codes "7h", "Jh", ...: ranks 7 8 9 T J Q K A) -------------------
 
