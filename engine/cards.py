@@ -187,6 +187,60 @@ def english_name(card_id: int) -> str:
     return f"{RANK_NAMES_EN[card_rank(card_id)]} of {SUIT_NAMES_EN[card_suit(card_id)]}"
 
 
+#: The suits' symbols, in the order of ``SUITS``.
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+#: Rank letters as printed on the cards, per language, for the ranks 1 (ace) to 13 (king):
+#: Dutch B V H A (boer, vrouw, heer, aas), English J Q K A.
+RANK_LETTERS: Final = {
+    "nl": ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "V", "H"),
+    "en": ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
+}
+
+
+def language_of(language: str | None) -> str:
+    """The card language of a language code: ``"en"`` for English (``en``, ``en-gb``),
+    else ``"nl"`` (Dutch is the default)."""
+    return "en" if (language or "").lower().startswith("en") else "nl"
+
+
+def card_label(code: str, language: str | None = "nl") -> str:
+    """A card as a person reads it: the suit's symbol and the rank in the language, in
+    the order the language says it: Dutch suit first ("schoppen tien": ``♠10``, ``♥B``),
+    English rank first ("ten of spades": ``10♠``, ``J♥``); a joker is ``joker``.
+
+    ``code`` is the machine notation of either game (``Ts``, ``Jh``, ``**``)."""
+    rank, suit = parse_code(code)
+    if rank == JOKER_RANK:
+        return "joker"
+    lang = language_of(language)
+    letter = RANK_LETTERS[lang][rank]
+    symbol = SUIT_SYMBOLS[suit]
+    return symbol + letter if lang == "nl" else letter + symbol
+
+
+def cards_label(codes: list[str] | tuple[str, ...], language: str | None = "nl") -> str:
+    """Cards as a person reads them, separated by spaces (``card_label`` of each)."""
+    return " ".join(card_label(c, language) for c in codes)
+
+
+#: Display order of the suits in a hand: black and red alternating (spades, hearts,
+#: clubs, diamonds), as the table shows a hand.
+DISPLAY_SUIT_ORDER: Final = (3, 2, 0, 1)
+
+
+def jokeren_display_order(card_ids: list[int] | tuple[int, ...]) -> list[int]:
+    """A Jokeren hand in the table's order: by suit (spades, hearts, clubs, diamonds),
+    within a suit from the 2 up to the ace (high), the jokers last."""
+
+    def key(card: int) -> tuple[int, int, int, int]:
+        rank, suit = CARD_RANK[card], CARD_SUIT[card]
+        if rank == JOKER_RANK:
+            return (1, 0, 0, card)
+        return (0, DISPLAY_SUIT_ORDER.index(suit), 14 if rank == 1 else rank, card)
+
+    return sorted(card_ids, key=key)
+
+
 # --- Klaverjassen ------------------------------------------------------------------
 
 KLAVERJAS_RANKS: Final = "789TJQKA"

@@ -235,6 +235,9 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Amsterdam")
 USE_I18N = True
 USE_TZ = True
+#: Our own date, time and number formats per language (jokeren/formats/<lang>/formats.py):
+#: 24-hour clock, day before month, the time zone's abbreviation after a time.
+FORMAT_MODULE_PATH = ["jokeren.formats"]
 
 # --- Static files ----------------------------------------------------------------------
 # DEBUG off: hashed, compressed files (jokeren/storage.py) from ``collectstatic``, served by

@@ -357,6 +357,16 @@ def validate_moment(value: Any) -> None:
         raise ValidationError(exc.message(), code="out_of_range") from exc
 
 
+def with_time_zone(label: Any) -> str:
+    """The label of a time a person enters, with the site's time zone, its name and
+    abbreviation now: "Opent op (tijdzone Europe/Amsterdam, CET)"."""
+    return _("%(label)s (time zone %(zone)s, %(abbr)s)") % {
+        "label": label,
+        "zone": timezone.get_current_timezone_name(),
+        "abbr": timezone.localtime().tzname(),
+    }
+
+
 class DateTimeLocalInput(forms.DateTimeInput):
     input_type = "datetime-local"
 
@@ -451,8 +461,8 @@ class TournamentForm(forms.Form):
         self.fields["closes_at"].help_text = _(
             "Date and time (%(zone)s) at which play stops and the results become final."
         ) % {"zone": zone}
-        self.fields["opens_at"].label = _("Opens at (%(zone)s)") % {"zone": zone}
-        self.fields["closes_at"].label = _("Closes at (%(zone)s)") % {"zone": zone}
+        for name in ("opens_at", "closes_at"):
+            self.fields[name].label = with_time_zone(self.fields[name].label)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
         if "bot_level" not in self.initial:

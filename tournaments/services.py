@@ -730,18 +730,43 @@ def _event_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[st
 def describe_action(
     action: Any, seat: int, num_players: int, *, player: str | None = None
 ) -> tuple[str, str]:
-    """The action in words, Dutch and English, after the seat's name: the game module's
-    ``describe(action) -> (nl, en)`` where it has one, else the action's JSON. ``player``
-    names the player's seat (``player_seat_names``), else it is "Jij"/"You"."""
+    """The action as a sentence, Dutch and English, the seat's name its subject ("Noord
+    gooit ♠10 weg" / "North discarded 10♠"): the game module's ``describe(action) ->
+    (nl, en)`` (worded to fit every seat, "Jij"/"You" included) where it has one, else
+    the action's JSON after the name and a colon. ``player`` names the player's seat
+    (``player_name_for``), else it is "Jij"/"You"."""
     names_nl = seat_names("nl", num_players, player=player)
     names_en = seat_names("en", num_players, player=player)
     describe = getattr(sys.modules.get(type(action).__module__), "describe", None)
     if callable(describe):
         nl, en = describe(action)
+        return f"{names_nl[seat]} {nl}", f"{names_en[seat]} {en}"
+    body = action.to_json()
+    text = " ".join(f"{v}" for v in body.values())
+    return f"{names_nl[seat]}: {text}", f"{names_en[seat]}: {text}"
+
+
+def hand_text(*, game: str, codes: Sequence[str], language: str, trump: str | None = None) -> str:
+    """A hand as a person reads it: in the table's order (Jokeren: ``jokeren_display_order``;
+    Klaverjas: ``display_order`` with the trump, or while bidding the proposed trump, first),
+    each card by ``engine.cards.card_label`` in the language: "♠2 ♠B ♥A joker"."""
+    from engine.cards import (
+        CARD_CODE,
+        SUITS,
+        card_label,
+        jokeren_display_order,
+        klaverjas_code,
+        klaverjas_id,
+    )
+    from engine.jokeren.melds import ids_of_codes
+    from engine.klaverjas.rules import display_order
+
+    if game == "klaverjas":
+        suit = SUITS.index(trump) if trump else None
+        ordered = [klaverjas_code(c) for c in display_order([klaverjas_id(c) for c in codes], suit)]
     else:
-        body = action.to_json()
-        nl = en = " ".join(f"{v}" for v in body.values())
-    return f"{names_nl[seat]}: {nl}", f"{names_en[seat]}: {en}"
+        ordered = [CARD_CODE[c] for c in jokeren_display_order(ids_of_codes(codes))]
+    return " ".join(card_label(c, language) for c in ordered)
 
 
 def seat_names(language: str, num_players: int = 4, *, player: str | None = None) -> list[str]:

@@ -180,9 +180,16 @@ def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
         names = services.seat_names(request.LANGUAGE_CODE, players.num_players)
         for deal in verification.deals:
             hands = deal.get("hands") if isinstance(deal.get("hands"), list) else None
+            trump = deal.get("trump") if isinstance(deal.get("trump"), str) else None
+            texts = [
+                services.hand_text(
+                    game=tournament.game, codes=h, language=request.LANGUAGE_CODE, trump=trump
+                )
+                for h in hands or []
+            ]
             deals.append(
                 {
-                    "hands": list(zip(names, hands, strict=False)) if hands else None,
+                    "hands": list(zip(names, texts, strict=False)) if hands else None,
                     "rest": [(k, v) for k, v in deal.items() if k != "hands"],
                 }
             )

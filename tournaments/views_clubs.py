@@ -28,14 +28,11 @@ from tournaments import series as series_services
 from tournaments import services, tokens
 from tournaments.forms import SeriesForm
 from tournaments.models import Game, Series, Tournament
+from tournaments.numbers import result_csv
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
 from tournaments.views import _keep, _organizer_required
 
 BOM = "\ufeff"
-
-
-def _number(value: float | None) -> str:
-    return "" if value is None else f"{value:.2f}"
 
 
 def csv_response(
@@ -74,9 +71,9 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
             s.rank or "",
             s.username,
             "BOT" if s.user_id in bots else "",
-            _number(s.result),
+            result_csv(s.result),
             "" if s.total is None else s.total,
-            _number(s.opponents_average),
+            result_csv(s.opponents_average),
             s.rounds_played,
             s.rounds_counted,
             "1" if s.bot_finished else "",
@@ -157,12 +154,12 @@ def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 r.rank or "",
                 r.username,
                 "BOT" if r.is_bot else "",
-                _number(r.total),
+                result_csv(r.total),
                 r.played,
                 r.counted,
                 "1" if r.poedel else "",
                 *[
-                    _number(by_edition[t.pk].result) if t.pk in by_edition else ""
+                    result_csv(by_edition[t.pk].result) if t.pk in by_edition else ""
                     for t in season.editions
                 ],
             ]

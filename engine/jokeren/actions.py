@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from engine.cards import CARD_CODE
+from engine.cards import CARD_CODE, card_label, code_of, is_joker
 from engine.errors import IllegalMove, MalformedAction
 from engine.jokeren.melds import StandsFor, stands_for_from_json, stands_for_to_json
 
@@ -260,54 +260,57 @@ class FirstCycleNoMeld(IllegalMove):
     code = "first_cycle_no_meld"
 
 
+def card_text(card: int, language: str = "nl", stands_for: StandsFor = None) -> str:
+    """A card as players read it (``engine.cards.card_label``): ``♥8`` / ``8♥``,
+    ``joker``; a joker laid with the card it stands for: ``joker (♥9)``."""
+    text = card_label(CARD_CODE[card], language)
+    if stands_for is not None and is_joker(card):
+        return f"{text} ({card_label(code_of(*stands_for), language)})"
+    return text
+
+
+def _melds_text(action: LayMelds, language: str) -> str:
+    return " · ".join(
+        " ".join(
+            card_text(c, language, sf)
+            for c, sf in zip(cards, sfs or (None,) * len(cards), strict=False)
+        )
+        for cards, sfs in action.melds
+    )
+
+
 def describe(action: Action) -> tuple[str, str]:
-    """A short Dutch and English description of an action, for logs and the CLI."""
+    """What a player did, Dutch and English, after the player's name, as the table's log
+    says it (Dutch present, English past tense: both fit every seat, "Jij"/"You"
+    included): "gooit ♠10 weg" / "discarded 10♠"."""
     if isinstance(action, Draw):
         if action.source == "stock":
-            return "pakt van de dichte stapel", "draws from the stock"
-        return "pakt van de open stapel", "takes the open card"
+            return "pakt van de dichte stapel", "drew from the closed stock"
+        return "pakt de open kaart", "took the open card"
     if isinstance(action, LayMelds):
-        text = " | ".join(" ".join(CARD_CODE[c] for c in cards) for cards, _ in action.melds)
-        return f"legt {text}", f"lays {text}"
+        return f"legt {_melds_text(action, 'nl')} neer", f"laid down {_melds_text(action, 'en')}"
     if isinstance(action, LayOff):
-        code = CARD_CODE[action.card]
-        return f"legt {code} aan bij setje {action.meld_index}", (
-            f"lays off {code} onto meld {action.meld_index}"
-        )
+        nl, en = (card_text(action.card, lang, action.stands_for) for lang in ("nl", "en"))
+        return f"legt {nl} aan", f"laid off {en}"
+    nl, en = card_text(action.card, "nl"), card_text(action.card, "en")
     if isinstance(action, SwapJoker):
-        code = CARD_CODE[action.card]
-        return f"wisselt {code} voor een joker in setje {action.meld_index}", (
-            f"swaps {code} for a joker in meld {action.meld_index}"
-        )
-    code = CARD_CODE[action.card]
-    return f"gooit {code} weg", f"discards {code}"
-
-
-_SYMBOL: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-
-
-def card_text(card: int) -> str:
-    """A card as players write it: ``8♥``, ``10♠``, ``joker``."""
-    code = CARD_CODE[card]
-    if code == "**":
-        return "joker"
-    rank = "10" if code[0] == "T" else code[0]
-    return rank + _SYMBOL[code[1]]
+        return f"wisselt {nl} voor een joker", f"swapped {en} for a joker"
+    return f"gooit {nl} weg", f"discarded {en}"
 
 
 def describe_advice(action: Action) -> tuple[str, str]:
     """What a player would have done, in card terms, Dutch and English, to follow "de
-    sterke bot had ..." / "the strong bot would have ...": "8♥ aangelegd" / "laid off 8♥"."""
+    sterke bot had ..." / "the strong bot would have ...": "♥8 aangelegd" / "laid off 8♥"."""
     if isinstance(action, Draw):
         if action.source == "stock":
-            return "van de dichte stapel gepakt", "drawn from the stock"
+            return "van de dichte stapel gepakt", "drawn from the closed stock"
         return "de open kaart gepakt", "taken the open card"
     if isinstance(action, LayMelds):
-        text = " | ".join(" ".join(card_text(c) for c in cards) for cards, _ in action.melds)
-        return f"{text} gelegd", f"laid {text}"
+        return f"{_melds_text(action, 'nl')} neergelegd", f"laid down {_melds_text(action, 'en')}"
     if isinstance(action, LayOff):
-        return f"{card_text(action.card)} aangelegd", f"laid off {card_text(action.card)}"
+        nl, en = (card_text(action.card, lang, action.stands_for) for lang in ("nl", "en"))
+        return f"{nl} aangelegd", f"laid off {en}"
+    nl, en = card_text(action.card, "nl"), card_text(action.card, "en")
     if isinstance(action, SwapJoker):
-        card = card_text(action.card)
-        return f"{card} tegen een joker geruild", f"swapped {card} for a joker"
-    return f"{card_text(action.card)} weggegooid", f"discarded {card_text(action.card)}"
+        return f"{nl} tegen een joker gewisseld", f"swapped {en} for a joker"
+    return f"{nl} weggegooid", f"discarded {en}"

@@ -36,6 +36,7 @@ from engine.cards import (
     SUIT_NAMES_NL,
     CardCodeError,
     card_id_of,
+    card_label,
     code_of,
     parse_code,
 )
@@ -385,7 +386,7 @@ def check_meld(
         return _make_run(cards, sf, naturals[0][1], owner)
     if len(ranks) == 1:
         raise _invalid(
-            "In een set (dezelfde waarde) heeft elke kaart een andere kleur.",
+            "In een groep (dezelfde waarde) heeft elke kaart een andere kleur.",
             "A group needs cards of different suits.",
         )
     if len(suits) == 1:
@@ -532,12 +533,12 @@ def _make_group(cards: Sequence[int], sf: tuple[StandsFor, ...], rank: int, owne
         else:
             if x[0] != rank:
                 raise _invalid(
-                    "Een joker in een set staat voor een kaart van dezelfde waarde.",
+                    "Een joker in een groep staat voor een kaart van dezelfde waarde.",
                     "A joker in a group stands for a card of the group's rank.",
                 )
             if x[1] in used:
                 raise _invalid(
-                    "In een set (dezelfde waarde) heeft elke kaart een andere kleur.",
+                    "In een groep (dezelfde waarde) heeft elke kaart een andere kleur.",
                     "A group needs cards of different suits.",
                 )
             used.add(x[1])
@@ -708,8 +709,8 @@ def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:
             x = stands_for
         else:
             raise DoesNotFit(
-                f"De joker kan hier niet voor {code_of(*stands_for)} staan.",
-                f"The joker cannot stand for {code_of(*stands_for)} here.",
+                f"De joker kan hier niet voor {card_label(code_of(*stands_for), 'nl')} staan.",
+                f"The joker cannot stand for {card_label(code_of(*stands_for), 'en')} here.",
             )
     cards = meld.cards
     sfs = meld.stands_for
@@ -740,10 +741,8 @@ def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:
 
 
 def _no_fit(card: int) -> DoesNotFit:
-    code = CARD_CODE[card]
-    return DoesNotFit(
-        f"{code} past niet aan dit setje.", f"{code} cannot be laid off onto this meld."
-    )
+    nl, en = card_label(CARD_CODE[card], "nl"), card_label(CARD_CODE[card], "en")
+    return DoesNotFit(f"{nl} past niet aan dit setje.", f"{en} cannot be laid off onto this meld.")
 
 
 def joker_index_for(meld: Meld, card: int) -> int:
@@ -768,10 +767,9 @@ def swap_joker(meld: Meld, card: int) -> tuple[Meld, int]:
     joker's id; raises ``DoesNotFit`` when no joker of the meld stands for the card."""
     i = joker_index_for(meld, card)
     if i < 0:
-        code = CARD_CODE[card]
         raise DoesNotFit(
-            f"Geen joker in dit setje staat voor {code}.",
-            f"No joker in this meld stands for {code}.",
+            f"Geen joker in dit setje staat voor {card_label(CARD_CODE[card], 'nl')}.",
+            f"No joker in this meld stands for {card_label(CARD_CODE[card], 'en')}.",
         )
     joker = meld.cards[i]
     cards = (*meld.cards[:i], card, *meld.cards[i + 1 :])

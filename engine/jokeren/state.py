@@ -89,6 +89,7 @@ from engine.cards import (
     CARD_POINTS,
     CARD_RANK,
     CARD_SUIT,
+    card_label,
     hand_value,
     jokeren_deck,
 )
@@ -510,7 +511,8 @@ class JokerenState:
             raise RoundOver("De ronde is voorbij.", "The round is over.")
         if seat is not None and seat != player:
             raise NotYourTurn(
-                f"Het is de beurt van stoel {player}.", f"It is seat {player}'s turn."
+                f"Je bent niet aan de beurt: plaats {player} is aan de beurt.",
+                f"It is seat {player}'s turn.",
             )
         t = type(action)
         if t is Draw:
@@ -566,10 +568,10 @@ class JokerenState:
         card = pile[-1]
         hand = self.hands[seat]
         if not _has_other_kind(hand, CARD_KIND[card]):
-            code = CARD_CODE[card]
+            nl, en = card_label(CARD_CODE[card], "nl"), card_label(CARD_CODE[card], "en")
             raise CannotDiscardTakenCard(
-                f"Met {code} van de open stapel hou je geen kaart over om weg te gooien.",
-                f"Taking {code} from the open pile would leave you nothing you may discard.",
+                f"Met {nl} van de open stapel hou je geen kaart over om weg te gooien.",
+                f"Taking {en} from the open pile would leave you nothing you may discard.",
             )
         d = self.__dict__.copy()
         d["hands"] = _set_hand(self.hands, seat, _put_in(hand, card))
@@ -592,10 +594,10 @@ class JokerenState:
         taken = self.taken_from_open
         if taken is not None and CARD_KIND[card] == CARD_KIND[taken]:
             raise CannotDiscardTakenCard(
-                f"Je mag {CARD_CODE[card]} niet weggooien: je pakte die kaart deze beurt van "
-                "de open stapel.",
-                f"You may not discard {CARD_CODE[card]}: you took that card from the open "
-                "pile this turn.",
+                f"Je mag {card_label(CARD_CODE[card], 'nl')} niet weggooien: je pakte die "
+                "kaart deze beurt van de open stapel.",
+                f"You may not discard {card_label(CARD_CODE[card], 'en')}: you took that card "
+                "from the open pile this turn.",
             )
         new_hand = hand[:i] + hand[i + 1 :]
         pile = (*self.open_pile, card)
@@ -729,7 +731,7 @@ class JokerenState:
             raise _first_cycle()
         specs = action.melds
         if not specs:
-            raise InvalidMeld("Leg minstens één setje.", "Lay at least one meld.")
+            raise InvalidMeld("Leg minstens één setje neer.", "Lay at least one meld.")
         hand = self.hands[seat]
         cards = action.cards
         laid_cards = set(cards)
@@ -786,7 +788,7 @@ class JokerenState:
             total = sum(m.points for m in melds)
             if total < v.opening_points:
                 raise ContractNotMet(
-                    f"Om uit te komen leg je in één keer setjes van samen minstens "
+                    f"Om op tafel te komen leg je in één beurt setjes van samen minstens "
                     f"{v.opening_points} punten (nu {total}).",
                     f"To come out, lay melds worth at least {v.opening_points} points in "
                     f"one go (these are worth {total}).",
@@ -801,7 +803,7 @@ class JokerenState:
             ok = False
         if not ok:
             raise ContractNotMet(
-                f"Om uit te komen moet je in één keer leggen: {contract.description_nl}.",
+                f"Om op tafel te komen moet je in één beurt neerleggen: {contract.description_nl}.",
                 f"To come out you must lay, in one action: {contract.description_en}.",
             )
 
@@ -1217,8 +1219,10 @@ def _not_an_action(action: object) -> MalformedAction:
 
 
 def _not_in_hand(card: int) -> CardNotInHand:
-    code = CARD_CODE[card] if 0 <= card < len(CARD_CODE) else str(card)
-    return CardNotInHand(f"{code} zit niet in je hand.", f"{code} is not in your hand.")
+    if not 0 <= card < len(CARD_CODE):
+        return CardNotInHand(f"{card} zit niet in je hand.", f"{card} is not in your hand.")
+    nl, en = card_label(CARD_CODE[card], "nl"), card_label(CARD_CODE[card], "en")
+    return CardNotInHand(f"{nl} zit niet in je hand.", f"{en} is not in your hand.")
 
 
 def _must_keep_discard() -> MustKeepDiscard:
@@ -1234,7 +1238,7 @@ def _no_meld(index: int) -> NoSuchMeld:
 
 def _first_cycle() -> FirstCycleNoMeld:
     return FirstCycleNoMeld(
-        "In de eerste ronde komt niemand op tafel: leggen, aanleggen en wisselen mag nog niet.",
+        "In de eerste rondgang mag nog niemand neerleggen, aanleggen of een joker wisselen.",
         "In the first cycle nobody lays down, lays off or swaps a joker.",
     )
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import (
-    KLAVERJAS_RANKS,
     SUIT_NAMES_EN,
     SUIT_NAMES_NL,
     SUITS,
     CardCodeError,
+    card_label,
     klaverjas_code,
     klaverjas_id,
 )
@@ -105,53 +105,43 @@ def action_from_json(obj: Mapping[str, Any]) -> Action:
 
 
 def describe(action: Action) -> tuple[str, str]:
-    """A short Dutch and English description of an action, for logs and the API."""
+    """What a player did, Dutch and English, after the player's name, as the table's log
+    says it (Dutch present, English past tense: both fit every seat, "Jij"/"You"
+    included): "speelt ♥B" / "played J♥", "past" / "passed"."""
     if isinstance(action, Bid):
         if not action.play:
-            return "past", "passes"
+            return "past", "passed"
         if action.suit is None:
-            return "gaat", "plays"
+            return "gaat", "chose to play"
         return (
             f"gaat in {SUIT_NAMES_NL[action.suit]}",
-            f"plays with {SUIT_NAMES_EN[action.suit]} as trump",
+            f"chose to play in {SUIT_NAMES_EN[action.suit]}",
         )
     if isinstance(action, ChooseTrump):
         return (
             f"kiest {SUIT_NAMES_NL[action.suit]} als troef",
-            f"chooses {SUIT_NAMES_EN[action.suit]} as trump",
+            f"chose {SUIT_NAMES_EN[action.suit]} as trump",
         )
-    rank = KLAVERJAS_RANKS.index(klaverjas_code(action.card)[0])
-    suit = action.card // 8
-    return (
-        f"speelt {SUIT_NAMES_NL[suit]} {_RANK_NL[rank]}",
-        f"plays the {_RANK_EN[rank]} of {SUIT_NAMES_EN[suit]}",
-    )
-
-
-_RANK_NL = ("7", "8", "9", "10", "boer", "vrouw", "heer", "aas")
-_RANK_EN = ("7", "8", "9", "10", "jack", "queen", "king", "ace")
+    code = klaverjas_code(action.card)
+    return f"speelt {card_label(code, 'nl')}", f"played {card_label(code, 'en')}"
 
 
 def describe_advice(action: Action) -> tuple[str, str]:
     """What a player would have done, in card terms, Dutch and English, to follow "de
-    sterke bot had ..." / "the strong bot would have ...": "harten boer gespeeld"."""
+    sterke bot had ..." / "the strong bot would have ...": "♥B gespeeld" / "played J♥"."""
     if isinstance(action, Bid):
         if not action.play:
             return "gepast", "passed"
         if action.suit is None:
-            return "gespeeld (gegaan)", "played"
+            return "gespeeld (gegaan)", "chosen to play"
         return (
             f"gespeeld in {SUIT_NAMES_NL[action.suit]}",
-            f"played with {SUIT_NAMES_EN[action.suit]} as trump",
+            f"chosen to play in {SUIT_NAMES_EN[action.suit]}",
         )
     if isinstance(action, ChooseTrump):
         return (
             f"{SUIT_NAMES_NL[action.suit]} als troef gekozen",
             f"chosen {SUIT_NAMES_EN[action.suit]} as trump",
         )
-    rank = KLAVERJAS_RANKS.index(klaverjas_code(action.card)[0])
-    suit = action.card // 8
-    return (
-        f"{SUIT_NAMES_NL[suit]} {_RANK_NL[rank]} gespeeld",
-        f"played the {_RANK_EN[rank]} of {SUIT_NAMES_EN[suit]}",
-    )
+    code = klaverjas_code(action.card)
+    return f"{card_label(code, 'nl')} gespeeld", f"played {card_label(code, 'en')}"

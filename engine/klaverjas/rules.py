@@ -14,7 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import SUIT_NAMES_EN, SUIT_NAMES_NL, klaverjas_code
+from engine.cards import (
+    DISPLAY_SUIT_ORDER,
+    SUIT_NAMES_EN,
+    SUIT_NAMES_NL,
+    card_label,
+    klaverjas_code,
+)
 from engine.errors import IllegalMove
 from engine.klaverjas.errors import MayNotUndertrump, MustFollowSuit, MustOvertrump, MustTrump
 from engine.klaverjas.variants import Variant
@@ -59,6 +65,31 @@ def power(card: int, trump: int, led: int) -> int:
     if s == led:
         return 8 + PLAIN_STRENGTH[card % 8]
     return PLAIN_STRENGTH[card % 8] - 8
+
+
+def display_suit_order(trump: int | None) -> tuple[int, ...]:
+    """The suits in the order the table shows a hand: the trump first (the proposed
+    trump while bidding), then black and red alternating; without a trump spades,
+    hearts, clubs, diamonds."""
+    base = DISPLAY_SUIT_ORDER
+    if trump is None:
+        return base
+    red = trump in (1, 2)
+    opposite = [s for s in base if s != trump and (s in (1, 2)) != red]
+    same = [s for s in base if s != trump and (s in (1, 2)) == red]
+    return (trump, opposite[0], *same, *opposite[1:])
+
+
+def display_order(card_ids: Sequence[int], trump: int | None) -> list[int]:
+    """A Klaverjas hand in the table's order: by suit (``display_suit_order``), within a
+    suit from the strongest card down (trump: J 9 A 10 H V 8 7; else A 10 H V B 9 8 7)."""
+    order = display_suit_order(trump)
+
+    def key(card: int) -> tuple[int, int]:
+        strength = TRUMP_STRENGTH if card // 8 == trump else PLAIN_STRENGTH
+        return (order.index(card // 8), -strength[card % 8])
+
+    return sorted(card_ids, key=key)
 
 
 def winning_index(cards: Sequence[int], trump: int) -> int:
@@ -138,12 +169,12 @@ def play_error(
     legal = legal_cards(hand, trick, trump, v)
     if card in legal:
         return None
-    code = klaverjas_code(card)
+    nl, en = card_label(klaverjas_code(card), "nl"), card_label(klaverjas_code(card), "en")
     led = trick[0] // 8
     if any(c // 8 == led for c in hand) and card // 8 != led:
         return MustFollowSuit(
-            f"Je moet {SUIT_NAMES_NL[led]} bekennen; {code} mag niet.",
-            f"You must follow suit ({SUIT_NAMES_EN[led]}); {code} is not allowed.",
+            f"Je moet {SUIT_NAMES_NL[led]} bekennen; {nl} mag niet.",
+            f"You must follow suit ({SUIT_NAMES_EN[led]}); {en} is not allowed.",
         )
     if card // 8 != trump:
         return MustTrump(
@@ -152,11 +183,11 @@ def play_error(
         )
     if any(c // 8 == trump for c in legal):
         return MustOvertrump(
-            f"Er ligt troef: je moet hoger troeven dan de hoogste troef in de slag; {code} "
+            f"Er ligt troef: je moet hoger troeven dan de hoogste troef in de slag; {nl} "
             "is te laag.",
-            f"A trump lies in the trick: you must play a higher trump; {code} is too low.",
+            f"A trump lies in the trick: you must play a higher trump; {en} is too low.",
         )
     return MayNotUndertrump(
-        f"Ondertroeven mag niet zolang je een andere kleur hebt; {code} mag niet.",
-        f"You may not undertrump while you hold another suit; {code} is not allowed.",
+        f"Ondertroeven mag niet zolang je een andere kleur hebt; {nl} mag niet.",
+        f"You may not undertrump while you hold another suit; {en} is not allowed.",
     )

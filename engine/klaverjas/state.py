@@ -39,7 +39,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal, cast
 
-from engine.cards import SUIT_NAMES_EN, SUIT_NAMES_NL, SUITS, klaverjas_code, klaverjas_deck
+from engine.cards import (
+    SUIT_NAMES_EN,
+    SUIT_NAMES_NL,
+    SUITS,
+    card_label,
+    klaverjas_code,
+    klaverjas_deck,
+)
 from engine.dealing import Stream, commitment, deal_hands, round_seed, shuffled_pack
 from engine.errors import IllegalMove, InvalidState, MalformedAction, NotYourTurn, RoundOver
 from engine.klaverjas.actions import Action, Bid, ChooseTrump, PlayCard
@@ -413,8 +420,8 @@ class KlaverjasState:
         card = play.card
         if card not in hand:
             raise NotInHand(
-                f"{klaverjas_code(card)} zit niet in je hand.",
-                f"{klaverjas_code(card)} is not in your hand.",
+                f"{card_label(klaverjas_code(card), 'nl')} zit niet in je hand.",
+                f"{card_label(klaverjas_code(card), 'en')} is not in your hand.",
             )
         error = play_error(hand, self.trick, self.trump, self.variant, card)
         if error is not None:

@@ -30,7 +30,7 @@ import {
   showLog,
   sleep,
 } from "./table-common.js";
-import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
+import { cardInfo, cardName, rankLabel, RED_SUITS, shortLabel, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
 const T = readJson("table-strings");
@@ -50,6 +50,7 @@ const NAMES = {
   suits: T.suit_names.split(","),
   joker: "",
   format: T.card_name,
+  short: T.card_short,
 };
 
 const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
@@ -62,7 +63,7 @@ const suitOf = (id) => SUITS[Math.floor(id / 8)];
 const suitName = (s) => NAMES.suits[SUITS.indexOf(s)] ?? s;
 const suitText = (s) => `${SUIT_SYMBOLS[s]} ${suitName(s)}`;
 const nameOf = (id) => cardName(codeOf(id), NAMES);
-const shortOf = (id) => rankLabel(cardInfo(codeOf(id)).rank, NAMES.letters) + SUIT_SYMBOLS[suitOf(id)];
+const shortOf = (id) => shortLabel(codeOf(id), NAMES.letters, NAMES.short);
 
 /** The suits in display order: trump first, then alternating black and red. */
 function suitOrder(trump) {
@@ -584,8 +585,8 @@ function renderFinal() {
   const totals = state.game.totals || [0, 0];
   const us = teamOf(seat());
   showFinal(root, "kj", state.game, T, (res) => [
-    [T.we, "final-we", number(totals[us])],
-    [T.they, "final-they", number(totals[1 - us])],
+    [T.we, "final-we", String(totals[us])],
+    [T.they, "final-they", String(totals[1 - us])],
     [T.result, "final-result", number(res.result)],
     [T.rank, "final-rank", res.rank ?? "–"],
   ]);

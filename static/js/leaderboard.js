@@ -3,21 +3,15 @@
 // gives only what this visitor may see (docs/api.md): scores of the rounds they have
 // finished, or names and progress only. When that changes (they finished another round in
 // another tab), the page is loaded again so the per-deal tables follow too.
+// Numbers as the server writes them (one decimal, the page's decimal sign): numbers.js.
+import { formatPercent, formatResult, formatSigned } from "./numbers.js";
+
 (function () {
   "use strict";
   const box = document.getElementById("leaderboard");
   if (!box || !box.dataset.liveUrl) return;
-  const fmt = new Intl.NumberFormat(document.documentElement.lang || "nl", {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  const pct = new Intl.NumberFormat(document.documentElement.lang || "nl", {
-    minimumFractionDigits: 1,
-    maximumFractionDigits: 1,
-  });
-  // A difference against par with its sign, as the server renders it ("+1,50", "−2,00").
-  const signed = (v) =>
-    v == null ? "–" : (v > 1e-9 ? "+" : v < -1e-9 ? "−" : "") + fmt.format(Math.abs(v));
+  const lang = document.documentElement.lang || "nl";
+  const result = (v) => formatResult(v, lang);
   const me = box.dataset.me;
   const rounds = box.dataset.rounds;
   const visibleRounds = Number(box.dataset.visibleRounds || 0);
@@ -44,12 +38,12 @@
           tr.append(
             cell(s.rank === null ? "–" : String(s.rank), true),
             cell(name, false),
-            cell(s.result === null ? "–" : fmt.format(s.result), true),
-            cell(s.percentage == null ? "–" : pct.format(s.percentage) + "%", true, "avg-percentage"),
-            cell(signed(s.vs_par), true, "vs-par"),
+            cell(result(s.result), true),
+            cell(formatPercent(s.percentage, lang), true, "avg-percentage"),
+            cell(formatSigned(s.vs_par, lang), true, "vs-par"),
             cell(s.total === null ? "–" : String(s.total), true),
-            cell(s.opponents_average === null ? "–" : fmt.format(s.opponents_average), true),
-            ...(s.parts || []).map((p) => cell(p === null ? "–" : fmt.format(p), true, "part-result")),
+            cell(result(s.opponents_average), true),
+            ...(s.parts || []).map((p) => cell(result(p), true, "part-result")),
             cell(s.rounds_played + "/" + rounds, true),
           );
         } else {

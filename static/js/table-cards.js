@@ -53,11 +53,15 @@ export function cardName(card, names) {
   return names.format.replace("{suit}", suit).replace("{rank}", rank);
 }
 
-/** Short label of a code: "7♥", "10♠", "B♣" (with the page's rank letters). */
-export function shortLabel(code, letters) {
+/**
+ * Short label of a code: the suit's symbol and the rank (the page's rank letters) in the
+ * page language's order, `format` from the server ("{suit}{rank}" in Dutch: "♥7", "♣B";
+ * "{rank}{suit}" in English: "7♥", "J♣"), as engine.cards.card_label writes it.
+ */
+export function shortLabel(code, letters, format = "{rank}{suit}") {
   const info = cardInfo(code);
   if (info.joker) return "★";
-  return rankLabel(info.rank, letters) + SUIT_SYMBOLS[info.suit];
+  return format.replace("{rank}", rankLabel(info.rank, letters)).replace("{suit}", SUIT_SYMBOLS[info.suit]);
 }
 
 // Display order: ace high, suits alternating black and red.
@@ -198,7 +202,7 @@ export function layOffJokerOptions(meld, maxRun = 13) {
   return out;
 }
 
-/** Whether a table meld holds a joker (so "Joker ruilen" can apply to it). */
+/** Whether a table meld holds a joker (so "Joker wisselen" can apply to it). */
 export function meldHasJoker(meld) {
   return meld.cards.some((c) => cardInfo(c).joker);
 }

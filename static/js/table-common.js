@@ -31,9 +31,8 @@ export function pageLanguage(root) {
   return (root.dataset.lang || document.documentElement.lang || "nl").startsWith("en") ? "en" : "nl";
 }
 
-/** A number as the page's language writes it, at most one decimal: 23,3 or 23.3. */
-export const formatNumber = (x, lang) =>
-  Number(x).toLocaleString(lang === "en" ? "en-GB" : "nl-NL", { maximumFractionDigits: 1 });
+/** A result as the page's language writes it, one decimal: 23,3 or 23.3 (numbers.js). */
+export { formatResult as formatNumber } from "./numbers.js";
 
 /**
  * The table's state on its root as data-* attributes, each value as a string: what the

@@ -52,6 +52,7 @@ const NAMES = {
   suits: T.suit_names.split(","),
   joker: T.joker,
   format: T.card_name,
+  short: T.card_short,
 };
 
 const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
@@ -137,7 +138,7 @@ function cardFace(card, { tag = "span", standsFor = null, attrs = {}, small = fa
       h("span", { class: "jk-joker-word", "aria-hidden": "true", "data-glyph": "JOKER" }),
     );
     if (standsFor) {
-      el.append(h("span", { class: "jk-stands", "aria-hidden": "true", "data-glyph": shortLabel(standsFor, NAMES.letters) }));
+      el.append(h("span", { class: "jk-stands", "aria-hidden": "true", "data-glyph": shortLabel(standsFor, NAMES.letters, NAMES.short) }));
     }
   } else {
     el.append(...cardPips("jk", rankLabel(info.rank, NAMES.letters), SUIT_SYMBOLS[info.suit]));
@@ -437,7 +438,7 @@ function renderActions() {
 
 function optionLabel(option) {
   const cards = option.cards
-    .map((c, i) => (option.standsFor[i] ? `[${shortLabel(option.standsFor[i], NAMES.letters)}]` : shortLabel(cardInfo(c).code, NAMES.letters)))
+    .map((c, i) => (option.standsFor[i] ? `[${shortLabel(option.standsFor[i], NAMES.letters, NAMES.short)}]` : shortLabel(cardInfo(c).code, NAMES.letters, NAMES.short)))
     .join(" ");
   return `${T[option.kind]}: ${cards}`;
 }
@@ -511,8 +512,8 @@ function renderScores() {
 
 /** A card (id or code) as a short label: "7♥", "B♠", "joker"; a joker on the table with its card. */
 function label(card, standsFor = null) {
-  if (!cardInfo(card).joker) return shortLabel(cardInfo(card).code, NAMES.letters);
-  return standsFor ? `${T.joker} (${shortLabel(standsFor, NAMES.letters)})` : T.joker;
+  if (!cardInfo(card).joker) return shortLabel(cardInfo(card).code, NAMES.letters, NAMES.short);
+  return standsFor ? `${T.joker} (${shortLabel(standsFor, NAMES.letters, NAMES.short)})` : T.joker;
 }
 
 /** The engine's public log entry in words (the page's language). */
@@ -558,7 +559,7 @@ function renderLog() {
 
 function renderFinal() {
   showFinal(root, "jk", state.game, T, (res) => [
-    [T.your_total, "final-total", number(res.total)],
+    [T.your_total, "final-total", String(res.total)],
     [T.opp_average, "final-opp", number(res.opponents_average)],
     [T.your_result, "final-result", number(res.result)],
     [T.rank, "final-rank", res.rank ?? "–"],

@@ -14,7 +14,7 @@ import factories
 import pytest
 from playwright.sync_api import Page, expect
 
-from engine.cards import klaverjas_code, klaverjas_id
+from engine.cards import card_label, klaverjas_code, klaverjas_id
 from engine.klaverjas import Bid, MustFollowSuit, Variant, bot_action, new_round, state_from_json
 from engine.klaverjas.rules import legal_cards, play_error
 from engine.klaverjas.variants import ROTTERDAMS
@@ -214,7 +214,7 @@ def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
         assert round_notes
     final = page.locator("[data-testid=final]")
     expect(final).to_be_visible()
-    assert page.inner_text("[data-testid=final-result]") == f"{we - they:,}".replace(",", ".")
+    assert page.inner_text("[data-testid=final-result]") == f"{we - they},0"  # one decimal
     assert page.inner_text("[data-testid=final-rank]") == "1"  # the only entrant
     # The moves list holds all 32 cards and the 8 tricks (and the bids).
     assert page.locator("[data-testid=log] li").count() >= 40
@@ -268,7 +268,9 @@ def test_illegal_card_reload_and_stale_move(live_server: Any, page: Page) -> Non
     expect(error).to_be_visible()
     # The rule it breaks, in the page's language (Dutch by default).
     assert error.inner_text() == reason.nl
-    assert "bekennen" in reason.nl and klaverjas_code(illegal) in reason.nl
+    # the card in words (suit symbol and rank, Dutch order), never its code
+    assert "bekennen" in reason.nl and card_label(klaverjas_code(illegal), "nl") in reason.nl
+    assert klaverjas_code(illegal) not in reason.nl
     assert snapshot(page) == before
     assert api_get(page, game.pk)["seq"] == game.seq
 

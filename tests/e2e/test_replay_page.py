@@ -89,7 +89,7 @@ def test_jokeren_replay_names_the_entrant_and_shows_sorted_card_faces(
     for _ in range(first_own):
         page.click("#next")
     expect(page.locator("#position")).to_have_text(f"{first_own} / {len(frames) - 1}")
-    assert page.locator("#action-text strong").inner_text().startswith("anna: ")
+    assert page.locator("#action-text strong").inner_text().startswith("anna ")
 
     # The entrant herself is "Jij".
     log_in(page, live_server.url, "anna")

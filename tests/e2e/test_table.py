@@ -377,8 +377,9 @@ def test_several_melds_joker_choice_lay_off_swap_and_next_round(
     click_cards(page, [by_code[c] for c in ("5c", "5d", "**")])
     choice = page.locator("[data-testid=joker-choice]")
     expect(choice).to_be_visible()
-    assert "5♥" in choice.locator("option").nth(0).inner_text()
-    assert "5♠" in choice.locator("option").nth(1).inner_text()
+    # the cards in words, Dutch order (suit symbol first)
+    assert "♥5" in choice.locator("option").nth(0).inner_text()
+    assert "♠5" in choice.locator("option").nth(1).inner_text()
     choice.select_option(index=1)
     page.click("[data-testid=btn-lay]")  # both melds in one action
     settle(page)

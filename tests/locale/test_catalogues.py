@@ -28,3 +28,42 @@ def test_no_translation_runs_two_texts_together(language: str) -> None:
 def test_the_jokeren_table_hint_is_said_once_in_dutch() -> None:
     hint = _catalogue("nl")["Click cards to select them; the buttons to play them appear."]
     assert hint == "Klik op kaarten om ze te kiezen; dan verschijnen de knoppen om ze te spelen."
+
+
+# --- The card player's words (issue 13) ------------------------------------------------
+
+
+def test_dutch_uses_the_card_players_words_for_jokeren_moves() -> None:
+    nl = _catalogue("nl")
+    # lay down melds: "setjes neerleggen" (never "Leg uit", which reads as "explain")
+    assert nl["Lay down"] == "Neerleggen"
+    assert nl["Lay down melds"] == "Setjes neerleggen"
+    assert nl["Lay off"] == "Aanleggen"
+    assert nl["Swap joker"] == "Joker wisselen"
+    assert nl["went out"] == "ging uit"
+    for text in nl.values():
+        assert "Leg uit" not in text and "Uitleggen" not in text
+        assert "ruilen" not in text  # a joker is swapped: "wisselen", as in the rules
+
+
+def test_dutch_calls_a_deal_a_round_and_the_leaderboard_klassement() -> None:
+    """RULES.md: the site's "round" is one deal ("ronde"); a "spel" is a player's whole
+    game of rounds. The leaderboard is "het klassement" throughout."""
+    nl = _catalogue("nl")
+    assert nl["Per deal: the field on the same cards"].startswith("Per ronde")
+    assert nl["Leaderboard"] == "Klassement"
+    for text in nl.values():
+        assert "per spel" not in text.lower() and "op dit spel" not in text
+        assert "ranglijst" not in text and "toezegging" not in text
+
+
+def test_english_log_lines_agree_with_you_as_the_subject() -> None:
+    """The Klaverjas table's log says "{name} ..." for every seat, "You" included: no
+    third-person-only verb ("You passes")."""
+    en = _catalogue("en")
+    nl = _catalogue("nl")
+    log = [k for k in nl if k.startswith("{name} ")]
+    assert "{name} passed." in log and "{name} passes." not in log
+    for msgid in log:
+        sentence = en.get(msgid, msgid).replace("{name}", "You")
+        assert not re.search(r"^You (passes|plays|chooses|draws|lays|discards|takes)\b", sentence)

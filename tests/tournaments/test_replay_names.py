@@ -44,10 +44,10 @@ def test_a_visitor_sees_the_entrants_name_never_you(client: Client, closed_game:
     page = _replay(client, closed_game)
     assert _script(page, "replay-seat-names") == ["anna", "West", "Noord", "Oost"]
     texts = _own_texts(page)
-    assert texts and all(t.startswith("anna: ") for t in texts)
+    assert texts and all(t.startswith("anna ") for t in texts)
     # The page without JavaScript lists the same texts.
     noscript = page[page.index("<noscript>") :]
-    assert "anna: " in noscript and "Jij:" not in noscript
+    assert "anna " in noscript and "Jij " not in noscript
     # The analysis names the entrant's column.
     assert "<th>anna</th>" in page and "<th>Jij</th>" not in page
     assert "De beslissingen van anna in deze ronde" in page and "Jouw beslissingen" not in page
@@ -59,7 +59,7 @@ def test_another_player_sees_the_entrants_name(
     client.force_login(other_user)
     page = _replay(client, closed_game)
     assert _script(page, "replay-seat-names")[0] == "anna"
-    assert all(t.startswith("anna: ") for t in _own_texts(page))
+    assert all(t.startswith("anna ") for t in _own_texts(page))
 
 
 def test_in_english_a_visitor_sees_the_name_too(client: Client, closed_game: Game) -> None:
@@ -69,7 +69,7 @@ def test_in_english_a_visitor_sees_the_name_too(client: Client, closed_game: Gam
     page = response.content.decode()
     assert _script(page, "replay-seat-names") == ["anna", "West", "North", "East"]
     frames = [f for f in _script(page, "replay-frames") if f["seat"] == 0]
-    assert frames and all(f["text_en"].startswith("anna: ") for f in frames)
+    assert frames and all(f["text_en"].startswith("anna ") for f in frames)
 
 
 def test_the_entrant_is_you_in_their_own_replay(client: Client, closed_game: Game) -> None:
@@ -77,7 +77,7 @@ def test_the_entrant_is_you_in_their_own_replay(client: Client, closed_game: Gam
     page = _replay(client, closed_game)
     assert _script(page, "replay-seat-names")[0] == "Jij"
     texts = _own_texts(page)
-    assert texts and all(t.startswith("Jij: ") for t in texts)
+    assert texts and all(t.startswith("Jij ") for t in texts)
     assert "Jouw beslissingen" in page and "<th>Jij</th>" in page
 
 
@@ -88,8 +88,8 @@ def test_the_split_page_names_the_players_never_you(client: Client, closed_game:
     split = response.context["split"]
     steps = [*split.common, *split.left.steps, *split.right.steps]
     own = [s for s in steps if s.seat == 0]
-    assert own and not any(s.text_nl.startswith("Jij") for s in own)
-    assert all(s.text_nl.startswith("anna / Par (de bots): ") for s in split.common if s.seat == 0)
-    assert all(s.text_nl.startswith("anna: ") for s in split.left.steps if s.seat == 0)
-    assert all(s.text_nl.startswith("Par (de bots): ") for s in split.right.steps if s.seat == 0)
-    assert "Jij:" not in response.content.decode()
+    assert own and not any(s.text_nl.startswith("Jij ") for s in own)
+    assert all(s.text_nl.startswith("anna / Par (de bots) ") for s in split.common if s.seat == 0)
+    assert all(s.text_nl.startswith("anna ") for s in split.left.steps if s.seat == 0)
+    assert all(s.text_nl.startswith("Par (de bots) ") for s in split.right.steps if s.seat == 0)
+    assert "<li>Jij " not in response.content.decode()

@@ -132,7 +132,7 @@ def test_leaderboard_and_own_result_after_the_last_round(
         "rank": rank,
     }
     # Finished: the per-deal table of the field is shown (round by round).
-    assert "Per spel: het hele veld met dezelfde kaarten" in page
+    assert "Per ronde: het hele veld met dezelfde kaarten" in page
     assert len(response.context["deals"]) == tournament.rounds
     # Still running: no replays and no secret yet.
     assert "terugkijken" not in page and bytes(tournament.secret).hex() not in page
@@ -357,9 +357,9 @@ def test_rules_follow_the_variant(client: Client, preset: str) -> None:
         assert "het aantal kaarten" in page
     # seed 001: without an open card the first player draws from the stock
     if variant.open_card:
-        assert "één kaart wordt open gelegd" in page
+        assert "één kaart wordt opengelegd" in page
     else:
-        assert "er wordt geen kaart open gelegd" in page
+        assert "er wordt geen kaart opengelegd" in page
         assert "De eerste speler pakt van de dichte stapel" in page
 
 

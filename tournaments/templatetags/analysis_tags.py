@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
-from django.template.defaultfilters import floatformat
+
+from tournaments.numbers import format_percent, format_result, format_signed
 
 register = template.Library()
 
@@ -21,21 +22,19 @@ def extra_for(extras: Mapping[Any, Any] | None, key: Any) -> Any:
 
 @register.filter
 def signed(value: float | None) -> str:
-    """A difference with its sign and two decimals ("+1,50", "−2,00", "0,00"); "–" for
-    ``None``."""
-    if value is None:
-        return "–"
-    text = floatformat(abs(value), 2)
-    if round(value, 9) > 0:
-        return f"+{text}"
-    if round(value, 9) < 0:
-        return f"−{text}"
-    return str(text)
+    """A difference with its sign and one decimal ("+1,5", "−2,0", "0,0"); "–" for
+    ``None`` (``tournaments.numbers.format_signed``)."""
+    return format_signed(value)
+
+
+@register.filter
+def result(value: float | None) -> str:
+    """A result with one decimal in the page's language ("79,3" / "79.3"); "–" for
+    ``None`` (``tournaments.numbers.format_result``)."""
+    return format_result(value)
 
 
 @register.filter
 def percent(value: float | None) -> str:
     """A percentage with one decimal ("62,5%"); "–" for ``None``."""
-    if value is None:
-        return "–"
-    return f"{floatformat(value, 1)}%"
+    return format_percent(value)

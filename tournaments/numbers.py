@@ -1,0 +1,68 @@
+"""Numbers as people read them: one format for a result everywhere on the site.
+
+A result (a player's result, the opponents' average, a field's average or best, a
+season total, a difference against par or the strong bot) is shown with ONE decimal and
+the active language's decimal sign: Dutch ``79,3``, English ``79.3``. The pages use the
+template filters ``result`` and ``signed`` (``tournament_tags``), the live-updated
+numbers ``static/js/numbers.js`` (``Intl.NumberFormat`` with the page's language, the
+same decimals). CSV exports are for programs and spreadsheets: they keep the machine
+format, a point and the same one decimal (``result_csv``).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Final
+
+from django.utils.formats import number_format
+
+#: Decimals of a result wherever a person reads it (and in the CSV exports).
+RESULT_DECIMALS: Final = 1
+#: Shown for a result that does not exist (yet).
+NO_RESULT: Final = "–"
+
+
+def _rounded(value: float) -> Decimal:
+    """``value`` to ``RESULT_DECIMALS``, half away from zero on its exact binary value, as
+    ``Intl.NumberFormat`` rounds in the browser (the same text on both sides)."""
+    return Decimal(value).quantize(Decimal(1).scaleb(-RESULT_DECIMALS), rounding=ROUND_HALF_UP)
+
+
+def format_result(value: float | None) -> str:
+    """A result for people: one decimal, the active language's decimal sign (Dutch
+    ``79,3``, English ``79.3``, ``-2,0``); ``–`` for ``None``."""
+    if value is None:
+        return NO_RESULT
+    rounded = _rounded(value)
+    text = number_format(abs(rounded), decimal_pos=RESULT_DECIMALS)
+    return f"-{text}" if rounded < 0 else str(text)
+
+
+def format_signed(value: float | None) -> str:
+    """A difference for people, with its sign: ``+1,5``, ``−2,0`` (a minus sign), ``0,0``;
+    ``–`` for ``None``."""
+    if value is None:
+        return NO_RESULT
+    rounded = _rounded(value)
+    text = number_format(abs(rounded), decimal_pos=RESULT_DECIMALS)
+    if rounded > 0:
+        return f"+{text}"
+    if rounded < 0:
+        return f"−{text}"
+    return str(text)
+
+
+def format_percent(value: float | None) -> str:
+    """A percentage for people, one decimal: ``62,5%`` / ``62.5%``; ``–`` for ``None``."""
+    if value is None:
+        return NO_RESULT
+    return f"{format_result(value)}%"
+
+
+def result_csv(value: float | None) -> str:
+    """A result in a CSV export: the machine format (a point) with the same one decimal;
+    empty for ``None``."""
+    if value is None:
+        return ""
+    rounded = _rounded(value)
+    return f"{0 if rounded.is_zero() else rounded:.{RESULT_DECIMALS}f}"
