@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib import admin
-from django.contrib.auth import login
+from django.contrib import admin, messages
+from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
@@ -16,12 +16,14 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from jokeren import throttle
+from tournaments import services
 from tournaments.api import api_view
 from tournaments.models import Tournament
 
@@ -56,12 +58,31 @@ def home(request: HttpRequest) -> HttpResponse:
     for t in Tournament.objects.annotate(entrants=Count("entries")).order_by("closes_at"):
         groups[t.status(now, entrants=t.entrants)].append((t, t.entrants))
     groups["finished"].sort(key=lambda te: te[0].closed_at or now, reverse=True)
-    return render(request, "home.html", {"groups": groups, "now": now})
+    mine = services.entered_games(
+        user=request.user, tournament_ids=[t.pk for group in groups.values() for t, _n in group]
+    )
+    # Each card: the tournament, its entrants and the viewer's game in it (or None).
+    cards = {name: [(t, n, mine.get(t.pk)) for t, n in group] for name, group in groups.items()}
+    return render(request, "home.html", {"groups": cards, "now": now})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The page to go back to (``next`` in the POST or the query), if it is on this site;
+    else ``""``."""
+    target = request.POST.get(REDIRECT_FIELD_NAME) or request.GET.get(REDIRECT_FIELD_NAME, "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account, log in, confirm it and go back to where the visitor came from
+    (``next``, a page of this site only), else home."""
+    target = _safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(target or "home")
     if request.method == "POST" and (wait := throttle.signup_wait(request)) is not None:
         return throttle.too_many(
             request,
@@ -72,8 +93,13 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+        messages.success(
+            request,
+            _("Welcome, %(name)s: your account has been created and you are logged in.")
+            % {"name": user.get_username()},
+        )
+        return redirect(target or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": target})
 
 
 #: How long a browser keeps the scripts' translation catalogue without asking again.

@@ -154,6 +154,20 @@ def play_to_end(game: Any, user: Any) -> tuple[Any, list[dict[str, Any]]]:
     return game, events
 
 
+def closed_game(
+    game: str = "jokeren", preset: str = "jokeren7", rounds: int = 1, *, username: str | None = None
+) -> tuple[Tournament, Any]:
+    """A tournament with one entrant who played every round (South as the basic bot),
+    closed: its game can be replayed by anyone."""
+    tournament = make_tournament(name="Terugkijken", game=game, preset=preset, rounds=rounds)
+    user = make_user(username)
+    played = services.entry_join(tournament_id=tournament.pk, user=user).game
+    played, _events = play_to_end(played, user)
+    services.tournament_close(tournament_id=tournament.pk)
+    played.refresh_from_db()
+    return tournament, played
+
+
 def tournament_form_data(
     preset: str = "jokeren:jokeren7", *, days: int = 7, **fields: Any
 ) -> dict[str, str]:

@@ -412,11 +412,18 @@ class Split:
 
 
 def _steps(
-    pairs: Sequence[tuple[int, Mapping[str, Any], bool]], num_players: int, module: Any
+    pairs: Sequence[tuple[int, Mapping[str, Any], bool]],
+    num_players: int,
+    module: Any,
+    player: str,
 ) -> list[Step]:
+    """The actions in words, the player's seat named ``player`` (the split page compares
+    two players: never "Jij"/"You")."""
     out = []
     for seat, action, by_bot in pairs:
-        nl, en = services.describe_action(module.action_from_json(action), seat, num_players)
+        nl, en = services.describe_action(
+            module.action_from_json(action), seat, num_players, player=player
+        )
         out.append(Step(seat, by_bot, nl, en))
     return out
 
@@ -461,20 +468,16 @@ def games_split(
         shared += 1
     mine_result = _round_result(module, my_scores)
     their_result = _round_result(module, their_scores)
+    left = str(game.user.get_username())
+    right = str(other.user.get_username()) if other is not None else par_label
     return Split(
         round_index=round_index,
-        common=_steps(mine[:shared], n, module),
-        left=Line(
-            game.user.get_username(),
-            game.pk,
-            _steps(mine[shared:], n, module),
-            my_scores,
-            mine_result,
-        ),
+        common=_steps(mine[:shared], n, module, f"{left} / {right}"),
+        left=Line(left, game.pk, _steps(mine[shared:], n, module, left), my_scores, mine_result),
         right=Line(
-            other.user.get_username() if other is not None else par_label,
+            right,
             other.pk if other is not None else None,
-            _steps(theirs[shared:], n, module),
+            _steps(theirs[shared:], n, module, right),
             their_scores,
             their_result,
         ),

@@ -3,16 +3,19 @@ the practice form."""
 
 from __future__ import annotations
 
+import json
 import typing
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.fields import InvalidJSONInput, JSONString
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from engine.jokeren.variants import contract_from_json
 from tournaments import json_input
 from tournaments.models import MAX_ENTRANTS, MAX_ROUNDS, Tournament
 from tournaments.services import InvalidSettings, available_games, check_moment
@@ -33,7 +36,7 @@ VARIANT_LABELS: dict[str, Any] = {
     "complete_meld": _("A complete meld goes"),
     "opening": _("Opening requirement"),
     "opening_points": _("Points needed to come out"),
-    "contracts": _("Contracts per round (JSON)"),
+    "contracts": _("Contracts per round"),
     "first_cycle_no_meld": _("Nobody may lay down in the first cycle"),
     "scoring": _("Round scoring"),
     "turn_limit": _("Turn limit of a round"),
@@ -52,6 +55,98 @@ VARIANT_LABELS: dict[str, Any] = {
     "tie_is_nat": _("A tie is nat"),
     "max_redeals": _("New deals before the first player must choose trump"),
 }
+
+#: What each variant field means, shown under it (the labels say what it is).
+VARIANT_HELP: dict[str, Any] = {
+    "decks": _("Full packs of 52 cards with 2 jokers each that are shuffled together."),
+    "hand_size": _("How many cards each player is dealt at the start of a round."),
+    "num_players": _("You and the bots: 3 or 4 seats at every table."),
+    "lay_off_before_out": _(
+        "On: a player may add cards to the melds on the table and swap jokers before laying "
+        "down melds of their own."
+    ),
+    "lay_off_same_turn": _(
+        "On: in the turn a player first lays down, they may also lay off and swap jokers. "
+        "Off: only from their next turn."
+    ),
+    "complete_meld": _(
+        "What happens to a meld that cannot grow any more (four of a kind, or a run of 13 "
+        "without a joker)."
+    ),
+    "opening": _(
+        "What a player's first lay-down must hold: nothing special, the round's contract, or "
+        "a minimum of points."
+    ),
+    "opening_points": _(
+        'With the opening "a minimum of points": the melds of the first lay-down must be '
+        "worth at least this much together."
+    ),
+    "contracts": _(
+        'With the opening "the round\'s contract": what a player must lay down in each '
+        "round. After the last one the list starts again."
+    ),
+    "first_cycle_no_meld": _(
+        "On: in everyone's first turn of a round, nobody may lay down, lay off or swap a joker."
+    ),
+    "scoring": _(
+        "What the players who did not go out score: the points of their cards in hand, or "
+        "the number of cards. Lower is better."
+    ),
+    "turn_limit": _(
+        "A round that nobody has ended after this many turns ends without a winner: "
+        "everyone scores their hand."
+    ),
+    "open_card": _(
+        "On: after the deal one card is turned face up to start the open pile. Off: the open "
+        "pile starts with the first discard."
+    ),
+    "part_rounds": _(
+        "Split the game into parts of this many rounds, each on its own score sheet; 0 "
+        "keeps the game in one part."
+    ),
+    "subtotal_after": _(
+        "The score sheet counts a subtotal after every so many rounds; 0: no subtotals."
+    ),
+    "points_limit": _(
+        "The game ends after the round in which a team reaches this many points; leave it "
+        "empty to play every round."
+    ),
+    "bidding": _("What happens when every player passes on the proposed trump suit."),
+    "must_trump": _("On: a player who cannot follow suit must play a trump if they have one."),
+    "must_overtrump": _(
+        "On: when a trump lies in the trick, a player who trumps must play a higher trump "
+        "if they can."
+    ),
+    "undertrump": _(
+        "May a player play a lower trump than the one in the trick when they cannot follow "
+        "suit or overtrump?"
+    ),
+    "partner_exemption": _(
+        "On (Amsterdams): while your partner wins the trick you need not trump or overtrump."
+    ),
+    "four_jacks": _("Roem (bonus points) for four jacks in one trick."),
+    "last_trick": _("Bonus points for the team that wins the last trick."),
+    "pit": _("Bonus for a team that wins all eight tricks (pit, or march)."),
+    "tie_is_nat": _(
+        "On: the playing team that scores exactly as much as the other team goes wet (nat)."
+    ),
+    "max_redeals": _(
+        "With two bidding rounds: after this many new deals of one round, the first player "
+        "must choose trump."
+    ),
+}
+
+#: Variant fields that apply only when another variant field has one of some values: they
+#: are hidden in the form otherwise, and the server ignores what they carry (the value in
+#: ``IDLE_VALUES``, else the variant's own).
+APPLIES_WHEN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "opening_points": ("opening", ("points",)),
+    "contracts": ("opening", ("contract",)),
+    "max_redeals": ("bidding", ("two_rounds",)),
+}
+#: What a field that does not apply holds (the engine refuses contracts without the
+#: contract opening).
+IDLE_VALUES: dict[str, Any] = {"contracts": []}
 
 #: The games' names in the preset list.
 GAME_TITLES: dict[str, Any] = {"jokeren": _("Jokeren"), "klaverjas": _("Klaverjassen")}
@@ -177,6 +272,20 @@ def variant_field(
     with a few allowed ``numbers``, an optional whole number for ``int | None``, else by
     the type of its JSON value."""
     label = VARIANT_LABELS.get(key, key.replace("_", " "))
+    field = _variant_field(key, value, label, choices, optional=optional, numbers=numbers)
+    field.help_text = VARIANT_HELP.get(key, "")
+    return field
+
+
+def _variant_field(
+    key: str,
+    value: Any,
+    label: Any,
+    choices: tuple[Any, ...] | None,
+    *,
+    optional: bool,
+    numbers: tuple[int, ...] | None,
+) -> forms.Field:
     allowed = numbers if numbers is not None else INT_CHOICES.get(key)
     if allowed:
         return forms.TypedChoiceField(
@@ -269,13 +378,36 @@ class TournamentForm(forms.Form):
     """Create or edit a tournament. The variant's settings are fields ``v_<key>``, generated
     from the chosen preset's ``to_json()`` (or the tournament's stored variant)."""
 
-    name = forms.CharField(label=_("Name"), max_length=120)
-    preset = forms.ChoiceField(label=_("Game and variant"))
-    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=8)
-    max_entrants = forms.IntegerField(
-        label=_("Maximum entrants"), min_value=1, max_value=MAX_ENTRANTS, initial=10
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=120,
+        help_text=_("The name players see in the list of tournaments."),
     )
-    bot_level = forms.ChoiceField(label=_("Bot level"))
+    preset = forms.ChoiceField(
+        label=_("Game and variant"),
+        help_text=_(
+            "The game and its rules. Choosing another variant loads its settings below, "
+            "which you can then adjust."
+        ),
+    )
+    rounds = forms.IntegerField(
+        label=_("Rounds"),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        initial=8,
+        help_text=_("How many rounds (deals) every entrant plays; everyone gets the same cards."),
+    )
+    max_entrants = forms.IntegerField(
+        label=_("Maximum entrants"),
+        min_value=1,
+        max_value=MAX_ENTRANTS,
+        initial=10,
+        help_text=_("Once this many players have entered, nobody else can join."),
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Bot level"),
+        help_text=_("How well the computer players at every table play."),
+    )
     opens_at = forms.DateTimeField(
         label=_("Opens at"), widget=DateTimeLocalInput(), validators=[validate_moment]
     )
@@ -283,9 +415,22 @@ class TournamentForm(forms.Form):
         label=_("Closes at"), widget=DateTimeLocalInput(), validators=[validate_moment]
     )
     hide_results = forms.BooleanField(
-        label=_("Hide the results until the close (only who finished is shown)"), required=False
+        label=_("Hide the results until the close (only who finished is shown)"),
+        required=False,
+        help_text=_(
+            "On: nobody sees scores or ranks before the tournament closes, not even of "
+            "the rounds they have played."
+        ),
     )
-    admits_bots = forms.BooleanField(label=_("Admits bot accounts"), required=False, initial=True)
+    admits_bots = forms.BooleanField(
+        label=_("Admits bot accounts"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "On: accounts that a program plays through the API may enter; they are marked BOT "
+            "on the leaderboard."
+        ),
+    )
 
     def __init__(
         self,
@@ -308,6 +453,14 @@ class TournamentForm(forms.Form):
             initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
+        # Times are entered in the site's time zone: say which.
+        zone = timezone.get_current_timezone_name()
+        self.fields["opens_at"].help_text = _(
+            "Date and time (%(zone)s) from which players can enter and play."
+        ) % {"zone": zone}
+        self.fields["closes_at"].help_text = _(
+            "Date and time (%(zone)s) at which play stops and the results become final."
+        ) % {"zone": zone}
         for name in ("opens_at", "closes_at"):
             self.fields[name].label = with_time_zone(self.fields[name].label)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
@@ -352,6 +505,63 @@ class TournamentForm(forms.Form):
     def variant_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith(VARIANT_PREFIX)]
 
+    def variant_rows(self) -> list[VariantRow]:
+        """The variant fields with the condition under which each applies (the page hides
+        a field while its condition does not hold)."""
+        rows = []
+        for bound in self.variant_fields():
+            when = APPLIES_WHEN.get(bound.name.removeprefix(VARIANT_PREFIX))
+            if when is not None and VARIANT_PREFIX + when[0] in self.fields:
+                rows.append(VariantRow(bound, VARIANT_PREFIX + when[0], ",".join(when[1])))
+            else:
+                rows.append(VariantRow(bound, "", ""))
+        return rows
+
+    def _controlling_value(self, key: str) -> Any:
+        """The value a condition of ``APPLIES_WHEN`` reads: the cleaned field's, else (a
+        field with an error, or none) the value sent, else the variant's own."""
+        name = VARIANT_PREFIX + key
+        if name in self.cleaned_data:
+            return self.cleaned_data[name]
+        if name in self.fields and self.is_bound:
+            return self[name].value()
+        return self.variant_base.get(key)
+
+    def applies(self, key: str) -> bool:
+        """Whether the variant field ``key`` applies with the values chosen."""
+        when = APPLIES_WHEN.get(key)
+        return when is None or self._controlling_value(when[0]) in when[1]
+
+    def contract_editor(self) -> dict[str, Any] | None:
+        """What the page's contracts editor needs (static/js/tournament-form.js): the
+        contracts to choose from (every preset's of this game, and the ones in the field)
+        with their labels in the page's language, and the choice of each contract in the
+        field, in order. ``None`` without a contracts field."""
+        name = VARIANT_PREFIX + "contracts"
+        if name not in self.fields:
+            return None
+        current = self[name].value()
+        if isinstance(current, str):  # unbound: the initial value as the field shows it
+            try:
+                current = json_input.loads(current)
+            except json_input.UnreadableJSON:
+                current = None
+        game, _preset = split_preset(self.chosen_preset)
+        choices = contract_choices(game, current if isinstance(current, list) else [])
+        keys = [json.dumps(c, sort_keys=True) for c in choices]
+        rows = []
+        for contract in current if isinstance(current, list) else []:
+            key = json.dumps(normal_contract(contract), sort_keys=True)
+            if key in keys:
+                rows.append(keys.index(key))
+        english = translation.get_language() == "en"
+        return {
+            "choices": [
+                {"label": contract_label(c, english=english), "contract": c} for c in choices
+            ],
+            "rows": rows,
+        }
+
     def main_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if not name.startswith(VARIANT_PREFIX)]
 
@@ -361,7 +571,18 @@ class TournamentForm(forms.Form):
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
+        self.ignore_what_does_not_apply(data)
         return data
+
+    def ignore_what_does_not_apply(self, data: dict[str, Any]) -> None:
+        """A variant field that does not apply (``APPLIES_WHEN``) is ignored: its errors
+        dropped, its value the idle one (``IDLE_VALUES``, else the variant's own)."""
+        for key in APPLIES_WHEN:
+            name = VARIANT_PREFIX + key
+            if name not in self.fields or self.applies(key):
+                continue
+            self.errors.pop(name, None)
+            data[name] = IDLE_VALUES.get(key, self.variant_base.get(key))
 
     def service_kwargs(self) -> dict[str, Any]:
         """The cleaned data as keyword arguments of ``tournament_create``/``_update``."""
@@ -385,6 +606,49 @@ class TournamentForm(forms.Form):
             "hide_results": bool(data.get("hide_results")),
             "admits_bots": bool(data.get("admits_bots")),
         }
+
+
+@dataclass(frozen=True)
+class VariantRow:
+    """A variant field in the form, and the field and values (comma-separated) under
+    which it applies ("" for always)."""
+
+    field: forms.BoundField
+    when_field: str
+    when_values: str
+
+
+def normal_contract(contract: Any) -> Any:
+    """A Jokeren contract's JSON as the engine writes it (``contract_from_json`` then
+    ``to_json``: every field, in order), or the value itself if it is no contract."""
+    try:
+        return contract_from_json(contract).to_json()
+    except (ValueError, TypeError):
+        return contract
+
+
+def contract_choices(game: str, current: list[Any]) -> list[dict[str, Any]]:
+    """The contracts an organizer may choose from for ``game``: those of its presets, in
+    order, then those of ``current`` that are none of them; each once."""
+    module = available_games().get(game)
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    presets = [v.to_json().get("contracts", []) for v in getattr(module, "PRESETS", {}).values()]
+    for contract in [c for contracts in presets for c in contracts] + list(current):
+        normal = normal_contract(contract)
+        key = json.dumps(normal, sort_keys=True)
+        if isinstance(normal, dict) and key not in seen:
+            seen.add(key)
+            out.append(normal)
+    return out
+
+
+def contract_label(contract: dict[str, Any], *, english: bool) -> str:
+    """A contract's description in the page's language (its JSON if it has none)."""
+    text = contract.get("description_en" if english else "description_nl") or contract.get(
+        "description_nl"
+    )
+    return str(text) if text else json.dumps(contract)
 
 
 class PracticeForm(forms.Form):
@@ -414,7 +678,9 @@ class SeriesForm(TournamentForm):
     each edition's) plus the schedule in Amsterdam time and the season's k."""
 
     kind = forms.ChoiceField(
-        label=_("Schedule"), choices=[("daily", _("daily")), ("weekly", _("weekly"))]
+        label=_("Schedule"),
+        choices=[("daily", _("daily")), ("weekly", _("weekly"))],
+        help_text=_("A new edition every day, or on the weekdays chosen below."),
     )
     weekdays = forms.TypedMultipleChoiceField(
         label=_("Weekdays (weekly)"),
@@ -422,20 +688,38 @@ class SeriesForm(TournamentForm):
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
+        help_text=_("With a weekly schedule: the days on which an edition starts."),
     )
     time_of_day = forms.TimeField(
-        label=_("Starts at (Amsterdam time)"), widget=forms.TimeInput(attrs={"type": "time"})
+        label=_("Starts at (Amsterdam time)"),
+        widget=forms.TimeInput(attrs={"type": "time"}),
+        help_text=_("The time each edition opens (Europe/Amsterdam, summer time included)."),
     )
     window_minutes = forms.IntegerField(
-        label=_("Open for (minutes)"), min_value=1, max_value=7 * 24 * 60, initial=120
+        label=_("Open for (minutes)"),
+        min_value=1,
+        max_value=7 * 24 * 60,
+        initial=120,
+        help_text=_("How long each edition stays open for play, from its start."),
     )
     starts_on = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("First day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("The day of the first edition."),
     )
     ends_on = forms.DateField(
-        label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Last day"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("No edition after this day; leave it empty for a series without end."),
     )
-    best_k = forms.IntegerField(label=_("Editions counted in the season (best k)"), min_value=1)
+    best_k = forms.IntegerField(
+        label=_("Editions counted in the season (best k)"),
+        min_value=1,
+        help_text=_(
+            "A player's season result is the sum of their best results in this many editions."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -451,6 +735,7 @@ class SeriesForm(TournamentForm):
         data = cast(dict[str, Any], forms.Form.clean(self))
         if data.get("kind") == "weekly" and not data.get("weekdays"):
             self.add_error("weekdays", _("A weekly series needs at least one weekday."))
+        self.ignore_what_does_not_apply(data)
         return data
 
     def service_kwargs(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import hmac
 import json
 import logging
 import sys
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -727,13 +727,16 @@ def _event_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[st
     return delta
 
 
-def describe_action(action: Any, seat: int, num_players: int) -> tuple[str, str]:
+def describe_action(
+    action: Any, seat: int, num_players: int, *, player: str | None = None
+) -> tuple[str, str]:
     """The action as a sentence, Dutch and English, the seat's name its subject ("Noord
     gooit ♠10 weg" / "North discarded 10♠"): the game module's ``describe(action) ->
     (nl, en)`` (worded to fit every seat, "Jij"/"You" included) where it has one, else
-    the action's JSON after the name and a colon."""
-    names_nl = seat_names("nl", num_players)
-    names_en = seat_names("en", num_players)
+    the action's JSON after the name and a colon. ``player`` names the player's seat
+    (``player_name_for``), else it is "Jij"/"You"."""
+    names_nl = seat_names("nl", num_players, player=player)
+    names_en = seat_names("en", num_players, player=player)
     describe = getattr(sys.modules.get(type(action).__module__), "describe", None)
     if callable(describe):
         nl, en = describe(action)
@@ -766,9 +769,22 @@ def hand_text(*, game: str, codes: Sequence[str], language: str, trump: str | No
     return " ".join(card_label(c, language) for c in ordered)
 
 
-def seat_names(language: str, num_players: int = 4) -> list[str]:
-    """The seats' names in a language: the player, then clockwise."""
-    return list(_seat_names(language, num_players))
+def seat_names(language: str, num_players: int = 4, *, player: str | None = None) -> list[str]:
+    """The seats' names in a language: the player ("Jij"/"You", or ``player``: their
+    name), then clockwise."""
+    names = list(_seat_names(language, num_players))
+    if player is not None:
+        names[PLAYER_SEAT] = player
+    return names
+
+
+def player_name_for(*, game: Game, viewer: Any) -> str | None:
+    """How a page about ``game`` names its player's seat for ``viewer``: ``None`` (the
+    page's "Jij"/"You") for the player themself, their name for anyone else (another
+    player, a visitor)."""
+    if viewer is not None and viewer.is_authenticated and viewer.pk == game.user_id:
+        return None
+    return str(game.user.get_username())
 
 
 @functools.lru_cache(maxsize=64)
@@ -1368,6 +1384,55 @@ def _visibility_of(t: Tournament, own: EntryResult | None) -> Visibility:
     return Visibility(rounds=t.rounds if own.finished else own.rounds_played)
 
 
+def _own_view(t: Tournament, user: Any) -> tuple[Visibility, EntryResult | None]:
+    """What ``user`` may see of ``t`` (``results_visibility``) and their own row at that
+    view (``None``: no entry)."""
+    _ensure_results(t)
+    own_final = _own_row(t, user)
+    visibility = _visibility_of(t, own_final)
+    if own_final is None:
+        return visibility, None
+    own = EntryResult.objects.filter(entry_id=own_final.entry_id, upto=visibility.rounds).first()
+    return visibility, own
+
+
+@dataclass(frozen=True)
+class MyEntry:
+    """One of a player's tournament entries as they may see it now: their progress, and
+    their result and rank over the rounds ``results_visibility`` shows them (``standing``
+    ``None``, or its ``result`` and ``rank`` ``None``, while none may be seen)."""
+
+    tournament: Tournament
+    game: Game
+    visibility: Visibility
+    standing: Standing | None
+
+
+def my_entries(*, user: Any) -> list[MyEntry]:
+    """The player's tournament entries, the latest first, each with its progress and the
+    result and rank the player may see (``results_visibility``: never a score or rank of
+    a round before it may be seen, nothing while the organizer hides the results)."""
+    entries = (
+        Entry.objects.filter(user=user).select_related("tournament", "game").order_by("-joined_at")
+    )
+    out: list[MyEntry] = []
+    for entry in entries:
+        t = entry.tournament
+        visibility, own = _own_view(t, user)
+        standing = _board_ranked(t, visibility.rounds, [own])[0] if own is not None else None
+        out.append(MyEntry(t, entry.game, visibility, standing))
+    return out
+
+
+def entered_games(*, user: Any, tournament_ids: Iterable[int]) -> dict[int, Game]:
+    """The games ``user`` plays in these tournaments, by tournament id (only those they
+    entered; nobody's for a visitor)."""
+    if user is None or not user.is_authenticated:
+        return {}
+    entries = Entry.objects.filter(user=user, tournament_id__in=list(tournament_ids))
+    return {e.tournament_id: e.game for e in entries.select_related("game")}
+
+
 def results_visibility(*, tournament: Tournament, user: Any) -> Visibility:
     """What ``user`` (``None`` or anonymous: a visitor) may see of ``tournament``'s
     results, the one rule every surface follows (docs/rules.md §4): after the close,
@@ -1508,22 +1573,18 @@ def standings_page(
     and results over the rounds they may see; names and progress only when that is none.
     Without a ``page``, the page with the viewer's own row (else the first); ``q`` keeps
     the rows whose name contains it. A few indexed queries, whatever the field's size."""
-    _ensure_results(tournament)
     t = tournament
     page_size = min(max(page_size, 1), MAX_PAGE_SIZE)
-    own_final = _own_row(t, user)
-    visibility = _visibility_of(t, own_final)
+    visibility, own = _own_view(t, user)
     upto = visibility.rounds
     board = EntryResult.objects.filter(tournament=t, upto=upto)
     q = q.strip()
     me = None
-    if own_final is not None:
-        own = EntryResult.objects.filter(entry_id=own_final.entry_id, upto=upto).first()
-        if own is not None:
-            position = _board_position(t, upto, own)
-            me = _board_ranked(t, upto, [own])[0]
-            if page is None and not q:
-                page = position // page_size + 1
+    if own is not None:
+        position = _board_position(t, upto, own)
+        me = _board_ranked(t, upto, [own])[0]
+        if page is None and not q:
+            page = position // page_size + 1
     if q:
         count = board.filter(name_key__contains=q.lower()).count()
         page, offset = _page_bounds(page, page_size, count)
@@ -2002,10 +2063,11 @@ def game_moves(*, game: Game) -> list[PlayedMove]:
     return out
 
 
-def game_replay(*, game: Game, round_index: int) -> list[Frame]:
+def game_replay(*, game: Game, round_index: int, player: str | None = None) -> list[Frame]:
     """Rebuild one round of a game step by step from the secret and the entrant's stored
     actions (the bots' are recomputed: they are deterministic). A round with nothing
-    stored is its deal only; a stored action the engine refuses ends the frames."""
+    stored is its deal only; a stored action the engine refuses ends the frames. The
+    texts name the player's seat ``player`` (``player_name_for``), else "Jij"/"You"."""
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
@@ -2016,7 +2078,7 @@ def game_replay(*, game: Game, round_index: int) -> list[Frame]:
     replay = _replay_stored(game, module, variant, stored)
     frames = [Frame(None, None, False, "", "", replay.deal, n)]
     for i, (done, state) in enumerate(zip(replay.actions, replay.states, strict=True)):
-        nl, en = describe_action(module.action_from_json(done.action), done.seat, n)
+        nl, en = describe_action(module.action_from_json(done.action), done.seat, n, player=player)
         frames.append(Frame(stored.first_seq + i, done.seat, done.by_bot, nl, en, state, n))
     return frames
 

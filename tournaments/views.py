@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from tournaments import analysis, services
 from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
-from tournaments.models import Entry, Game, Tournament
+from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
 
 
@@ -220,7 +220,9 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         round_index = rounds[0] if rounds else 0
     if rounds and round_index not in rounds:
         raise Http404
-    frames = services.game_replay(game=game, round_index=round_index)
+    # The player's seat is "Jij"/"You" for the player only; their name for anyone else.
+    player = services.player_name_for(game=game, viewer=request.user)
+    frames = services.game_replay(game=game, round_index=round_index, player=player)
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
     played = rounds and round_index in rounds
@@ -232,7 +234,10 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "round_index": round_index,
             "rounds": rounds,
             "frames": services.replay_frames_json(game=game, frames=frames),
-            "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
+            "seat_names": services.seat_names(
+                request.LANGUAGE_CODE, variant.num_players, player=player
+            ),
+            "player": player,
             "scores": game.round_scores[rounds.index(round_index)] if played else None,
             "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
             "may_download": _may_replay(request, game)
@@ -437,11 +442,7 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
-    entries = (
-        Entry.objects.filter(user=request.user)
-        .select_related("tournament", "game")
-        .order_by("-joined_at")
-    )
+    entries = services.my_entries(user=request.user)
     return render(request, "tournaments/my_games.html", {"entries": entries})
 
 

@@ -3,7 +3,11 @@
 // The page embeds the frames small (tournaments/services.py replay_frames_json): per frame
 // the action, every seat's hand as codes ("7h", "**") and only what changed on the table
 // since the frame before ("set": new values, "extend": the new tail of a list that grew).
-// The full table view of each frame is rebuilt here once, in order.
+// The full table view of each frame is rebuilt here once, in order. The seats' hands are
+// card faces sorted as at the table (table-cards.js: the same faces and order).
+
+import { cardFace, sortHand, sortKlaverjasHand } from "./table-cards.js";
+
 (function () {
   "use strict";
   const frames = JSON.parse(document.getElementById("replay-frames").textContent);
@@ -16,6 +20,13 @@
   const KJ_RANK = "789TJQKA";
   const SUIT_NAMES = T.suit_names.split(",");
   const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+  const CARD_NAMES = {
+    letters: T.rank_letters.split(","),
+    ranks: T.rank_names.split(","),
+    suits: SUIT_NAMES,
+    joker: T.joker,
+    format: T.card_name,
+  };
 
   // The full table view after each frame, from the deltas.
   const views = [];
@@ -28,6 +39,27 @@
   });
   const klaverjas = views.length > 0 && views[0].game === "klaverjas";
   let index = 0;
+  // The Jokeren table's sort (by suit or by rank), as the player last chose it there.
+  const sortMode = (() => {
+    try {
+      return window.localStorage.getItem("jk-sort") === "rank" ? "rank" : "suit";
+    } catch {
+      return "suit";
+    }
+  })();
+
+  /** A seat's hand as card faces, sorted as the table sorts it. */
+  function handFaces(hand, obs) {
+    const sorted = klaverjas ? sortKlaverjasHand(hand, obs.trump || null) : sortHand(hand, sortMode);
+    const prefix = klaverjas ? "kj" : "jk";
+    const box = el("div", null, { class: "replay-hand", "data-testid": "replay-hand" });
+    box.append(
+      ...sorted.map((c) =>
+        cardFace(c, CARD_NAMES, { prefix, small: true, trump: klaverjas ? obs.trump || null : null }),
+      ),
+    );
+    return box;
+  }
 
   function code(card) {
     // A card id (Jokeren 0..107, Klaverjas 0..31), or a code ("7h", "**"), or {code: ...}.
@@ -288,13 +320,13 @@
         const box = document.createElement("div");
         box.className = "replay-seat" + (frame.seat === seat ? " active" : "");
         box.dataset.seat = String(seat);
-        const title = el("strong", names[seat]);
+        const title = el("strong", names[seat], { "data-testid": "replay-seat-name" });
         box.append(title);
         if (klaverjas) {
           box.append(el("span", " · " + teamName(seat % 2), { class: "muted" }));
           if (obs.dealer === seat) box.append(el("span", " · " + T.dealer, { class: "muted" }));
         }
-        box.append(document.createElement("br"), hand.length ? cards(hand) : "–");
+        box.append(hand.length ? handFaces(hand, obs) : el("div", "–"));
         return box;
       }),
     );

@@ -2,7 +2,10 @@
 //
 // Card ids follow engine/cards.py: per deck the suits c d h s, each A..K, then two
 // jokers; ids 0..53 are the first deck, 54..107 the second. Codes are "7h", "Td", "**".
-// Pure functions only (no DOM), so they are easy to reason about and to test.
+// Pure functions only (no DOM), so they are easy to reason about and to test; the one
+// exception is `cardFace` at the end, a card's face as an element for any page.
+
+import { cardPips, h } from "./table-common.js";
 
 export const SUITS = "cdhs";
 export const RANKS = "A23456789TJQK";
@@ -254,4 +257,67 @@ export function cardOptions(card, obs, maxRun = 13) {
       ? table.flatMap((meld, i) => (jokerPlaces(card, meld) ? [i] : []))
       : [];
   return { layOff, swap };
+}
+
+// --- Klaverjas hands (card codes "7h", "Jh", ...: ranks 7 8 9 T J Q K A) -------------------
+
+const KJ_RANKS = "789TJQKA";
+// Strength per rank index (7 8 9 T J Q K A), higher wins (engine/klaverjas/rules.py).
+const KJ_TRUMP_STRENGTH = [0, 1, 6, 4, 7, 2, 3, 5];
+const KJ_PLAIN_STRENGTH = [0, 1, 2, 6, 3, 4, 5, 7];
+
+/** The Klaverjas suits in display order: trump first, then alternating black and red. */
+export function klaverjasSuitOrder(trump) {
+  const base = ["s", "h", "c", "d"];
+  if (!trump) return base;
+  const red = RED_SUITS.has(trump);
+  const opposite = base.filter((s) => s !== trump && RED_SUITS.has(s) !== red);
+  const same = base.filter((s) => s !== trump && RED_SUITS.has(s) === red);
+  return [trump, opposite[0], ...same, ...opposite.slice(1)];
+}
+
+/** A Klaverjas hand of codes sorted as the table sorts it: by suit (trump first), within
+ * a suit from high to low (a trump by trump strength). */
+export function sortKlaverjasHand(codes, trump) {
+  const order = klaverjasSuitOrder(trump);
+  const strength = (c) => (c[1] === trump ? KJ_TRUMP_STRENGTH : KJ_PLAIN_STRENGTH)[KJ_RANKS.indexOf(c[0])];
+  return [...codes].sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]) || strength(b) - strength(a));
+}
+
+// --- A card's face on a page (DOM) ---------------------------------------------------------
+
+/**
+ * A card's face as an element: `prefix` "jk" (Jokeren) or "kj" (Klaverjas) picks the
+ * table's CSS (table-common.css and its own); `names` as for `cardName`, with `letters`
+ * (the page's rank letters). `tag` "button" for a hand to play from, "span" elsewhere;
+ * `standsFor` the code a joker stands for; `trump` marks a trump card.
+ */
+export function cardFace(
+  card,
+  names,
+  { prefix = "jk", tag = "span", attrs = {}, small = false, standsFor = null, trump = null } = {},
+) {
+  const info = cardInfo(card);
+  const name = cardName(card, names);
+  const title = standsFor ? `${name} (${cardName(standsFor, names)})` : name;
+  const classes = [`${prefix}-card`];
+  if (small) classes.push(`${prefix}-card-small`);
+  if (info.joker) classes.push(`${prefix}-joker`);
+  else classes.push(RED_SUITS.has(info.suit) ? `${prefix}-red` : `${prefix}-black`);
+  if (trump && info.suit === trump) classes.push("is-trump");
+  const a11y = tag === "span" ? { role: "img", "aria-label": title } : { "aria-label": title };
+  const el = h(tag, { class: classes.join(" "), title, "data-code": info.code, ...a11y, ...attrs });
+  if (info.joker) {
+    el.append(
+      h("span", { class: `${prefix}-corner`, "aria-hidden": "true" }, h("span", { text: "★" })),
+      h("span", { class: `${prefix}-pip`, "aria-hidden": "true", text: "★" }),
+      h("span", { class: `${prefix}-joker-word`, "aria-hidden": "true", text: "JOKER" }),
+    );
+    if (standsFor) {
+      el.append(h("span", { class: `${prefix}-stands`, "aria-hidden": "true", text: shortLabel(standsFor, names.letters) }));
+    }
+  } else {
+    el.append(...cardPips(prefix, rankLabel(info.rank, names.letters), SUIT_SYMBOLS[info.suit]));
+  }
+  return el;
 }

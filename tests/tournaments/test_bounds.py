@@ -197,7 +197,9 @@ def test_the_forms_other_numbers_are_bounded(
     client: Client, organizer: Any, field: str, value: str
 ) -> None:
     client.force_login(organizer)
-    assert field in _field_errors(_create(client, **{field: value}))
+    # The opening points apply (and are read) only with the points opening (Veertigen).
+    preset = "jokeren:veertigen" if field == "v_opening_points" else "jokeren:jokeren7"
+    assert field in _field_errors(_create(client, preset=preset, **{field: value}))
     assert not Tournament.objects.exists()
 
 

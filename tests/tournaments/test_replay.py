@@ -28,15 +28,7 @@ OWN_KEYS = {"hand", "hand_codes", "legal_actions"}
 
 
 def closed_game(game: str, preset: str, rounds: int = 1) -> tuple[Tournament, Game]:
-    tournament = factories.make_tournament(
-        name="Terugkijken", game=game, preset=preset, rounds=rounds
-    )
-    user = factories.make_user()
-    played = services.entry_join(tournament_id=tournament.pk, user=user).game
-    played, _ = factories.play_to_end(played, user)
-    services.tournament_close(tournament_id=tournament.pk)
-    played.refresh_from_db()
-    return tournament, played
+    return factories.closed_game(game, preset, rounds)
 
 
 def page(client: Client, game: Game, round_index: int = 0) -> Any:
