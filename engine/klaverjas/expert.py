@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.dealing import Stream
-from engine.klaverjas import bots
+from engine.klaverjas import bots, pimc
 from engine.klaverjas.actions import Action, PlayCard
 from engine.klaverjas.bots import _Knowledge, _knowledge, _may_hold, choose
 from engine.klaverjas.roem import roem_points
@@ -41,6 +41,10 @@ from engine.klaverjas.variants import Variant
 #: the bot levels, weakest first (the site's default stays ``strong``)
 BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
 DEFAULT_BOT_LEVEL: Final = "strong"
+
+#: the expert's versions: 1 searches the last four tricks, 2 (``pimc``) more
+EXPERT_VERSIONS: Final = (1, 2)
+EXPERT_VERSION: Final = 2
 
 #: deals sampled per decision (at most)
 SAMPLES: Final = 12
@@ -331,8 +335,15 @@ def _outcome(diff: int, team: int, playing_team: int, total: int, tie_is_nat: bo
     return diff
 
 
-def choose_expert(obs: KlaverjasObservation, *, rng: Stream) -> Action:
-    """The expert's action for the seat of ``obs`` (see the module text)."""
+def choose_expert(
+    obs: KlaverjasObservation, *, rng: Stream, version: int = EXPERT_VERSION
+) -> Action:
+    """The expert's action for the seat of ``obs``: version 1 as the module text says,
+    version 2 as ``engine.klaverjas.pimc`` says."""
+    if version == 2:
+        return pimc.choose_expert_v2(obs, rng=rng)
+    if version != 1:
+        raise ValueError(f"unknown expert version: {version!r}")
     strong = choose(obs, level="strong", rng=rng)
     legal = obs.legal
     if obs.phase != "play" or len(legal) < 2 or 8 - len(obs.tricks) > SEARCH_TRICKS:
@@ -380,7 +391,7 @@ def choose_expert(obs: KlaverjasObservation, *, rng: Stream) -> Action:
     return PlayCard(strong_card if strong_card in winners else winners[0])
 
 
-def bot_action(state: KlaverjasState, *, level: str) -> Action:
+def bot_action(state: KlaverjasState, *, level: str, version: int = EXPERT_VERSION) -> Action:
     """The action of a bot of any level (``BOT_LEVELS``) for the seat to move: from that
     seat's observation and the round's ``bot:<seat>`` stream from the current move count."""
     if level != "expert":
@@ -389,4 +400,4 @@ def bot_action(state: KlaverjasState, *, level: str) -> Action:
     if seat is None:
         raise ValueError("the round is over: no seat to move")
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
-    return choose_expert(state.observe(seat), rng=rng)
+    return choose_expert(state.observe(seat), rng=rng, version=version)
