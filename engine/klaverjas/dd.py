@@ -171,7 +171,9 @@ class DoubleDummy:
             return gain
         return self._play(hands, leader, trick, pit, alpha, beta)
 
-    def _finish(self, hands: list[int], leader: int, trick: tuple[int, ...], pit: int) -> tuple[int, int, int]:
+    def _finish(
+        self, hands: list[int], leader: int, trick: tuple[int, ...], pit: int
+    ) -> tuple[int, int, int]:
         """A full trick: (its value for team 0, the winner, the pit state after it)."""
         power = self.power[trick[0] // 8]
         a, b, c, d = trick
@@ -192,10 +194,7 @@ class DoubleDummy:
         gain += roem
         winner = (leader + win) & 3
         team = winner & 1
-        if pit != team and pit != PIT_EITHER:
-            pit = PIT_NONE
-        else:
-            pit = team
+        pit = PIT_NONE if pit != team and pit != PIT_EITHER else team
         if not (hands[0] | hands[1] | hands[2] | hands[3]):
             gain += self.last_bonus
             if pit == team:
@@ -355,7 +354,9 @@ class DoubleDummy:
             )
         return out
 
-    def representatives(self, hands: list[int], seat: int, trick: tuple[int, ...]) -> dict[int, int]:
+    def representatives(
+        self, hands: list[int], seat: int, trick: tuple[int, ...]
+    ) -> dict[int, int]:
         """Each legal card of ``seat`` -> the card the search tries for it (the strongest
         of its run of equivalent cards, see the module text)."""
         legal = self.legal(hands[seat], trick)
@@ -376,3 +377,93 @@ class DoubleDummy:
                 elif live & bit:
                     head = -1
         return out
+
+    # --- rollouts ---------------------------------------------------------------------
+
+    def rollout(self, hands: list[int], leader: int, trick: tuple[int, ...], pit: int) -> int:
+        """The value (team 0 minus team 1) of the rest of the round when every seat plays
+        the greedy card of ``greedy`` (hands open); counts a node per card."""
+        hands = list(hands)
+        cards = list(trick)
+        total = 0
+        while True:
+            while len(cards) < 4:
+                seat = (leader + len(cards)) & 3
+                c = self.greedy(hands, seat, cards)
+                hands[seat] &= ~(1 << c)
+                cards.append(c)
+                self.nodes += 1
+            gain, leader, pit = self._finish(
+                hands, leader, (cards[0], cards[1], cards[2], cards[3]), pit
+            )
+            total += gain
+            if not (hands[0] | hands[1] | hands[2] | hands[3]):
+                return total
+            cards = []
+
+    def greedy(self, hands: list[int], seat: int, trick: list[int]) -> int:
+        """A quick card for ``seat`` with every hand open: leading, a card no opponent
+        beats (a trump only while the opponents hold trumps), else the cheapest card
+        of a side suit; following, points on a partner's trick no opponent beats, the
+        cheapest card that wins and holds, else the cheapest card."""
+        legal = self.legal(hands[seat], trick)
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        points = self.points
+        mine = _cards(legal)
+        n = len(trick)
+        opponents = [(seat + i) & 3 for i in (1, 3) if i < 4 - n]
+        tmask = self.tmask
+        if not n:
+            their_trumps = 0
+            for o in (seat + 1) & 3, (seat + 3) & 3:
+                their_trumps |= hands[o] & tmask
+            for c in sorted(mine, key=lambda c: -self.lead_rank[c]):
+                if c // 8 == self.trump and not their_trumps:
+                    continue
+                if self._holds(
+                    hands, [(seat + 1) & 3, (seat + 3) & 3], c // 8, self.power[c // 8][c]
+                ):
+                    return c
+            side = [c for c in mine if c // 8 != self.trump] or mine
+            return min(side, key=lambda c: (points[c], self.lead_rank[c]))
+        led = trick[0] // 8
+        power = self.power[led]
+        best = 0
+        best_power = power[trick[0]]
+        for i in range(1, n):
+            p = power[trick[i]]
+            if p > best_power:
+                best, best_power = i, p
+        if (n - best) % 2 == 0 and self._holds(hands, opponents, led, best_power):
+            under = [c for c in mine if power[c] <= best_power] or mine
+            return max(under, key=lambda c: (points[c], -power[c]))
+        winners = [
+            c
+            for c in mine
+            if power[c] > best_power and self._holds(hands, opponents, led, power[c])
+        ]
+        if winners:
+            return min(winners, key=lambda c: (power[c], points[c]))
+        return min(mine, key=lambda c: (points[c], power[c]))
+
+    def _holds(self, hands: list[int], opponents: list[int], led: int, top: int) -> bool:
+        """Whether none of ``opponents`` can beat a card of power ``top`` in a trick led
+        with ``led`` (one who holds the led suit must follow it)."""
+        power = self.power[led]
+        for o in opponents:
+            h = hands[o]
+            follow = h & SUIT_MASK[led]
+            for x in _cards(follow or h & self.tmask):
+                if power[x] > top:
+                    return False
+        return True
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

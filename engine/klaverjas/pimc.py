@@ -1,27 +1,33 @@
-"""The Klaverjas expert bot, version 2: determinized double-dummy search (GIB's PIMC).
+"""The Klaverjas expert bot, version 2: determinized search (GIB's PIMC) on every trick.
 
-The expert bids like the ``strong`` bot and plays its cards until ``SEARCH_TRICKS``
-tricks are left. From then on, when it has a choice of cards, it:
+The expert bids like the ``strong`` bot (with its own thresholds, ``BID_*``). In play,
+when it has a choice of cards, it samples up to ``SAMPLES`` deals of the cards it has
+not seen over the other seats, each consistent with its observation: the number of
+cards in each hand, the suits a seat has shown out of, the trumps a seat cannot hold (it
+failed to overtrump when it had to), and the bidding — a seat that passed the proposed
+trump did not hold a hand the strong bot would play, a seat that played it did, within
+``BID_SLACK`` points of the strong bot's valuation (``bots.hand_value``), with the cards
+the seat has played put back in its hand (after ``BID_TRIES`` deals that miss, the
+bidding is left out, then the trump caps). Only one card of a run of equivalent cards
+is tried (``DoubleDummy.representatives``). Then:
 
-1. samples up to ``SAMPLES`` deals of the cards it has not seen over the other seats,
-   each consistent with its observation: the number of cards in each hand, the suits a
-   seat has shown out of, the trumps a seat cannot hold (it failed to overtrump when it
-   had to), and the bidding — a seat that passed the proposed trump did not hold a hand
-   the strong bot would play, a seat that played it (or chose trump) did, within
-   ``BID_SLACK`` points of the strong bot's valuation (``bots.hand_value``), with the
-   cards the seat has played put back in its hand (after ``BID_TRIES`` deals that miss,
-   the bidding is left out, then the trump caps);
-2. for each sample, searches every legal card double dummy to the round's end
-   (``engine.klaverjas.dd``: card points, roem, the last trick and the pit bonus);
-3. turns each result into the round's outcome for its team (a playing team that does
-   not score more than the other is nat: it gets nothing, the other team all points)
-   and plays the card with the best total over the samples (ties: the strong bot's
-   card, then the first in the search's order).
+- with at most ``SEARCH_TRICKS`` tricks left, it searches each card double dummy to the
+  round's end in each sample (``engine.klaverjas.dd``: card points, roem, the last
+  trick and the pit bonus), turns each result into the round's outcome for its team (a
+  playing team that does not score more than the other is nat: it gets nothing, the
+  other team all points) and plays the card with the best total over the samples
+  (ties: the strong bot's card, then the first in the search's order); no new sample
+  is searched once ``NODE_BUDGET`` nodes are spent, and a search that passes
+  ``NODE_LIMIT`` is stopped and its sample dropped;
+- earlier, it plays each card out in up to ``ROLLOUT_SAMPLES`` samples with the quick
+  greedy play of every seat (``DoubleDummy.rollout``: hands open), scores the outcomes
+  the same way, and keeps the strong bot's card unless another card's total is better
+  by more than ``ROLLOUT_MARGIN`` points a sample (a rollout policy improvement); no new
+  sample once ``ROLLOUT_NODES`` cards are played.
 
-The work is counted in nodes, never in wall-clock time: no new sample is searched once
-``NODE_BUDGET`` nodes are spent, and a search that passes ``NODE_LIMIT`` is stopped and
-its sample dropped (with none searched, the strong bot's card is played). Every choice
-is a function of the observation and the round's ``bot:<seat>`` stream.
+The work is counted in nodes and cards, never in wall-clock time; with no sample drawn
+or searched, the strong bot's card is played. Every choice is a function of the
+observation and the round's ``bot:<seat>`` stream.
 """
 
 from __future__ import annotations
@@ -58,6 +64,12 @@ NODE_BUDGET: Final = 3000
 NODE_LIMIT: Final = 12000
 #: the expert searches when at most this many tricks are left (the current included)
 SEARCH_TRICKS: Final = 4
+#: earlier: samples played out by the greedy play of ``DoubleDummy.rollout`` (at most),
+#: no new sample once this many cards are played, and the strong bot's card is kept
+#: unless another is better by more than this many points a sample
+ROLLOUT_SAMPLES: int = 16
+ROLLOUT_NODES: int = 3000
+ROLLOUT_MARGIN: float = 5.0
 #: tries to draw a deal that meets every known void and trump cap
 SAMPLE_TRIES: Final = 20
 #: tries to draw a deal whose hands agree with the bidding
@@ -202,7 +214,7 @@ def choose_expert_v2(obs: KlaverjasObservation, *, rng: Stream) -> Action:
         return bid
     strong = choose(obs, level="strong", rng=rng)
     legal = obs.legal
-    if obs.phase != "play" or len(legal) < 2 or 8 - len(obs.tricks) > SEARCH_TRICKS:
+    if obs.phase != "play" or len(legal) < 2:
         return strong
     assert obs.trump is not None and obs.playing_seat is not None
     v = obs.variant
@@ -227,6 +239,26 @@ def choose_expert_v2(obs: KlaverjasObservation, *, rng: Stream) -> Action:
     rep = search.representatives(samples[0], seat, trick)
     cards = search.moves(samples[0], seat, trick)
     totals = dict.fromkeys(cards, 0)
+    strong_card = strong.card if isinstance(strong, PlayCard) else -1
+    if 8 - len(obs.tricks) > SEARCH_TRICKS:
+        if len(cards) < 2:
+            return strong
+        count = 0
+        for hands in samples[:ROLLOUT_SAMPLES]:
+            if search.nodes >= ROLLOUT_NODES:
+                break
+            for c in cards:
+                hands[seat] &= ~(1 << c)
+                d = search.rollout(hands, leader, (*trick, c), pit)
+                hands[seat] |= 1 << c
+                own = taken + d if team == 0 else -(taken + d)
+                totals[c] += _outcome(own, team, playing_team, total, v.tie_is_nat)
+            count += 1
+        mine = rep.get(strong_card)
+        best_card = max(cards, key=lambda c: totals[c])
+        if mine is None or totals[best_card] > totals[mine] + ROLLOUT_MARGIN * count:
+            return PlayCard(best_card)
+        return strong
     searched = 0
     for hands in samples:
         if search.nodes >= NODE_BUDGET:
@@ -248,7 +280,6 @@ def choose_expert_v2(obs: KlaverjasObservation, *, rng: Stream) -> Action:
         return strong
     best = max(totals.values())
     winners = [c for c in cards if totals[c] == best]
-    strong_card = strong.card if isinstance(strong, PlayCard) else -1
     if rep.get(strong_card) in winners:
         return strong
     return PlayCard(winners[0])

@@ -81,7 +81,9 @@ def _taken(state: KlaverjasState) -> int:
     return out
 
 
-def _endgames(variant: Variant, tricks_left: int, count: int, tag: bytes) -> Iterator[KlaverjasState]:
+def _endgames(
+    variant: Variant, tricks_left: int, count: int, tag: bytes
+) -> Iterator[KlaverjasState]:
     for r in range(count):
         state = new_round(variant, secret=tag + bytes([r]), round_index=r)
         while not state.is_terminal:
@@ -137,9 +139,7 @@ def _positions(preset: str, rounds: int, tag: bytes) -> Iterator[KlaverjasState]
             state = state.apply(action)
 
 
-@settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     secret=st.binary(min_size=32, max_size=32),
     round_index=st.integers(0, 15),
