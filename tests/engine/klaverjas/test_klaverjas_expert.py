@@ -1,17 +1,21 @@
-"""The Klaverjas expert bot: its double-dummy search is exact, it plays only legal
-cards, it is deterministic and it reads only its own observation."""
+"""The Klaverjas expert bot, version 1: its double-dummy search is exact, it plays only
+legal cards, it is deterministic, it reads only its own observation, and its choices
+are those it made when it was released (version 2 is in test_klaverjas_expert_v2)."""
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 from collections.abc import Iterator
 
 import pytest
 
 from engine.dealing import Stream
-from engine.klaverjas import PRESETS, KlaverjasState, PlayCard, Variant, bot_action, new_round
+from engine.klaverjas import PRESETS, KlaverjasState, PlayCard, Variant, new_round
+from engine.klaverjas.actions import Action
 from engine.klaverjas.expert import _Search, choose_expert
+from engine.klaverjas.expert import bot_action as expert_action
 from engine.klaverjas.rules import legal_cards
 from engine.klaverjas.variants import AMSTERDAMS, ROTTERDAMS
 
@@ -41,6 +45,29 @@ def test_the_search_allows_the_cards_the_rules_allow(variant: Variant) -> None:
         search = _Search(trump, variant, 10, 10**9)
         got = search.legal(_mask(hand), tuple(trick))
         assert got == _mask(legal_cards(hand, trick, trump, variant)), (hand, trick, trump)
+
+
+def bot_action(state: KlaverjasState, *, level: str) -> Action:
+    """A bot of ``level``, the expert in its version 1."""
+    return expert_action(state, level=level, version=1)
+
+
+#: SHA-256 of the repr of every action of 3 rounds per preset (sorted) with version-1
+#: experts in every seat, secret ``b"fingerprint-v1" + bytes([r])``, round ``r``:
+#: computed with the code of commit 843df96, before version 2 was added
+V1_FINGERPRINT = "bb9a1d5c3f76b6f218b3f02c09c96b895df7f9a118be2a07f26e91053ee18912"
+
+
+def test_version_1_makes_the_choices_it_made_when_released() -> None:
+    h = hashlib.sha256()
+    for preset in sorted(PRESETS):
+        for r in range(3):
+            state = new_round(PRESETS[preset], secret=b"fingerprint-v1" + bytes([r]), round_index=r)
+            while not state.is_terminal:
+                action = bot_action(state, level="expert")
+                h.update(repr(action).encode())
+                state = state.apply(action)
+    assert h.hexdigest() == V1_FINGERPRINT
 
 
 def _brute_force(state: KlaverjasState) -> int:
@@ -128,8 +155,9 @@ def test_the_expert_is_a_function_of_the_observation_and_the_stream() -> None:
         seat = state.current_player
         assert seat is not None
         obs = state.observe(seat)
-        first = choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3))
-        assert choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3)) == first
+        first = choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3), version=1)
+        again = choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3), version=1)
+        assert again == first
         assert bot_action(state, level="expert") == bot_action(state, level="expert")
 
 
