@@ -1,6 +1,10 @@
 """The Klaverjas ``expert`` bot: determinized double-dummy search (GIB's PIMC).
 
-The expert bids like the ``strong`` bot and plays its cards until ``SEARCH_TRICKS``
+Two versions (``EXPERT_VERSIONS``; ``EXPERT_VERSION`` is the current one): version 2
+searches every trick (``engine.klaverjas.pimc``); version 1, below, stays as it was
+released, so that games played with it replay the same.
+
+Version 1 bids like the ``strong`` bot and plays its cards until ``SEARCH_TRICKS``
 tricks are left. From then on, when it has a choice of two or more cards, it:
 
 1. samples ``SAMPLES`` deals of the cards it has not seen over the other three seats,
