@@ -447,7 +447,7 @@ def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
                 variant=t.variant,
                 rounds=rounds,
                 bot_level=t.bot_level,
-                state={},
+                bot_version=t.bot_version,
                 round_index=min(played, rounds - 1),
                 round_scores=scores,
                 totals=[sum(r[s] for r in scores) for s in range(4)],

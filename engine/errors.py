@@ -44,3 +44,24 @@ class InvalidState(ValueError):
     none, a seat that does not exist, a turn that cannot be reached, an empty stock to
     draw from. ``state_from_json`` refuses it with this error instead of loading a state
     that would fail later, in the middle of a move."""
+
+
+class UnknownBotVersion(ValueError):
+    """A bot version the game module does not have (``BOT_VERSIONS``). A stored game
+    replays with the bots of the version it was played with; a version that is not
+    there any more (or never was) must not silently be replayed with other bots."""
+
+    def __init__(self, game: str, version: object, supported: tuple[int, ...]) -> None:
+        known = ", ".join(str(v) for v in supported)
+        super().__init__(f"unknown {game} bot version {version!r}: this engine has {known}")
+        self.game = game
+        self.version = version
+        self.supported = supported
+
+
+def check_bot_version(game: str, version: object, supported: tuple[int, ...]) -> int:
+    """``version`` if it is one of ``supported`` (an ``int``, not a ``bool``); raises
+    ``UnknownBotVersion`` otherwise."""
+    if isinstance(version, bool) or not isinstance(version, int) or version not in supported:
+        raise UnknownBotVersion(game, version, supported)
+    return version

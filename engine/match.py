@@ -24,11 +24,12 @@ class BotMove:
     choice: Any = None
 
 
-def bot_move(game: GameModule, state: Any, *, level: str) -> BotMove:
-    """The move of the bot of ``level`` for ``state.current_player``: its choice, or, if the
-    engine refuses that, its simplest legal action. The one way the site, the replay audit
-    and game records make a bot's move."""
-    action = game.bot_action(state, level=level)
+def bot_move(game: GameModule, state: Any, *, level: str, version: int) -> BotMove:
+    """The move of the bot of ``level`` and ``version`` (the game's ``BOT_VERSIONS``) for
+    ``state.current_player``: its choice, or, if the engine refuses that, its simplest
+    legal action. The one way the site, the replay audit and game records make a bot's
+    move; ``version`` is the stored game's (never silently the current one)."""
+    action = game.bot_action(state, level=level, version=version)
     try:
         return BotMove(action, state.apply(action), choice=action)
     except IllegalMove as exc:
@@ -47,14 +48,22 @@ class MatchResult:
 
 
 def play_round(
-    game: GameModule, variant: Any, *, secret: bytes, round_index: int, levels: Sequence[str]
+    game: GameModule,
+    variant: Any,
+    *,
+    secret: bytes,
+    round_index: int,
+    levels: Sequence[str],
+    version: int | None = None,
 ) -> tuple[Any, list[Any]]:
-    """Play one round with a bot of ``levels[seat]`` in every seat; return the final state
-    and the actions in order."""
+    """Play one round with a bot of ``levels[seat]`` in every seat, all of bot version
+    ``version`` (default: the game's current ``BOT_VERSION``); return the final state and
+    the actions in order."""
+    v = game.BOT_VERSION if version is None else version
     state = game.new_round(variant, secret=secret, round_index=round_index)
     actions: list[Any] = []
     while not state.is_terminal:
-        move = bot_move(game, state, level=levels[state.current_player])
+        move = bot_move(game, state, level=levels[state.current_player], version=v)
         actions.append(move.action)
         state = move.state
     return state, actions
@@ -67,13 +76,17 @@ def play_match(
     secret: bytes,
     rounds: int | None = None,
     levels: Sequence[str],
+    version: int | None = None,
 ) -> MatchResult:
-    """Play ``rounds`` rounds (default: the variant's) with bots in every seat."""
+    """Play ``rounds`` rounds (default: the variant's) with bots of version ``version``
+    (default: the game's current) in every seat."""
     n = variant.rounds if rounds is None else rounds
     per_round: list[list[int]] = []
     totals = [0] * variant.num_players
     for r in range(n):
-        state, _ = play_round(game, variant, secret=secret, round_index=r, levels=levels)
+        state, _ = play_round(
+            game, variant, secret=secret, round_index=r, levels=levels, version=version
+        )
         scores = state.scores()
         per_round.append(scores)
         totals = [t + s for t, s in zip(totals, scores, strict=True)]

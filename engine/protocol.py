@@ -10,8 +10,14 @@
 - ``new_round(variant, *, secret, round_index)``: the dealt round state (the dealer is
   seat ``round_index % num_players``, the first player the next seat clockwise);
 - ``state_from_json(obj)`` / ``action_from_json(obj)``;
-- ``bot_action(state, *, level)``: the bot's choice for ``state.current_player``; it
-  reads only that seat's observation and the round's ``bot:<seat>`` stream;
+- ``bot_action(state, *, level, version=BOT_VERSION)``: the choice of the bot of that
+  level and version for ``state.current_player``; it reads only that seat's observation
+  and the round's ``bot:<seat>`` stream; a version not in ``BOT_VERSIONS`` raises
+  ``engine.errors.UnknownBotVersion``;
+- ``BOT_VERSION``: the bots' current version (an ``int``), which new games get;
+  ``BOT_VERSIONS``: every version the module still plays, oldest first. Stored games keep
+  only the entrant's actions and replay the bots' moves with the game's version, so a
+  released version's choices never change (``tests/engine/test_bot_fingerprints.py``);
 - ``simplest_action(state)``: a legal action of ``state.current_player`` that needs no
   thought (Jokeren: draw from the stock, discard the lowest card), for the site's bot
   loop when the engine refuses a bot's choice;
@@ -102,6 +108,8 @@ class GameModule(Protocol):
     PRESETS: Mapping[str, Any]
     BOT_LEVELS: Sequence[str]
     DEFAULT_BOT_LEVEL: str
+    BOT_VERSION: int
+    BOT_VERSIONS: tuple[int, ...]
     LOWER_IS_BETTER: bool
 
     def variant_from_json(self, obj: Mapping[str, Any]) -> Any: ...
@@ -112,7 +120,7 @@ class GameModule(Protocol):
 
     def action_from_json(self, obj: Mapping[str, Any]) -> Any: ...
 
-    def bot_action(self, state: Any, *, level: str) -> Any: ...
+    def bot_action(self, state: Any, *, level: str, version: int = ...) -> Any: ...
 
     def simplest_action(self, state: Any) -> Any: ...
 

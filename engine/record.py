@@ -1,7 +1,7 @@
 """Game records: a finished game as one JSON document, and its verification by replay.
 
 A record holds everything needed to rebuild a game without the site: the game and its
-full variant, the bots' level, the revealed secret and its commitment, every action of
+full variant, the bots' level and version, the revealed secret and its commitment, every action of
 every round with the seat that made it, and the scores the site recorded. ``verify``
 deals every round again from the secret (RULES.md §5), applies the actions in order
 through the engine, checks that each bot action is the bot's own choice (the bots are
@@ -30,6 +30,9 @@ FORMAT = "jokeren-game-record/1"
 #: The fields every record has (``player_seat`` and ``context`` are optional).
 REQUIRED: tuple[str, ...] = ("game", "variant", "bot_level", "secret", "commitment")
 REQUIRED += ("rounds", "actions", "round_scores", "totals")
+#: The bots' version of a record without ``bot_version`` (written before versions existed,
+#: when every game had the bots of version 1).
+UNVERSIONED_BOT_VERSION = 1
 #: The seat of the entrant (the other seats are bots); its actions need not be a bot's.
 PLAYER_SEAT = 0
 
@@ -63,6 +66,8 @@ class GameRecord:
     round_scores: Sequence[Sequence[int]]
     totals: Sequence[int]
     context: Mapping[str, Any]
+    #: The bots' version the game was played with (the game module's ``BOT_VERSIONS``).
+    bot_version: int = UNVERSIONED_BOT_VERSION
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +75,7 @@ class GameRecord:
             "game": self.game,
             "variant": dict(self.variant),
             "bot_level": self.bot_level,
+            "bot_version": self.bot_version,
             "secret": self.secret.hex(),
             "commitment": self.commitment,
             "player_seat": PLAYER_SEAT,
@@ -86,6 +92,7 @@ def build_record(
     game: str,
     variant: Mapping[str, Any],
     bot_level: str,
+    bot_version: int,
     secret: bytes,
     rounds: int,
     actions: Sequence[Sequence[RecordedAction]],
@@ -98,6 +105,7 @@ def build_record(
         game=game,
         variant=dict(variant),
         bot_level=bot_level,
+        bot_version=bot_version,
         secret=secret,
         commitment=commitment(secret),
         rounds=rounds,
@@ -133,15 +141,17 @@ def replay_round(
     secret: bytes,
     round_index: int,
     bot_level: str,
+    bot_version: int,
     own_actions: Sequence[Mapping[str, Any]],
     bot_from: int | None = None,
 ) -> RoundReplay:
-    """Deal round ``round_index`` from the secret and play it: the bots choose every other
-    seat's action (they are deterministic), seat 0 plays ``own_actions`` in order, and from
-    its ``bot_from``-th action on (the bot took over the entrant's seat) the bot plays seat 0
-    too. Stops when the round is over, or when seat 0 is to move and its actions are used up
-    (a round still being played). An action that cannot be read or is illegal, or actions
-    left over after the round ended, are the ``problem``."""
+    """Deal round ``round_index`` from the secret and play it: the bots (of ``bot_level``
+    and ``bot_version``, the game's) choose every other seat's action (they are
+    deterministic), seat 0 plays ``own_actions`` in order, and from its ``bot_from``-th
+    action on (the bot took over the entrant's seat) the bot plays seat 0 too. Stops when
+    the round is over, or when seat 0 is to move and its actions are used up (a round
+    still being played). An action that cannot be read or is illegal, or actions left over
+    after the round ended, are the ``problem``."""
     deal = module.new_round(variant, secret=secret, round_index=round_index)
     state = deal
     done: list[RecordedAction] = []
@@ -154,7 +164,7 @@ def replay_round(
         if by_bot:
             # the bot's move as the site makes it: its choice, or its simplest legal
             # action where the engine refuses that choice (engine.match.bot_move)
-            move = bot_move(module, state, level=bot_level)
+            move = bot_move(module, state, level=bot_level, version=bot_version)
             action, state = move.action, move.state
         elif used >= len(own_actions):
             break
@@ -221,6 +231,13 @@ def read_record(data: Any) -> GameRecord:
         raise RecordError(f"variant is not a valid {game} variant: {exc}") from None
     if data["bot_level"] not in module.BOT_LEVELS:
         raise RecordError(f"bot_level must be one of {', '.join(module.BOT_LEVELS)}")
+    bot_version = data.get("bot_version", UNVERSIONED_BOT_VERSION)
+    if isinstance(bot_version, bool) or bot_version not in module.BOT_VERSIONS:
+        versions = ", ".join(str(v) for v in module.BOT_VERSIONS)
+        raise RecordError(
+            f"bot_version {bot_version!r} is not one this engine plays ({versions}): "
+            "verify the record with an engine that has its bots"
+        )
     secret_text = data["secret"]
     try:
         secret = bytes.fromhex(secret_text) if isinstance(secret_text, str) else b""
@@ -261,6 +278,7 @@ def read_record(data: Any) -> GameRecord:
         game=game,
         variant=dict(data["variant"]),
         bot_level=data["bot_level"],
+        bot_version=int(bot_version),
         secret=secret,
         commitment=data["commitment"],
         rounds=_int(data["rounds"], "rounds", low=1),
@@ -350,7 +368,9 @@ def _replay_round(
             if recorded.by_bot:
                 # the bot's move as the site makes it: its choice, or its simplest legal
                 # action where the engine refuses that choice (engine.match.bot_move)
-                chosen = bot_move(module, state, level=record.bot_level).action
+                chosen = bot_move(
+                    module, state, level=record.bot_level, version=record.bot_version
+                ).action
                 if chosen.to_json() != action.to_json():
                     return None, [
                         f"{where} is not the bot's choice {chosen.to_json()}: "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import factories
@@ -71,3 +71,36 @@ def _test_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.MOVE_RATE_LIMIT = ""
     settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
+
+
+@pytest.fixture
+def release_bot_version_2(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
+    """``release()``: from then on both games have a bot version 2, the current
+    ``BOT_VERSION``, which plays differently from version 1 (every bot makes its
+    ``simplest_action``); version 1 stays as it is. Returns the new version."""
+    from engine.registry import GAMES, game_module
+
+    def release() -> int:
+        for name in GAMES:
+            module = game_module(name)
+            real = module.bot_action
+
+            def bot_action(
+                state: Any, *, level: str, version: int = 2, _real: Any = real, _m: Any = module
+            ) -> Any:
+                if version == 2:
+                    return _m.simplest_action(state)
+                return _real(state, level=level, version=version)
+
+            monkeypatch.setattr(module, "bot_action", bot_action)
+            monkeypatch.setattr(module, "BOT_VERSION", 2)
+            monkeypatch.setattr(module, "BOT_VERSIONS", (1, 2))
+        return 2
+
+    return release
+
+
+@pytest.fixture
+def second_bot_version(release_bot_version_2: Callable[[], int]) -> int:
+    """A bot version 2 released before the test starts (``release_bot_version_2``)."""
+    return release_bot_version_2()

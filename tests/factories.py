@@ -108,7 +108,7 @@ def south_gets_a_turn(t: Tournament, round_index: int, secret: bytes | None = No
         round_index=round_index,
     )
     while not state.is_terminal and state.current_player != services.PLAYER_SEAT:
-        state = state.apply(module.bot_action(state, level=t.bot_level))
+        state = state.apply(module.bot_action(state, level=t.bot_level, version=t.bot_version))
     return not state.is_terminal
 
 

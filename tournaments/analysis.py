@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from engine import record
+from engine.match import bot_move
 from tournaments import services
 from tournaments.models import Game, ParRound, Tournament, WhatIf
 
@@ -46,14 +47,18 @@ def _outcome(state: Any) -> dict[str, Any]:
     return out
 
 
-def _play_out(module: Any, state: Any, *, levels: Sequence[str]) -> tuple[Any, list[Any]]:
-    """Play ``state`` to the round's end with a bot in every seat (``levels[seat]``): the
-    terminal state and the actions made."""
+def _play_out(
+    module: Any, state: Any, *, levels: Sequence[str], version: int
+) -> tuple[Any, list[Any]]:
+    """Play ``state`` to the round's end with a bot in every seat (``levels[seat]``, of
+    bot version ``version``), each move as the site makes it (``engine.match.bot_move``):
+    the terminal state and the actions made."""
     actions = []
     while not state.is_terminal:
-        action = module.bot_action(state, level=levels[state.current_player])
-        actions.append((state.current_player, action))
-        state = state.apply(action)
+        seat = state.current_player
+        move = bot_move(module, state, level=levels[seat], version=version)
+        actions.append((seat, move.action))
+        state = move.state
     return state, actions
 
 
@@ -68,17 +73,18 @@ def _par_key(t: Tournament) -> str:
 
 
 def par_round_play(t: Tournament, round_index: int) -> tuple[Any, list[tuple[int, Any]]]:
-    """Round ``round_index`` of ``t`` played by the tournament's bot level in every seat,
-    South's too: the terminal state and every action (seat, action)."""
+    """Round ``round_index`` of ``t`` played by the tournament's bot level and version in
+    every seat, South's too: the terminal state and every action (seat, action)."""
     module = services.module_of(t.game)
     variant = module.variant_from_json(t.variant)
     state = module.new_round(variant, secret=t.secret_bytes, round_index=round_index)
-    return _play_out(module, state, levels=[t.bot_level] * variant.num_players)
+    levels = [t.bot_level] * variant.num_players
+    return _play_out(module, state, levels=levels, version=t.bot_version)
 
 
 def tournament_par_compute(*, tournament_id: int) -> int:
     """Compute and store par for every round of a tournament that has none yet for its
-    current deals, variant and bot level (idempotent: rows of other deals are replaced,
+    current deals, variant, bot level and bot version (idempotent: rows of other deals are replaced,
     a row that exists is kept; two runs at once insert each round once). Returns how many
     rounds were computed."""
     t = Tournament.objects.filter(pk=tournament_id).first()
@@ -87,7 +93,8 @@ def tournament_par_compute(*, tournament_id: int) -> int:
     module = services.module_of(t.game)
     key = _par_key(t)
     stored = ParRound.objects.filter(tournament=t)
-    have = set(stored.filter(key=key).values_list("round_index", flat=True))
+    current = stored.filter(key=key, bot_version=t.bot_version)
+    have = set(current.values_list("round_index", flat=True))
     rows = []
     for r in range(t.rounds):
         if r in have:
@@ -99,13 +106,14 @@ def tournament_par_compute(*, tournament_id: int) -> int:
                 tournament=t,
                 round_index=r,
                 key=key,
+                bot_version=t.bot_version,
                 scores=scores,
                 result=_round_result(module, scores),
                 outcome=_outcome(state),
             )
         )
     with transaction.atomic():
-        stored.exclude(key=key).delete()
+        stored.exclude(key=key, bot_version=t.bot_version).delete()
         stored.filter(round_index__gte=t.rounds).delete()
         ParRound.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
@@ -122,7 +130,10 @@ def tournament_par(*, tournament: Tournament) -> dict[int, ParRound]:
     """The stored par of each round (one query); rounds not computed yet are missing.
     Callers show only the rounds the viewer may see (``results_visibility``)."""
     key = _par_key(tournament)
-    return {p.round_index: p for p in ParRound.objects.filter(tournament=tournament, key=key)}
+    rows = ParRound.objects.filter(
+        tournament=tournament, key=key, bot_version=tournament.bot_version
+    )
+    return {p.round_index: p for p in rows}
 
 
 # --- The field on each deal -----------------------------------------------------------------
@@ -517,6 +528,7 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
             variant=dict(source.variant),
             rounds=1,
             bot_level=source.bot_level,
+            bot_version=source.bot_version,
             secret=secret,
             round_index=round_index,
             totals=[0] * variant.num_players,
@@ -603,20 +615,21 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
     # to play out every decision of a round on a page (and no stronger at Jokeren)
     best_level = module.DEFAULT_BOT_LEVEL
     levels = [best_level] + [game.bot_level] * (n - 1)
+    v = game.bot_version
     state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     decisions = []
     first_difference = None
     for index, a in enumerate(_round_actions(game, round_index)):
         played = module.action_from_json(a.action)
         if a.seat == PLAYER_SEAT and not a.by_bot:
-            best = module.bot_action(state, level=best_level)
+            best = bot_move(module, state, level=best_level, version=game.bot_version).action
             p_nl, p_en = services.describe_action(played, a.seat, n)
             differs = best.to_json() != played.to_json()
             gain = None
             went_out = False
             if differs:
-                after_best, _x = _play_out(module, state.apply(best), levels=levels)
-                after_played, _y = _play_out(module, state.apply(played), levels=levels)
+                after_best, _x = _play_out(module, state.apply(best), levels=levels, version=v)
+                after_played, _y = _play_out(module, state.apply(played), levels=levels, version=v)
                 went_out = _outcome(after_best).get("winner") == PLAYER_SEAT
                 gain = _gain(
                     module,
@@ -631,7 +644,7 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
     difference = None
     rounds = replay_rounds(game=game)
     if first_difference is not None and round_index in rounds:
-        bot_end, _z = _play_out(module, first_difference, levels=levels)
+        bot_end, _z = _play_out(module, first_difference, levels=levels, version=v)
         difference = _gain(
             module,
             _round_result(module, bot_end.scores()),

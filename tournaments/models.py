@@ -4,7 +4,8 @@ A ``Tournament`` fixes a game module (``engine.registry``), a variant, the round
 bots' level, a window and a secret. An ``Entry`` is one user in one tournament; each
 entry plays one ``Game`` (its rounds one after another, as South against three bots).
 A practice ``Game`` has no entry and its own secret. The bots are deterministic, so a game
-is fully defined by the secret, the variant, the bots' level and the entrant's own actions:
+is fully defined by the secret, the variant, the bots' level and version (``bot_version``:
+a released version's choices never change) and the entrant's own actions:
 each finished round is one ``GameRound`` row holding those actions (compact JSON), and
 everything else (the bots' moves, the replay, the audit) is rebuilt through the engine
 (``engine.record.replay_round``). The round being played keeps every seat's actions on the
@@ -59,6 +60,10 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(MAX_ENTRANTS)],
     )
     bot_level = models.CharField(_("bot level"), max_length=20)
+    #: The bots' version (the game module's ``BOT_VERSION`` when it was created, or when
+    #: its game settings last changed before anyone entered): its games are played and
+    #: replayed with these bots, also after a newer version is released.
+    bot_version = models.PositiveSmallIntegerField(_("bot version"))
     opens_at = models.DateTimeField(_("opens at"))
     closes_at = models.DateTimeField(_("closes at"))
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
@@ -208,6 +213,9 @@ class Game(models.Model):
     variant = models.JSONField()
     rounds = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     bot_level = models.CharField(max_length=20)
+    #: The bots' version the game is played and replayed with (its tournament's; a
+    #: practice game's the current one when it started; a what-if game's its source's).
+    bot_version = models.PositiveSmallIntegerField()
     #: Practice games only (a tournament game uses its tournament's secret).
     secret = models.BinaryField(max_length=32, null=True, blank=True, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
@@ -421,14 +429,16 @@ class DealResult(models.Model):
 
 
 class ParRound(models.Model):
-    """Par of one round of a tournament: the same deal with the tournament's bot level in
-    every seat, South's too (``tournaments.analysis.tournament_par_compute``). ``key``
-    names what it was computed from (the commitment, the variant and the bot level): a
-    row whose key is not the tournament's current one is stale and never read."""
+    """Par of one round of a tournament: the same deal with the tournament's bot level
+    and version in every seat, South's too (``tournaments.analysis.tournament_par_compute``).
+    ``key`` names what it was computed from (the commitment, the variant and the bot
+    level) and ``bot_version`` the bots' version: a row whose key or version is not the
+    tournament's current one is stale and never read."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="par")
     round_index = models.PositiveSmallIntegerField()
     key = models.CharField(max_length=64)
+    bot_version = models.PositiveSmallIntegerField()
     scores = models.JSONField()
     #: Seat 0's duplicate result of the round (the game module's ``results``).
     result = models.FloatField()

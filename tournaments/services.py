@@ -303,6 +303,7 @@ def tournament_create(
             rounds=rounds,
             max_entrants=max_entrants,
             bot_level=checked.bot_level,
+            bot_version=checked.module.BOT_VERSION,
             opens_at=opens_at,
             closes_at=closes_at,
             secret=secret,
@@ -357,6 +358,9 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         _check_window(t.opens_at, t.closes_at)
         _check_max_entrants(t.max_entrants, entrants=entrants)
         t.variant = _variant_for(module, t.preset, t.variant, t.rounds)
+        if game_changes:
+            # nobody has played yet: the new settings get the game's current bots
+            t.bot_version = module.BOT_VERSION
         t.save()
         if game_changes:
             analysis.par_queue(tournament=t)
@@ -511,6 +515,7 @@ def entry_join(*, tournament_id: int, user: User) -> Entry:
             variant=t.variant,
             rounds=t.rounds,
             bot_level=t.bot_level,
+            bot_version=t.bot_version,
             secret=None,
             deal_secret=t.secret_bytes,
         )
@@ -538,6 +543,7 @@ def game_practice_start(
             variant=variant.to_json(),
             rounds=variant.rounds,
             bot_level=level,
+            bot_version=module.BOT_VERSION,
             secret=secret,
             deal_secret=secret,
         )
@@ -580,6 +586,7 @@ def _game_start(
     variant: Mapping[str, Any],
     rounds: int,
     bot_level: str,
+    bot_version: int,
     secret: bytes | None,
     deal_secret: bytes,
 ) -> tuple[Game, list[dict[str, Any]]]:
@@ -594,6 +601,7 @@ def _game_start(
         variant=dict(variant),
         rounds=rounds,
         bot_level=bot_level,
+        bot_version=bot_version,
         secret=secret,
         totals=[0] * v.num_players,
         round_scores=[],
@@ -757,17 +765,18 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
         seat = run.state.current_player
         if seat not in bot_seats:
             return
-        move = bot_move(run.module, run.state, level=g.bot_level)
+        move = bot_move(run.module, run.state, level=g.bot_level, version=g.bot_version)
         if move.refused is not None:
             # A bot bug must not cost the entrant a 500 nor stop a close: log the position;
             # the bot made its simplest legal action instead (the replay makes the same).
             logger.error(
-                "engine refused a bot action: game %s round %s seat %s level %s action %s "
-                "(%s: %s); state %s",
+                "engine refused a bot action: game %s round %s seat %s level %s version %s "
+                "action %s (%s: %s); state %s",
                 g.pk,
                 g.round_index,
                 seat,
                 g.bot_level,
+                g.bot_version,
                 json.dumps(move.choice.to_json()),
                 type(move.refused).__name__,
                 move.refused,
@@ -1781,6 +1790,7 @@ def _replay_stored(game: Game, module: GameModule, variant: Any, stored: StoredR
         secret=game.secret_bytes,
         round_index=stored.round_index,
         bot_level=game.bot_level,
+        bot_version=game.bot_version,
         own_actions=stored.actions,
         bot_from=stored.bot_from,
     )
@@ -1970,6 +1980,7 @@ def _game_record(game: Game, actions: list[list[record.RecordedAction]]) -> reco
         game=game.game,
         variant=game.variant,
         bot_level=game.bot_level,
+        bot_version=game.bot_version,
         secret=game.secret_bytes,
         rounds=game.rounds,
         actions=actions,

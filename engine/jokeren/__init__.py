@@ -19,8 +19,8 @@ Use::
 - ``scoring``: ``results`` (own total minus the opponents' average), ``rank``,
   ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
 - ``bots``: the ``basic`` and ``strong`` bots, ``simplest_action``;
-- ``expert``: the ``expert`` bot, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``bot_action``
-  (every level).
+- ``expert``: the ``expert`` bot, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``,
+  ``BOT_VERSIONS``, ``bot_action`` (every level and version).
 """
 
 from __future__ import annotations
@@ -46,7 +46,13 @@ from engine.jokeren.actions import (
     describe_advice,
 )
 from engine.jokeren.bots import simplest_action
-from engine.jokeren.expert import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_action
+from engine.jokeren.expert import (
+    BOT_LEVELS,
+    BOT_VERSION,
+    BOT_VERSIONS,
+    DEFAULT_BOT_LEVEL,
+    bot_action,
+)
 from engine.jokeren.melds import (
     DoesNotFit,
     InvalidMeld,
@@ -79,6 +85,8 @@ GAME = "jokeren"
 
 __all__ = [
     "BOT_LEVELS",
+    "BOT_VERSION",
+    "BOT_VERSIONS",
     "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",

@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from engine.dealing import Stream
-from engine.errors import IllegalMove, RoundOver
+from engine.errors import IllegalMove, RoundOver, check_bot_version
 from engine.jokeren import bots
 from engine.jokeren.actions import (
     DISCARDS,
@@ -58,6 +58,13 @@ if TYPE_CHECKING:
 #: the bot levels, weakest first (the site's default stays ``strong``)
 BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
 DEFAULT_BOT_LEVEL: Final = "strong"
+#: The bots' version that new games get. Stored games keep only the entrant's own
+#: actions and replay the bots' moves, so a released version's choices never change: a
+#: change of any level's choices is a new version (README, "Bot versions").
+BOT_VERSION: Final = 1
+#: Every version this engine can still play, oldest first (each pinned by
+#: tests/engine/test_bot_fingerprints.py).
+BOT_VERSIONS: Final[tuple[int, ...]] = (1,)
 
 #: worlds sampled per decision (at most)
 SAMPLES: Final = 8
@@ -244,10 +251,12 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     return candidates[max(always, key=lambda i: (totals[i], -i))]
 
 
-def bot_action(state: JokerenState, *, level: str) -> Action:
-    """The action of a bot of any level (``BOT_LEVELS``) in the seat to move: from that
-    seat's observation and the round's ``bot:<seat>`` stream, started at the number of
-    actions so far."""
+def bot_action(state: JokerenState, *, level: str, version: int = BOT_VERSION) -> Action:
+    """The action of a bot of any level (``BOT_LEVELS``) and version (``BOT_VERSIONS``;
+    an unknown one raises ``UnknownBotVersion``) in the seat to move: from that seat's
+    observation and the round's ``bot:<seat>`` stream, started at the number of actions
+    so far."""
+    check_bot_version("jokeren", version, BOT_VERSIONS)
     if level != "expert":
         return bots.bot_action(state, level=level)
     seat = state.current_player

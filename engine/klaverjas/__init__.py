@@ -1,6 +1,7 @@
 """Klaverjassen (RULES.md §6), following the game protocol of ``engine.protocol``.
 
-``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``LOWER_IS_BETTER``,
+``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``,
+``BOT_VERSIONS``, ``LOWER_IS_BETTER``,
 ``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
 ``bot_action``, ``simplest_action``, ``results``, ``deal_summary``, ``game_parts``,
 ``score_sheet_of``; plus the variant, state, action and error types and ``trick_roem``.
@@ -8,7 +9,7 @@
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
 observation, JSON), ``bots`` (basic, strong), ``expert`` (the expert bot and
-``bot_action`` of every level).
+``bot_action`` of every level and version).
 
 Decisions that RULES.md does not settle (platform):
 
@@ -55,7 +56,13 @@ from engine.klaverjas.errors import (
     NotInHand,
     WrongPhase,
 )
-from engine.klaverjas.expert import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_action
+from engine.klaverjas.expert import (
+    BOT_LEVELS,
+    BOT_VERSION,
+    BOT_VERSIONS,
+    DEFAULT_BOT_LEVEL,
+    bot_action,
+)
 from engine.klaverjas.roem import trick_roem
 from engine.klaverjas.rules import card_points, legal_cards
 from engine.klaverjas.state import (
@@ -95,6 +102,8 @@ def score_sheet_of(
 __all__ = [
     "AMSTERDAMS",
     "BOT_LEVELS",
+    "BOT_VERSION",
+    "BOT_VERSIONS",
     "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",

@@ -1,6 +1,6 @@
 """The Klaverjas ``expert`` bot: determinized double-dummy search (GIB's PIMC).
 
-Two versions (``EXPERT_VERSIONS``; ``EXPERT_VERSION`` is the current one): version 2
+Two versions (``BOT_VERSIONS``; ``BOT_VERSION`` is the current one): version 2
 searches every trick (``engine.klaverjas.pimc``); version 1, below, stays as it was
 released, so that games played with it replay the same.
 
@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.dealing import Stream
+from engine.errors import check_bot_version
 from engine.klaverjas import bots, pimc
 from engine.klaverjas.actions import Action, PlayCard
 from engine.klaverjas.bots import _Knowledge, _knowledge, _may_hold, choose
@@ -45,10 +46,15 @@ from engine.klaverjas.variants import Variant
 #: the bot levels, weakest first (the site's default stays ``strong``)
 BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
 DEFAULT_BOT_LEVEL: Final = "strong"
-
-#: the expert's versions: 1 searches the last four tricks, 2 (``pimc``) more
-EXPERT_VERSIONS: Final = (1, 2)
-EXPERT_VERSION: Final = 2
+#: The bots' version that new games get. Stored games keep only the entrant's own
+#: actions and replay the bots' moves, so a released version's choices never change: a
+#: change of any level's choices is a new version (README, "Bot versions"). Version 2:
+#: the expert searches every trick (``engine.klaverjas.pimc``); version 1's expert
+#: searches the last four tricks only (below).
+BOT_VERSION: Final = 2
+#: Every version this engine can still play, oldest first (each pinned by
+#: tests/engine/test_bot_fingerprints.py).
+BOT_VERSIONS: Final[tuple[int, ...]] = (1, 2)
 
 #: deals sampled per decision (at most)
 SAMPLES: Final = 12
@@ -339,15 +345,12 @@ def _outcome(diff: int, team: int, playing_team: int, total: int, tie_is_nat: bo
     return diff
 
 
-def choose_expert(
-    obs: KlaverjasObservation, *, rng: Stream, version: int = EXPERT_VERSION
-) -> Action:
+def choose_expert(obs: KlaverjasObservation, *, rng: Stream, version: int = BOT_VERSION) -> Action:
     """The expert's action for the seat of ``obs``: version 1 as the module text says,
-    version 2 as ``engine.klaverjas.pimc`` says."""
-    if version == 2:
+    version 2 (and later) as ``engine.klaverjas.pimc`` says."""
+    check_bot_version("klaverjas", version, BOT_VERSIONS)
+    if version >= 2:
         return pimc.choose_expert_v2(obs, rng=rng)
-    if version != 1:
-        raise ValueError(f"unknown expert version: {version!r}")
     strong = choose(obs, level="strong", rng=rng)
     legal = obs.legal
     if obs.phase != "play" or len(legal) < 2 or 8 - len(obs.tricks) > SEARCH_TRICKS:
@@ -395,9 +398,13 @@ def choose_expert(
     return PlayCard(strong_card if strong_card in winners else winners[0])
 
 
-def bot_action(state: KlaverjasState, *, level: str, version: int = EXPERT_VERSION) -> Action:
-    """The action of a bot of any level (``BOT_LEVELS``) for the seat to move: from that
-    seat's observation and the round's ``bot:<seat>`` stream from the current move count."""
+def bot_action(state: KlaverjasState, *, level: str, version: int = BOT_VERSION) -> Action:
+    """The action of a bot of any level (``BOT_LEVELS``) and version (``BOT_VERSIONS``;
+    an unknown one raises ``UnknownBotVersion``) for the seat to move: from that seat's
+    observation and the round's ``bot:<seat>`` stream from the current move count. The
+    basic and strong bots are the same in every version; the expert of version 1 and of
+    version 2 differ (see ``choose_expert``)."""
+    check_bot_version("klaverjas", version, BOT_VERSIONS)
     if level != "expert":
         return bots.bot_action(state, level=level)
     seat = state.current_player

@@ -22,9 +22,12 @@
   const rounds = box.dataset.rounds;
   const visibleRounds = Number(box.dataset.visibleRounds || 0);
 
-  function cell(text, numeric) {
+  // A cell as the server renders it (class and test id included, so a refreshed row is
+  // the same row).
+  function cell(text, numeric, testid) {
     const td = document.createElement("td");
     if (numeric) td.className = "num";
+    if (testid) td.dataset.testid = testid;
     td.textContent = text;
     return td;
   }
@@ -42,11 +45,11 @@
             cell(s.rank === null ? "–" : String(s.rank), true),
             cell(name, false),
             cell(s.result === null ? "–" : fmt.format(s.result), true),
-            cell(s.percentage == null ? "–" : pct.format(s.percentage) + "%", true),
-            cell(signed(s.vs_par), true),
+            cell(s.percentage == null ? "–" : pct.format(s.percentage) + "%", true, "avg-percentage"),
+            cell(signed(s.vs_par), true, "vs-par"),
             cell(s.total === null ? "–" : String(s.total), true),
             cell(s.opponents_average === null ? "–" : fmt.format(s.opponents_average), true),
-            ...(s.parts || []).map((p) => cell(p === null ? "–" : fmt.format(p), true)),
+            ...(s.parts || []).map((p) => cell(p === null ? "–" : fmt.format(p), true, "part-result")),
             cell(s.rounds_played + "/" + rounds, true),
           );
         } else {

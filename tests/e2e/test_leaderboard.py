@@ -41,6 +41,9 @@ def test_the_live_leaderboard_shows_only_the_rounds_you_have_finished(
     services.standings_refresh(tournament=t)
     expect(_row(page, "anna")).to_contain_text("2/3")
     expect(_row(page, "anna")).to_contain_text("-20,00")
+    # The refreshed row is built like the server's: the same cells, found the same way.
+    expect(_row(page, "anna").locator("[data-testid=avg-percentage]")).to_have_text("0,0%")
+    expect(_row(page, "bram").locator("[data-testid=avg-percentage]")).to_have_text("100,0%")
     expect(page.locator("#leaderboard")).not_to_contain_text("56,67")
     assert page.locator("h3", has_text="Ronde 2").count() == 0
 

@@ -43,6 +43,7 @@ def _play_record(game: str, preset: str, rounds: int, *, level: str = "strong") 
         game=game,
         variant=variant.to_json(),
         bot_level=level,
+        bot_version=module.BOT_VERSION,
         secret=RECORD_SECRET,
         rounds=rounds,
         actions=actions,

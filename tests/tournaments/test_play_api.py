@@ -377,12 +377,12 @@ def test_a_move_takes_three_queries_and_the_round_end_its_rows(user: Any) -> Non
 def _refusing_bot(real: Any) -> Any:
     """A Jokeren bot whose West, after its draw, always chooses a discard the engine
     refuses (a card it does not hold); every other choice is the real bot's."""
-    from engine.jokeren import Discard
+    from engine.jokeren import BOT_VERSION, Discard
 
-    def bot_action(state: Any, *, level: str) -> Any:
+    def bot_action(state: Any, *, level: str, version: int = BOT_VERSION) -> Any:
         if state.current_player == 1 and state.phase == "play":
             return Discard(999)
-        return real(state, level=level)
+        return real(state, level=level, version=version)
 
     return bot_action
 

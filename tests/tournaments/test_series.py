@@ -114,6 +114,7 @@ def test_the_unique_constraint_refuses_a_second_edition_at_the_same_start(
             variant=first.variant,
             rounds=1,
             bot_level="basic",
+            bot_version=first.bot_version,
             opens_at=first.opens_at,
             closes_at=first.closes_at,
             secret=b"\0" * 32,

@@ -88,6 +88,8 @@ def rounds_to_moves(apps, schema_editor):
                 secret=secret,
                 round_index=round_index,
                 bot_level=game.bot_level,
+                # every game stored before bot versions is of version 1 (0010_bot_version)
+                bot_version=1,
                 own_actions=own,
                 bot_from=bot_from,
             )

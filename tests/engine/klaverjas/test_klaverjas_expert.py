@@ -1,11 +1,11 @@
 """The Klaverjas expert bot, version 1: its double-dummy search is exact, it plays only
-legal cards, it is deterministic, it reads only its own observation, and its choices
-are those it made when it was released (version 2 is in test_klaverjas_expert_v2)."""
+legal cards, it is deterministic and it reads only its own observation (its released
+choices are pinned by tests/engine/test_bot_fingerprints.py; version 2 is in
+test_klaverjas_expert_v2)."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import random
 from collections.abc import Iterator
 
@@ -50,24 +50,6 @@ def test_the_search_allows_the_cards_the_rules_allow(variant: Variant) -> None:
 def bot_action(state: KlaverjasState, *, level: str) -> Action:
     """A bot of ``level``, the expert in its version 1."""
     return expert_action(state, level=level, version=1)
-
-
-#: SHA-256 of the repr of every action of 3 rounds per preset (sorted) with version-1
-#: experts in every seat, secret ``b"fingerprint-v1" + bytes([r])``, round ``r``:
-#: computed with the code of commit 843df96, before version 2 was added
-V1_FINGERPRINT = "bb9a1d5c3f76b6f218b3f02c09c96b895df7f9a118be2a07f26e91053ee18912"
-
-
-def test_version_1_makes_the_choices_it_made_when_released() -> None:
-    h = hashlib.sha256()
-    for preset in sorted(PRESETS):
-        for r in range(3):
-            state = new_round(PRESETS[preset], secret=b"fingerprint-v1" + bytes([r]), round_index=r)
-            while not state.is_terminal:
-                action = bot_action(state, level="expert")
-                h.update(repr(action).encode())
-                state = state.apply(action)
-    assert h.hexdigest() == V1_FINGERPRINT
 
 
 def _brute_force(state: KlaverjasState) -> int:

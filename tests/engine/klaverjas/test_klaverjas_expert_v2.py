@@ -17,7 +17,7 @@ from engine.dealing import Stream
 from engine.klaverjas import PRESETS, KlaverjasState, PlayCard, Variant, new_round
 from engine.klaverjas.bots import bot_action as plain_bot_action
 from engine.klaverjas.dd import DoubleDummy, pit_state
-from engine.klaverjas.expert import EXPERT_VERSION, bot_action, choose_expert
+from engine.klaverjas.expert import BOT_VERSION, BOT_VERSIONS, bot_action, choose_expert
 from engine.klaverjas.rules import legal_cards
 from engine.klaverjas.variants import AMSTERDAMS, ROTTERDAMS
 
@@ -36,8 +36,9 @@ def _mask(cards: list[int] | tuple[int, ...]) -> int:
     return sum(1 << c for c in cards)
 
 
-def test_version_2_is_the_current_expert() -> None:
-    assert EXPERT_VERSION == 2
+def test_version_2_is_the_current_expert_and_version_1_stays() -> None:
+    assert BOT_VERSION == 2
+    assert BOT_VERSIONS == (1, 2)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
