@@ -155,6 +155,10 @@ if REDIS_URL:
             "LOCATION": env.str("CACHE_URL", default=REDIS_URL),
         }
     }
+    # Sessions read from the shared cache (written through to the database): a request
+    # (every move POST) needs no session query. Only with a cache every process shares:
+    # a per-process cache would keep a session another process ended (a log-out).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -233,6 +237,9 @@ USE_I18N = True
 USE_TZ = True
 
 # --- Static files ----------------------------------------------------------------------
+# DEBUG off: hashed, compressed files (jokeren/storage.py) from ``collectstatic``, served by
+# whitenoise: the hashed names cached for ten years ("immutable"), any other name for
+# WHITENOISE_MAX_AGE seconds.
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
@@ -242,7 +249,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "jokeren.storage.StaticFilesStorage"
         )
     },
 }

@@ -3,18 +3,18 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from jokeren import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("api/ping/", views.ping, name="api_ping"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.login_view, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", views.JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # before admin.site.urls: the admin's log-in page behind the same throttle
     path("admin/login/", views.admin_login_view),
     path("admin/", admin.site.urls),

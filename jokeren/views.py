@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.templatetags.static import static
+from django.utils import timezone, translation
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views import i18n
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from jokeren import throttle
 from tournaments.api import api_view
@@ -20,6 +28,13 @@ from tournaments.models import Tournament
 #: Django's log-in page and the admin's, each behind the log-in throttle.
 login_view = throttle.throttle_login(auth_views.LoginView.as_view())
 admin_login_view = throttle.throttle_login(admin.site.login)
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """/favicon.ico, which browsers ask for on their own: the site's icon (static/favicon.svg,
+    linked from every page)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 @api_view("GET")
@@ -59,3 +74,22 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+#: How long a browser keeps the scripts' translation catalogue without asking again.
+JS_CATALOG_MAX_AGE = 3600
+
+
+@method_decorator(cache_control(max_age=JS_CATALOG_MAX_AGE), name="get")
+class JavaScriptCatalog(i18n.JavaScriptCatalog):
+    """Django's catalogue of the scripts' translations in the language its address names
+    (``?lang=nl``: base.html links the page's language), whatever the request's cookie or
+    Accept-Language say, so a browser may keep it: a page in the other language links
+    another address."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        lang = request.GET.get("lang", "")
+        if lang not in dict(settings.LANGUAGES):
+            return super().get(request, *args, **kwargs)
+        with translation.override(lang):
+            return super().get(request, *args, **kwargs)

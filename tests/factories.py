@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import random
 from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Any
@@ -182,3 +183,46 @@ def tournament_form_data(
             data[bound.name] = value
     data.update(fields)
     return {key: str(value) for key, value in data.items() if value is not None}
+
+
+def make_closed_field(organizer: Any, size: int) -> Tournament:
+    """A closed three-round Jokeren tournament of ``size`` entrants (bulk-inserted, their
+    seat scores drawn from a fixed stream so results tie often), every round finished; the
+    last entrant's third round played by the bot."""
+    from tournaments.models import Entry, Game, GameRound
+
+    t = make_tournament(created_by=organizer, rounds=3, south_plays=())
+    rng = random.Random(7)
+    users = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"veld{i:04d}") for i in range(size)]
+    )
+    entries = Entry.objects.bulk_create([Entry(tournament=t, user=u) for u in users])
+    games = []
+    for u, e in zip(users, entries, strict=True):
+        scores = [[rng.randrange(0, 40, 5) for _ in range(4)] for _ in range(3)]
+        games.append(
+            Game(
+                user=u,
+                entry=e,
+                game=t.game,
+                preset=t.preset,
+                variant=t.variant,
+                rounds=3,
+                bot_level=t.bot_level,
+                bot_version=t.bot_version,
+                round_index=2,
+                round_scores=scores,
+                totals=[sum(r[s] for r in scores) for s in range(4)],
+                round_results=[{} for _ in scores],
+                status=Game.Status.FINISHED,
+            )
+        )
+    Game.objects.bulk_create(games)
+    last = Game.objects.filter(entry__tournament=t).order_by("-pk").first()
+    assert last is not None
+    Game.objects.filter(pk=last.pk).update(bot_finished=True)
+    GameRound.objects.create(game=last, round_index=2, moves=1, bot_from=0, actions="[]")
+    Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
+    t.refresh_from_db()
+    services.standings_rebuild(tournament=t)
+    return t

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,58 +159,49 @@ class DealView:
     me: FieldRow | None = None
 
 
-def _better(a: float, b: float, lower_is_better: bool) -> bool:
-    a, b = round(a, 9), round(b, 9)
-    return a < b if lower_is_better else a > b
-
-
 def percentages(results: Sequence[float], *, lower_is_better: bool) -> list[float | None]:
     """Per result, the share (0-100) of the other results it beats, a tie counting half
-    (Funbridge's and BBO's percentage); ``None`` when there is no other result."""
-    out: list[float | None] = []
-    for i, mine in enumerate(results):
-        others = [r for j, r in enumerate(results) if j != i]
-        if not others:
-            out.append(None)
-            continue
-        beaten = sum(
-            1.0
-            if _better(mine, r, lower_is_better)
-            else (0.0 if _better(r, mine, lower_is_better) else 0.5)
-            for r in others
-        )
-        out.append(round(100 * beaten / len(others), 9))
-    return out
+    (Funbridge's and BBO's percentage); ``None`` when there is no other result
+    (``services.Distribution``, which the per-deal figures count in the database)."""
+    spread = services.Distribution.of(results, sign=1 if lower_is_better else -1)
+    return [spread.percentage(r) for r in results]
 
 
 def field_deals(
-    *, tournament: Tournament, visibility: services.Visibility, par: Mapping[int, ParRound]
+    *,
+    tournament: Tournament,
+    visibility: services.Visibility,
+    par: Mapping[int, ParRound],
+    game_ids: Collection[int] | None = None,
 ) -> list[DealView]:
     """``deal_results`` for the rounds ``visibility`` shows, with each entrant's percentage
     and result against par, the field's median result and par's row. The bot's rounds are
-    left out of the percentages and the median (docs/rules.md §4)."""
-    lower = services.module_of(tournament.game).LOWER_IS_BETTER
-    out = []
-    for deal in services.deal_results(tournament=tournament, visibility=visibility):
-        own = [d for d in deal.rows if not d.by_bot]
-        shares = dict(
-            zip(
-                (d.game_id for d in own),
-                percentages([d.result for d in own], lower_is_better=lower),
-                strict=True,
-            )
+    left out of the percentages and the median (docs/rules.md §4). ``game_ids``: only the
+    rows of those games (a page and the viewer's own): then no deal's rows are read in
+    full; the percentages, ranks and medians come from each deal's distribution of
+    results, counted in the database (``services.deal_distributions``)."""
+    spreads = services.deal_distributions(
+        tournament=tournament, rounds=min(tournament.rounds, visibility.rounds)
+    )
+    if game_ids is None:
+        deals = services.deal_results(tournament=tournament, visibility=visibility)
+    else:
+        deals = services.deal_rows_of(
+            tournament=tournament, visibility=visibility, game_ids=game_ids, spreads=spreads
         )
+    out = []
+    for deal in deals:
+        spread = spreads.get(deal.round_index, services.Distribution(()))
         p = par.get(deal.round_index)
         rows = [
             FieldRow(
                 row=d,
-                percentage=None if d.by_bot else shares[d.game_id],
+                percentage=None if d.by_bot else spread.percentage(d.result),
                 vs_par=round(d.result - p.result, 9) if p is not None else None,
             )
             for d in deal.rows
         ]
-        median = statistics.median([d.result for d in own]) if own else None
-        out.append(DealView(deal=deal, rows=rows, par=p, median=median))
+        out.append(DealView(deal=deal, rows=rows, par=p, median=spread.median()))
     return out
 
 
@@ -284,8 +274,15 @@ def board_extras(
 def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[int, BoardExtra]:
     """``board_extras`` with the par and the deals it needs (the standings API)."""
     par = tournament_par(tournament=tournament) if board.visibility.scores else {}
-    deals = field_deals(tournament=tournament, visibility=board.visibility, par=par)
+    deals = field_deals(
+        tournament=tournament, visibility=board.visibility, par=par, game_ids=board_games(board)
+    )
     return board_extras(tournament=tournament, board=board, deals=deals, par=par)
+
+
+def board_games(board: services.Board) -> set[int]:
+    """The games of a leaderboard's page and the viewer's own row."""
+    return {s.game_id for s in [*board.rows, *([board.me] if board.me is not None else [])]}
 
 
 @dataclass(frozen=True)

@@ -250,13 +250,23 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     except services.ServiceError as exc:
         return _error(exc)
     # The events carry only what each action changed, and its text in the request's
-    # language; the final observation comes once, in the payload (the game as stored).
+    # language; the final observation comes once, in the payload (the game as stored),
+    # without the public log: the events' splices carry its growth (MOVE_LEFT_OUT).
     english = (translation.get_language() or settings.LANGUAGE_CODE).startswith("en")
     events = [_event_in(event, english=english) for event in outcome.events]
+    payload = game_payload(outcome.game)
+    observation = payload["observation"]
+    payload["observation"] = {k: v for k, v in observation.items() if k not in MOVE_LEFT_OUT}
     return JsonResponse(
-        {**game_payload(outcome.game), "events": events},
+        {**payload, "events": events},
         json_dumps_params={"separators": (",", ":")},
     )
+
+
+#: Keys of the observation a move response leaves out: the events rebuild them from the
+#: observation the client had (the round's log grows by one entry an action; the whole
+#: log of a long Jokeren 13 round was about half of a response).
+MOVE_LEFT_OUT = frozenset({"log"})
 
 
 @api_view("GET")

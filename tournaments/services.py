@@ -13,7 +13,7 @@ import hmac
 import json
 import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -423,9 +423,12 @@ def tournament_close_start(*, tournament_id: int, claim: bool = False) -> list[l
 def game_close(*, game_id: int) -> GameAudit:
     """One game's part of its tournament's close: the bot plays it to the end in the
     entrant's seat when it is unfinished (``game_bot_finish``), then it is audited by
-    replay (``game_audit``). Safe to repeat: a finished game is only audited again."""
-    game_bot_finish(game_id=game_id)
-    return _audit(game_id)
+    replay (``game_audit``). The rounds the bot dealt and played to their end just now
+    are not replayed a second time: the audit compares the stored rows with what the
+    finish played (the same ``bot_move``); the rounds stored before it, the one it took
+    over included, are replayed. Safe to repeat: a finished game is only audited again."""
+    _game, fresh = _bot_finish(game_id)
+    return _audit(game_id, fresh=fresh)
 
 
 def games_close(*, game_ids: Sequence[int]) -> list[GameAudit]:
@@ -550,6 +553,15 @@ def game_practice_start(
     return g
 
 
+@dataclass(frozen=True)
+class PlayedRound:
+    """A round a bot finish dealt and played to its end: every action with its seat, and
+    the state at its end."""
+
+    actions: list[record.RecordedAction]
+    final_state: Any
+
+
 @dataclass
 class _Run:
     """A game being advanced inside one transaction. ``actions``: every action of the
@@ -573,8 +585,15 @@ class _Run:
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     rounds_done: int = 0
     #: Nobody reads the events (the bot finishing a game at the close): the moves are
-    #: recorded without their texts and observations.
+    #: recorded without their texts and observations, the entry's results are left to
+    #: the close's one standings rebuild, and ``fresh`` keeps each round dealt and played
+    #: to its end inside this run, every action with its seat (for the close's audit,
+    #: which need not replay what it has just played).
     quiet: bool = False
+    fresh: dict[int, PlayedRound] = dataclasses.field(default_factory=dict)
+    #: The actions of the round being played, with their seats, while it is fresh
+    #: (``None``: it was begun before this run).
+    recorded: list[record.RecordedAction] | None = None
 
 
 def _game_start(
@@ -638,6 +657,8 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | Non
     g.seq += 1
     run.state = after
     if run.quiet:
+        if run.recorded is not None:
+            run.recorded.append(record.RecordedAction(seat, run.actions[-1], by_bot))
         return
     nl, en = describe_action(action, seat, run.variant.num_players)
     observation = _observe(run)
@@ -670,6 +691,9 @@ def _end_round(run: _Run) -> None:
     run.actions = []
     run.own = []
     run.bot_from = None
+    if run.recorded is not None:
+        run.fresh[g.round_index] = PlayedRound(run.recorded, run.state)
+        run.recorded = None
 
 
 def _event_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
@@ -750,7 +774,9 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
                     "type": "round_over",
                     "round": g.round_index,
                     "scores": scores,
-                    "hands": _revealed_hands(run.state, run.variant.num_players),
+                    "hands": []
+                    if run.quiet
+                    else _revealed_hands(run.state, run.variant.num_players),
                     "result": outcome,
                 }
             )
@@ -761,6 +787,8 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
             run.state = run.module.new_round(
                 run.variant, secret=run.secret, round_index=g.round_index
             )
+            if run.quiet:
+                run.recorded = []
             continue
         seat = run.state.current_player
         if seat not in bot_seats:
@@ -829,7 +857,7 @@ def _store(run: _Run) -> None:
     if run.ended:
         GameRound.objects.bulk_create(run.ended)
     g.save()
-    if run.rounds_done and g.entry_id is not None:
+    if run.rounds_done and g.entry_id is not None and not run.quiet:
         entry_results_update(game=g)
 
 
@@ -951,7 +979,14 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
 
 def game_bot_finish(*, game_id: int) -> Game:
     """Play an unfinished game to its end with the bot in every seat, the player's too,
-    and mark it ``bot_finished`` (RULES.md §4, platform)."""
+    and mark it ``bot_finished`` (RULES.md §4, platform). Part of the close, which writes
+    the standings once at its end: the entry's results are not updated here."""
+    return _bot_finish(game_id)[0]
+
+
+def _bot_finish(game_id: int) -> tuple[Game, dict[int, PlayedRound]]:
+    """``game_bot_finish``, and every action of each round it dealt and played to its end
+    (``_Run.fresh``)."""
     with transaction.atomic():
         g = (
             Game.objects.select_for_update(of=("self",))
@@ -959,7 +994,7 @@ def game_bot_finish(*, game_id: int) -> Game:
             .get(pk=game_id)
         )
         if g.status == Game.Status.FINISHED:
-            return g
+            return g, {}
         module = module_of(g.game)
         variant = module.variant_from_json(g.variant)
         state, actions, own = _current_round(g)
@@ -976,7 +1011,7 @@ def game_bot_finish(*, game_id: int) -> Game:
         _advance(run, bot_seats=frozenset(range(variant.num_players)))
         g.bot_finished = True
         _store(run)
-    return g
+    return g, run.fresh
 
 
 # --- Results ------------------------------------------------------------------------------
@@ -1481,6 +1516,20 @@ def standings_page(
     )
 
 
+def entry_standings(
+    *, tournament: Tournament, user: Any, entry_ids: Collection[int]
+) -> dict[int, Standing]:
+    """The leaderboard rows of some entries (a page of the organizer's entries list) as
+    ``user`` may see them, by game id: one query for the rows and one count per ranked
+    row, whatever the field's size."""
+    _ensure_results(tournament)
+    upto = _visibility_of(tournament, _own_row(tournament, user)).rounds
+    rows = EntryResult.objects.filter(
+        tournament=tournament, upto=upto, entry_id__in=list(entry_ids)
+    ).order_by(*_BOARD_ORDER)
+    return {s.game_id: s for s in _board_ranked(tournament, upto, list(rows), None)}
+
+
 def _board_all(t: Tournament, visibility: Visibility) -> Board:
     rows = list(
         EntryResult.objects.filter(tournament=t, upto=visibility.rounds).order_by(*_BOARD_ORDER)
@@ -1604,6 +1653,112 @@ def _deal_ranked(
         out.append(
             DealRow(row.name, row.game_id, row.score, row.opponents_average, row.result, rank)
         )
+    return out
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The results of one deal's own rows (the bot's left out) as counts: ``counts`` holds
+    (sort key, how many rows) with the best first (the key is ``_result_key`` of the
+    result times ``sign``, as ``DealResult.sort_result``)."""
+
+    counts: tuple[tuple[float, int], ...]
+    sign: int = 1
+
+    @classmethod
+    def of(cls, results: Sequence[float], *, sign: int) -> Distribution:
+        counted: dict[float, int] = {}
+        for result in results:
+            key = sign * _result_key(result)
+            counted[key] = counted.get(key, 0) + 1
+        return cls(tuple(sorted(counted.items())), sign)
+
+    @property
+    def size(self) -> int:
+        return sum(n for _key, n in self.counts)
+
+    def percentage(self, result: float) -> float | None:
+        """The share (0-100) of the other rows that ``result`` (one of them) beats, a tie
+        counting half (Funbridge's and BBO's percentage); ``None`` without another row."""
+        key = self.sign * _result_key(result)
+        others = self.size - 1
+        if others < 1:
+            return None
+        worse = sum(n for k, n in self.counts if k > key)
+        equal = sum(n for k, n in self.counts if k == key)
+        return round(100 * (worse + 0.5 * (equal - 1)) / others, 9)
+
+    def median(self) -> float | None:
+        """The median result (``None`` without rows)."""
+        size = self.size
+        if not size:
+            return None
+        wanted = sorted({(size - 1) // 2, size // 2})
+        values: list[float] = []
+        seen = 0
+        for key, n in sorted(self.counts, key=lambda kn: self.sign * kn[0]):
+            while wanted and wanted[0] < seen + n:
+                values.append(self.sign * key)
+                wanted.pop(0)
+            seen += n
+        return round(sum(values) / len(values), 9)
+
+
+def deal_distributions(*, tournament: Tournament, rounds: int) -> dict[int, Distribution]:
+    """Per round below ``rounds``: the distribution of the field's own results on that deal
+    (one grouped query: as many rows as distinct results, whatever the field's size)."""
+    sign = _sign(module_of(tournament.game))
+    grouped = (
+        DealResult.objects.filter(tournament=tournament, round_index__lt=rounds, by_bot=False)
+        .order_by()
+        .values("round_index", "sort_result")
+        .annotate(n=Count("id"))
+        .values_list("round_index", "sort_result", "n")
+    )
+    counted: dict[int, dict[float, int]] = {}
+    for r, key, n in grouped:
+        per = counted.setdefault(r, {})
+        per[_result_key(key)] = per.get(_result_key(key), 0) + n
+    return {r: Distribution(tuple(sorted(c.items())), sign) for r, c in counted.items()}
+
+
+def deal_rows_of(
+    *,
+    tournament: Tournament,
+    visibility: Visibility,
+    game_ids: Collection[int],
+    spreads: Mapping[int, Distribution],
+) -> list[Deal]:
+    """``deal_results`` of only the rows of ``game_ids`` (one query), each ranked from its
+    deal's distribution (``spreads``: ``deal_distributions``), the field's figures as
+    there."""
+    _ensure_results(tournament)
+    t = tournament
+    module = module_of(t.game)
+    visible = min(t.rounds, visibility.rounds)
+    fields, counts = _deal_fields(t, module, visible)
+    rows: dict[int, list[DealResult]] = {}
+    for row in DealResult.objects.filter(
+        tournament=t, round_index__lt=visible, game_id__in=list(game_ids)
+    ).order_by("round_index", *_DEAL_ORDER):
+        rows.setdefault(row.round_index, []).append(row)
+    out = []
+    for r in range(visible):
+        spread = spreads.get(r, Distribution(()))
+        ranked = [
+            DealRow(
+                row.name,
+                row.game_id,
+                row.score,
+                row.opponents_average,
+                row.result,
+                None if row.by_bot else 1 + sum(n for k, n in spread.counts if k < row.sort_result),
+                row.by_bot,
+            )
+            for row in rows.get(r, [])
+        ]
+        size, average, best = fields.get(r, (0, None, None))
+        out.append(Deal(r, ranked, size, average, best, count=counts.get(r, 0)))
     return out
 
 
@@ -1938,22 +2093,41 @@ def tournament_verify(*, tournament: Tournament) -> Verification:
 # --- Audit ---------------------------------------------------------------------------------
 
 
-def _game_actions(game: Game) -> tuple[list[list[record.RecordedAction]], list[str]]:
+def _game_actions(
+    game: Game, fresh: Mapping[int, PlayedRound] | None = None
+) -> tuple[list[list[record.RecordedAction]], dict[int, Any], list[str]]:
     """Every action of every stored round, rebuilt from the entrant's actions (the bots'
-    recomputed), and what contradicts the stored rounds: a round missing, an action the
-    engine refuses, a round's number of moves, the game's ``seq``."""
+    recomputed; ``fresh``: rounds this process has just played with the same bots, taken
+    as they were played, compared with their stored row instead of replayed), and what
+    contradicts the stored rounds: a round missing, an action the engine refuses, a
+    round's number of moves, its entrant's actions, the game's ``seq``. Also the state at
+    the end of each round rebuilt without a problem (for ``record.verify``)."""
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     stored = _stored_rounds(game)
     played = max([len(game.round_scores), *(r.round_index + 1 for r in stored)])
     actions: list[list[record.RecordedAction]] = [[] for _ in range(played)]
     problems: list[str] = []
+    final: dict[int, Any] = {}
     present = {r.round_index for r in stored}
     problems.extend(f"round {r + 1} is not stored" for r in range(played) if r not in present)
     for row in stored:
+        where = f"round {row.round_index + 1}"
+        played_now = (fresh or {}).get(row.round_index)
+        if played_now is not None:
+            actions[row.round_index] = list(played_now.actions)
+            final[row.round_index] = played_now.final_state
+            if _own_actions(played_now.actions, row.bot_from) != list(row.actions):
+                problems.append(f"{where}: the stored actions are not the ones played")
+            if len(played_now.actions) != row.moves:
+                problems.append(
+                    f"{where}: {row.moves} moves stored, the round had {len(played_now.actions)}"
+                )
+            continue
         replay = _replay_stored(game, module, variant, row)
         actions[row.round_index] = list(replay.actions)
-        where = f"round {row.round_index + 1}"
+        if replay.problem is None:
+            final[row.round_index] = replay.final_state
         if replay.problem is not None:
             problems.append(f"{where}: {replay.problem}")
         elif len(replay.actions) != row.moves:
@@ -1963,14 +2137,21 @@ def _game_actions(game: Game) -> tuple[list[list[record.RecordedAction]], list[s
     stored_moves = sum(r.moves for r in stored)
     if game.seq != stored_moves:
         problems.append(f"seq is {game.seq}, the stored rounds hold {stored_moves} moves")
-    return actions, problems
+    return actions, final, problems
+
+
+def _own_actions(actions: Sequence[record.RecordedAction], bot_from: int | None) -> list[Any]:
+    """The entrant's own actions among a round's (what its ``GameRound`` row keeps): seat
+    0's, up to the ``bot_from``-th when the bot took over."""
+    own = [dict(a.action) for a in actions if a.seat == PLAYER_SEAT and not a.by_bot]
+    return own if bot_from is None else own[:bot_from]
 
 
 def game_record(*, game: Game) -> record.GameRecord:
     """The game as a game record (docs/game-record.md): its variant, bots' level and
     secret, every action by round (the entrant's as stored, the bots' recomputed), and
     the scores and totals stored for it."""
-    actions, _problems = _game_actions(game)
+    actions, _final, _problems = _game_actions(game)
     return _game_record(game, actions)
 
 
@@ -2011,14 +2192,16 @@ class GameAudit:
         return not self.problems
 
 
-def _audit_problems(g: Game) -> list[str]:
+def _audit_problems(g: Game, fresh: Mapping[int, PlayedRound] | None = None) -> list[str]:
     """Replay ``g`` through the engine from the entrant's stored actions
     (``engine.record.verify``) and compare: every stored round is there and replays with
     its number of moves, ``seq``, every round's scores, the totals, and the stored state
-    with the replay's last one."""
+    with the replay's last one. The bots' actions and each round's end come from the
+    replay itself (``_game_actions``), so ``verify`` neither chooses nor applies them
+    again."""
     try:
-        actions, problems = _game_actions(g)
-        verification = record.verify(_game_record(g, actions))
+        actions, final, problems = _game_actions(g, fresh)
+        verification = record.verify(_game_record(g, actions), check_bots=False, final_states=final)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         # Stored data the engine cannot even read (a variant, a secret): a finding too,
         # never a crash of the close that runs the audit.
@@ -2057,11 +2240,11 @@ def _audit_store(g: Game, problems: list[str]) -> GameAudit:
     return audit
 
 
-def _audit(game_id: int) -> GameAudit:
+def _audit(game_id: int, fresh: Mapping[int, PlayedRound] | None = None) -> GameAudit:
     g = Game.objects.select_related("entry__tournament", "user").get(pk=game_id)
     if g.status != Game.Status.FINISHED:
         raise GameNotFinished.of(_("Only a finished game can be audited."))
-    return _audit_store(g, _audit_problems(g))
+    return _audit_store(g, _audit_problems(g, fresh))
 
 
 def game_audit(*, game_id: int) -> GameAudit:

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
@@ -30,6 +31,8 @@ def _organizer_required(request: HttpRequest) -> None:
 #: Rows of each per-deal table on the tournament page (the leaderboard shows
 #: ``services.PAGE_SIZE``).
 DEAL_PAGE_SIZE = 10
+#: Entrants a page of the organizer's entries list (as the leaderboard's pages).
+ENTRIES_PAGE_SIZE = 50
 
 
 def _page_param(request: HttpRequest, name: str) -> int | None:
@@ -67,21 +70,28 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rank": board.me.rank if board.me is not None else None,
         }
     par = analysis.tournament_par(tournament=tournament) if board.visibility.scores else {}
-    deals = analysis.field_deals(tournament=tournament, visibility=board.visibility, par=par)
-    pages = analysis.field_pages(
-        pages=services.deal_results(
-            tournament=tournament,
-            visibility=board.visibility,
-            page_size=DEAL_PAGE_SIZE,
-            user=request.user,
-            pages={
-                r: page
-                for r in range(board.visibility.rounds)
-                if (page := _page_param(request, f"deal{r}")) is not None
-            },
-        ),
-        deals=deals,
+    deal_pages = services.deal_results(
+        tournament=tournament,
+        visibility=board.visibility,
+        page_size=DEAL_PAGE_SIZE,
+        user=request.user,
+        pages={
+            r: page
+            for r in range(board.visibility.rounds)
+            if (page := _page_param(request, f"deal{r}")) is not None
+        },
     )
+    # The figures of the rows shown (the board's page, the deals' pages, the viewer's own):
+    # never every row of every deal.
+    shown = analysis.board_games(board) | {
+        row.game_id for d in deal_pages for row in [*d.rows, *([d.me] if d.me else [])]
+    }
+    if my_game is not None:
+        shown.add(my_game.pk)
+    deals = analysis.field_deals(
+        tournament=tournament, visibility=board.visibility, par=par, game_ids=shown
+    )
+    pages = analysis.field_pages(pages=deal_pages, deals=deals)
     context = {
         "tournament": tournament,
         "status": tournament.status(entrants=entries),
@@ -499,16 +509,21 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     games = (
         Game.objects.filter(entry__tournament=tournament)
         .select_related("user", "entry__audit_resolved_by")
-        .order_by("entry__joined_at")
+        .order_by("entry__joined_at", "entry_id")
     )
-    board = services.standings_for_viewer(tournament=tournament, user=request.user)
-    ranks = {s.game_id: s for s in board.rows}
+    page = Paginator(games, ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
+    ranks = services.entry_standings(
+        tournament=tournament,
+        user=request.user,
+        entry_ids=[g.entry_id for g in page.object_list if g.entry_id is not None],
+    )
     return render(
         request,
         "tournaments/entries.html",
         {
             "tournament": tournament,
-            "rows": [(g, ranks.get(g.pk)) for g in games],
+            "rows": [(g, ranks.get(g.pk)) for g in page.object_list],
+            "page": page,
             "now": timezone.now(),
         },
     )

@@ -11,7 +11,25 @@
 // Card ids follow engine/cards.py (klaverjas_code): id = suit * 8 + rank, suits c d h s,
 // ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
 
-import { cardPips, fmt, formatNumber, h, markTable, moveSender, pageLanguage, readJson, showFinal, showLog, sleep } from "./table-common.js";
+import {
+  announce,
+  cardPips,
+  changeAnnouncer,
+  fmt,
+  focusKeeper,
+  formatNumber,
+  fourColourToggle,
+  h,
+  handKeys,
+  markTable,
+  moveSender,
+  pageLanguage,
+  readJson,
+  rovingHand,
+  showFinal,
+  showLog,
+  sleep,
+} from "./table-common.js";
 import { cardInfo, cardName, rankLabel, RED_SUITS, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
@@ -72,6 +90,8 @@ const state = {
   obs: null,
   busy: false,
   details: loadDetails(),
+  focusCard: null, // the hand's card that takes the focus (the keyboard's place in the hand)
+  wasPlayable: false, // the hand could be played at the last render
   seenPlays: new Set(), // trick cards already shown (a card lands once, not at every render)
 };
 state.obs = state.game.observation;
@@ -169,6 +189,10 @@ function render() {
   renderNow();
   renderBoom();
   renderLog();
+  renderLastTrickButton();
+  announceChanges($("status").textContent, `${roundIndex()}:${state.obs.deal_number ?? 0}`, logLines().map((line) => line.text));
+  restoreFocus();
+  focusPlayable();
 }
 
 /** The seat's latest bid of the current deal, in words (only while bidding). */
@@ -370,8 +394,10 @@ function renderHand() {
           "data-testid": "hand-card",
           "data-card": c,
           "data-legal": playable ? String(isLegal) : null,
-          disabled: !playable,
-          onclick: () => send({ type: "play", card: c }),
+          "aria-disabled": playable ? null : "true",
+          onclick: () => {
+            if (canAct() && phase() === "play") send({ type: "play", card: c });
+          },
         },
       });
       el.classList.toggle("is-illegal", playable && !isLegal);
@@ -380,6 +406,55 @@ function renderHand() {
     }),
   );
   box.classList.toggle("is-playable", playable);
+  const firstLegal = box.querySelector('[data-legal="true"]');
+  const current = legal.has(state.focusCard) ? state.focusCard : playable ? firstLegal?.dataset.card : null;
+  rovingHand(box, current ?? state.focusCard);
+}
+
+/** When your turn to play comes, a focus on a card of the hand moves to one that may be
+ *  played (after the render has put the focus back, see `focusKeeper`). */
+function focusPlayable() {
+  const box = $("hand");
+  const playable = box.classList.contains("is-playable");
+  const focused = box.contains(document.activeElement) ? document.activeElement : null;
+  const firstLegal = box.querySelector('[data-legal="true"]');
+  if (playable && !state.wasPlayable && focused && focused.dataset.legal !== "true" && firstLegal) firstLegal.focus();
+  state.wasPlayable = playable;
+}
+
+// --- The last trick ------------------------------------------------------------------
+
+/** The last finished trick of the deal being played (or of the round just ended). */
+const lastTrick = () => (state.obs.tricks || []).at(-1) ?? null;
+
+function renderLastTrickButton() {
+  const btn = $("btn-last-trick");
+  const none = lastTrick() === null;
+  btn.setAttribute("aria-disabled", String(none));
+  btn.title = none ? T.no_last_trick : "";
+}
+
+/** The previous trick in a dialog: who played which card, and who won it. */
+function showLastTrick() {
+  const trick = lastTrick();
+  if (trick === null || state.busy) return;
+  const dialog = $("dialog");
+  const trump = trumpSuit();
+  dialog.replaceChildren(
+    h("h2", { text: T.last_trick }),
+    h(
+      "dl",
+      { class: "kj-last-trick", "data-testid": "last-trick" },
+      trick.plays.flatMap((p) => [
+        h("dt", { text: seatName(p.seat) }),
+        h("dd", { class: p.seat === trick.winner ? "is-winner" : "" }, cardFace(p.card, { trump, small: true, attrs: { "data-testid": `last-trick-card-${p.seat}`, "data-card": p.card } })),
+      ]),
+    ),
+    h("p", { class: "kj-outcome", "data-testid": "last-trick-winner", text: fmt(trick.roem ? T.log_trick_roem : T.log_trick, { name: seatName(trick.winner), points: trick.points, roem: trick.roem }) }),
+    h("div", { class: "kj-dialog-buttons" }, button("last-trick-close", T.close, () => dialog.close(), { class: "kj-btn kj-btn-primary", autofocus: true })),
+  );
+  dialog.onclose = null;
+  dialog.showModal();
 }
 
 function renderInfo() {
@@ -562,6 +637,7 @@ function showRoundOver(event, isLast) {
     );
     dialog.onclose = () => resolve();
     dialog.showModal();
+    announce(root, [fmt(T.round_over, { round: (event.round ?? 0) + 1 }), ...notes].join(". "));
   });
 }
 
@@ -589,5 +665,13 @@ const send = moveSender({
 
 // --- Start --------------------------------------------------------------------------
 
+const announceChanges = changeAnnouncer(root);
+const restoreFocus = focusKeeper(root, $("hand"));
+handKeys($("hand"));
+$("hand").addEventListener("focusin", (e) => {
+  if (e.target.dataset.testid === "hand-card") state.focusCard = Number(e.target.dataset.card);
+});
+$("btn-last-trick").addEventListener("click", showLastTrick);
+$("btn-last-trick").before(fourColourToggle(root, "kj", T));
 render();
 renderFinal();

@@ -199,3 +199,55 @@ export function layOffJokerOptions(meld, maxRun = 13) {
 export function meldHasJoker(meld) {
   return meld.cards.some((c) => cardInfo(c).joker);
 }
+
+/** Whether a natural card (id or code) fits onto a table meld as it lies (the engine's
+ *  `lay_off_options`, RULES.md §2): a group of fewer than four takes its rank in a suit it
+ *  lacks; a run of fewer than 13 takes the card below its low end or above its high end
+ *  (the ace above a king, below a two). */
+export function fitsMeld(card, meld, maxRun = 13) {
+  const info = cardInfo(card);
+  if (info.joker) return layOffJokerOptions(meld, maxRun).length > 0;
+  const ranks = meldRanks(meld);
+  if (meld.kind === "group") {
+    if (ranks.length >= 4) return false;
+    const rank = ranks.find((r) => r.rank > 0).rank;
+    return info.rank === rank && !ranks.some((r) => r.suit === info.suit);
+  }
+  if (ranks.length >= maxRun || ranks[0].suit !== info.suit) return false;
+  const low = ranks[0].rank;
+  const high = low + ranks.length - 1;
+  return info.rank === low - 1 || (info.rank === 1 && high === 13) || info.rank === high + 1;
+}
+
+/** Whether a joker of the table meld stands for `card` (a natural card swaps for it). */
+function jokerPlaces(card, meld) {
+  const code = cardInfo(card).code;
+  return meld.cards.some((c, j) => cardInfo(c).joker && meld.stands_for?.[j] && cardInfo(meld.stands_for[j]).code === code);
+}
+
+/**
+ * Where the card `card` of the hand may go now, from the player's observation (`obs`:
+ * hand, table, taken_from_open, first_cycle, may_lay_off), as the engine's
+ * `legal_actions` lists it: `{layOff: [meld indices], swap: [meld indices]}`.
+ * Laying off and swapping need the first cycle over and the player allowed to lay off
+ * (come out, as the variant asks); a card may leave the hand only while another card
+ * that may be discarded stays (not the card taken from the open pile, nor a copy of it):
+ * a swap brings a joker, which counts unless the taken card was a joker.
+ */
+export function cardOptions(card, obs, maxRun = 13) {
+  const none = { layOff: [], swap: [] };
+  const table = obs.table ?? [];
+  if (obs.first_cycle || obs.may_lay_off === false || !table.length) return none;
+  const kind = (c) => cardInfo(c).code;
+  const taken = obs.taken_from_open;
+  const takenKind = taken === null || taken === undefined ? null : kind(taken);
+  const free = (obs.hand ?? []).filter((c) => kind(c) !== takenKind).length;
+  const left = free - (kind(card) !== takenKind ? 1 : 0);
+  const layOff = left >= 1 ? table.flatMap((meld, i) => (fitsMeld(card, meld, maxRun) ? [i] : [])) : [];
+  const jokerFree = takenKind !== JOKER ? 1 : 0;
+  const swap =
+    !cardInfo(card).joker && left + jokerFree >= 1
+      ? table.flatMap((meld, i) => (jokerPlaces(card, meld) ? [i] : []))
+      : [];
+  return { layOff, swap };
+}

@@ -45,11 +45,14 @@ export function markTable(root, marks) {
 }
 
 /** A natural card's face (`prefix` "jk" or "kj"): rank and suit in the top-left corner,
- * the suit large in the middle, rank and suit again in the bottom-right corner. */
+ * the suit large in the middle, rank and suit again in the bottom-right corner. The marks
+ * are drawn by the stylesheet from `data-glyph` (table-common.css), so they are pictures,
+ * not text: the card's accessible name is its name in words ("harten vrouw"). */
 export function cardPips(prefix, rank, suit) {
+  const glyph = (cls, text) => h("span", { class: cls, "data-glyph": text, "aria-hidden": "true" });
   const corner = (extra) =>
-    h("span", { class: `${prefix}-corner${extra}`, "aria-hidden": "true" }, h("span", { text: rank }), h("span", { text: suit }));
-  return [corner(""), h("span", { class: `${prefix}-pip`, "aria-hidden": "true", text: suit }), corner(` ${prefix}-corner-br`)];
+    h("span", { class: `${prefix}-corner${extra}`, "aria-hidden": "true" }, glyph("", rank), glyph("", suit));
+  return [corner(""), glyph(`${prefix}-pip`, suit), corner(` ${prefix}-corner-br`)];
 }
 
 /**
@@ -164,10 +167,174 @@ export function withDelta(obs, event) {
   return next;
 }
 
-/** Put `message` in an element (the table's error line) and show it; hide it when empty. */
+/** Put `message` in an element (the table's error line) and show it; hide it when empty.
+ * A message is also announced at once (`announce`, urgent). */
 export function showMessage(el, message) {
   el.textContent = message;
   el.hidden = !message;
+  const root = el.closest("[data-testid=table]");
+  if (message && root) announce(root, message, { urgent: true });
+}
+
+// --- Accessibility: announcements, focus, the keyboard, the four-colour deck --------------
+
+/** How many announcements the live regions keep (older ones are removed). */
+const KEEP_ANNOUNCED = 8;
+
+/**
+ * Say `text` to screen readers through the table's live region (`[data-testid=announcer]`,
+ * polite; `urgent`: `[data-testid=announcer-alert]`, assertive; _play_table.html). Each
+ * announcement is a new line, so two in a row are both read.
+ */
+export function announce(root, text, { urgent = false } = {}) {
+  if (!text) return;
+  const region = root.querySelector(`[data-testid=${urgent ? "announcer-alert" : "announcer"}]`);
+  if (!region) return;
+  region.append(h("p", { text }));
+  while (region.children.length > KEEP_ANNOUNCED) region.firstElementChild.remove();
+}
+
+/**
+ * What changed at the table, announced after each render: the new lines of the list of
+ * moves (the bots' moves as they are shown; a new `key`, a new round or deal, starts
+ * again) and the status line when its text changed (whose turn it is). The first call only
+ * notes the moves already made and says the status.
+ */
+export function changeAnnouncer(root) {
+  let key = null;
+  let count = 0;
+  let status = null;
+  return function update(statusText, logKey, lines) {
+    if (key !== null) {
+      const fresh = logKey === key ? lines.slice(count) : lines;
+      for (const line of fresh) announce(root, line);
+    }
+    key = logKey;
+    count = lines.length;
+    if (statusText !== status) announce(root, statusText);
+    status = statusText;
+  };
+}
+
+/** What identifies a control of the table across renders (they are built anew each time). */
+function focusKey(el) {
+  return { testid: el.dataset.testid ?? null, card: el.dataset.card ?? null, index: el.dataset.index ?? null };
+}
+
+const focusable = (el) => el && !el.disabled && !el.hidden && el.getClientRects().length > 0;
+
+/**
+ * Keeps the keyboard focus at the table although every render builds its controls anew:
+ * `restore()` (after a render) moves the focus, if the focused control was replaced or
+ * became disabled, to its new copy (the same card, button or meld), else to the card at
+ * the same place in the hand, else to the hand's current card. Focus in the dialog or
+ * outside the table is left alone.
+ */
+export function focusKeeper(root, hand) {
+  let last = null;
+  let lastKey = null;
+  let lastPlace = 0;
+  root.addEventListener("focusin", (e) => {
+    if (e.target.closest("dialog")) return;
+    last = e.target;
+    lastKey = focusKey(e.target);
+    if (lastKey.testid === "hand-card") lastPlace = [...hand.children].indexOf(e.target);
+  });
+  return function restore() {
+    if (!last || (last.isConnected && !last.disabled)) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== last) return;
+    if (root.querySelector("dialog[open]")) return;
+    const same = [...root.querySelectorAll(`[data-testid="${lastKey.testid}"]`)].find(
+      (el) => focusKey(el).card === lastKey.card && focusKey(el).index === lastKey.index,
+    );
+    const cards = [...hand.children];
+    const target = [same, lastKey.testid === "hand-card" ? cards[Math.min(lastPlace, cards.length - 1)] : null, hand.querySelector('[tabindex="0"]'), cards[0]].find(focusable);
+    if (target) target.focus({ preventScroll: true });
+  };
+}
+
+/**
+ * The hand as one stop of the Tab key (a "roving tabindex"): the card `current` (a card
+ * id, else the first card) takes the focus, the arrow keys and Home/End move it along the
+ * hand; Enter and Space press the card (it is a button). Call after each render of the hand.
+ */
+export function rovingHand(hand, current) {
+  const cards = [...hand.children].filter((el) => el.dataset.testid === "hand-card");
+  const chosen = cards.find((el) => el.dataset.card === String(current)) ?? cards[0];
+  for (const el of cards) el.tabIndex = el === chosen ? 0 : -1;
+}
+
+/** Arrow keys, Home and End move the focus along the hand's cards (see `rovingHand`). */
+export function handKeys(hand, onMove = null) {
+  hand.addEventListener("keydown", (e) => {
+    const cards = [...hand.querySelectorAll("[data-testid=hand-card]")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+    if (step && e.shiftKey && onMove) {
+      e.preventDefault();
+      onMove(cards[i], step);
+      return;
+    }
+    let j = null;
+    if (step) j = Math.max(0, Math.min(cards.length - 1, i + step));
+    else if (e.key === "Home") j = 0;
+    else if (e.key === "End") j = cards.length - 1;
+    if (j === null) return;
+    e.preventDefault();
+    for (const el of cards) el.tabIndex = el === cards[j] ? 0 : -1;
+    cards[j].focus();
+  });
+}
+
+/** A value kept in the browser (localStorage), or `fallback` (none, or no storage). */
+export function loadStored(key, fallback) {
+  try {
+    const text = window.localStorage.getItem(key);
+    return text === null ? fallback : JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+/** Keep a value in the browser; `null` removes it. Without storage (private mode) the
+ * table works the same, it only forgets at a reload. */
+export function saveStored(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // no storage: nothing is kept
+  }
+}
+
+/** The key under which the four-colour choice is kept (both tables share it). */
+const COLOURS_KEY = "card-colours";
+
+/**
+ * The button that switches the four-colour deck on and off (clubs green, diamonds blue,
+ * hearts red, spades black): a class on the table's root (`is-four-colour`), the choice
+ * kept in the browser for every table. Returns the button to place.
+ */
+export function fourColourToggle(root, prefix, T) {
+  const apply = (on) => {
+    root.classList.toggle("is-four-colour", on);
+    button.setAttribute("aria-pressed", String(on));
+  };
+  const button = h("button", {
+    type: "button",
+    class: `${prefix}-btn ${prefix}-btn-ghost ${prefix}-colours`,
+    "data-testid": "btn-colours",
+    text: T.four_colours,
+    onclick: () => {
+      const on = !root.classList.contains("is-four-colour");
+      saveStored(COLOURS_KEY, on ? "four" : "two");
+      apply(on);
+    },
+  });
+  apply(loadStored(COLOURS_KEY, "two") === "four");
+  return button;
 }
 
 /**
@@ -247,6 +414,10 @@ export function moveSender({
       },
     });
     state.game = payloadOf(data);
+    // A move response leaves out the observation's log: the events just rebuilt it.
+    if (!("log" in state.game.observation) && state.obs && "log" in state.obs) {
+      state.game.observation = { ...state.game.observation, log: state.obs.log };
+    }
     applyObservation(state.game.observation);
   }
 

@@ -7,12 +7,31 @@
 // with the observation after it. An illegal move (400) shows the server's reason and
 // changes nothing; a stale one (409) reloads the state from GET.
 
-import { cardPips, fmt, formatNumber, h, markTable, moveSender, pageLanguage, readJson, showFinal, showLog } from "./table-common.js";
+import {
+  announce,
+  cardPips,
+  changeAnnouncer,
+  fmt,
+  focusKeeper,
+  formatNumber,
+  fourColourToggle,
+  h,
+  handKeys,
+  loadStored,
+  markTable,
+  moveSender,
+  pageLanguage,
+  readJson,
+  rovingHand,
+  saveStored,
+  showFinal,
+  showLog,
+} from "./table-common.js";
 import {
   cardInfo,
   cardName,
+  cardOptions,
   layOffJokerOptions,
-  meldHasJoker,
   meldOptions,
   rankLabel,
   shortLabel,
@@ -49,6 +68,9 @@ const state = {
   mode: null, // "lay_off" | "swap": waiting for a click on a table meld
   busy: false,
   newCards: new Set(),
+  drawn: null, // the card drawn this turn (marked until the turn ends)
+  order: null, // the hand in the player's own order (card ids), or null: sorted
+  focusCard: null, // the hand's card that takes the focus (the keyboard's place in the hand)
 };
 state.obs = state.game.observation;
 
@@ -69,13 +91,39 @@ const playing = () => state.game.status === "playing";
 const myTurn = () => playing() && currentPlayer() === seat() && state.game.your_turn !== false;
 const canAct = () => myTurn() && !state.busy;
 
+// --- Kept in the browser: the hand's own order (per game and round), the drawn card -----
+
+const gameKey = () => state.game.id ?? root.dataset.apiUrl;
+const orderKey = () => `jk-order-${gameKey()}-${roundIndex()}`;
+const drawnKey = () => `jk-drawn-${gameKey()}`;
+
+/** The card drawn this turn, while the turn lasts: South to play, the card still in hand. */
+function drawnCard() {
+  if (!myTurn() || phase() !== "play") return null;
+  const taken = state.obs.taken_from_open;
+  const card = state.drawn ?? (taken === null || taken === undefined ? null : taken);
+  return hand().includes(card) ? card : null;
+}
+
+/** The drawn card kept for a reload: the round and the turn it belongs to. */
+function loadDrawn() {
+  const kept = loadStored(drawnKey(), null);
+  if (kept && kept.round === roundIndex() && kept.turn === state.obs.turn) return kept.card;
+  return null;
+}
+
+function keepDrawn(card) {
+  state.drawn = card;
+  saveStored(drawnKey(), card === null ? null : { round: roundIndex(), turn: state.obs.turn, card });
+}
+
 // --- Cards on the page ---------------------------------------------------------------
 
 /** A card face; `tag` "button" for the hand, "span" elsewhere. */
-function cardFace(card, { tag = "span", standsFor = null, attrs = {}, small = false } = {}) {
+function cardFace(card, { tag = "span", standsFor = null, attrs = {}, small = false, note = "" } = {}) {
   const info = cardInfo(card);
   const name = cardName(card, NAMES);
-  const title = standsFor ? `${name} (${cardName(standsFor, NAMES)})` : name;
+  const title = (standsFor ? `${name} (${cardName(standsFor, NAMES)})` : name) + (note ? `, ${note}` : "");
   const classes = ["jk-card"];
   if (small) classes.push("jk-card-small");
   if (info.joker) classes.push("jk-joker");
@@ -84,12 +132,12 @@ function cardFace(card, { tag = "span", standsFor = null, attrs = {}, small = fa
   const el = h(tag, { class: classes.join(" "), title, "data-code": info.code, ...a11y, ...attrs });
   if (info.joker) {
     el.append(
-      h("span", { class: "jk-corner", "aria-hidden": "true" }, h("span", { text: "★" })),
-      h("span", { class: "jk-pip", "aria-hidden": "true", text: "★" }),
-      h("span", { class: "jk-joker-word", "aria-hidden": "true", text: "JOKER" }),
+      h("span", { class: "jk-corner", "aria-hidden": "true" }, h("span", { "data-glyph": "★" })),
+      h("span", { class: "jk-pip", "aria-hidden": "true", "data-glyph": "★" }),
+      h("span", { class: "jk-joker-word", "aria-hidden": "true", "data-glyph": "JOKER" }),
     );
     if (standsFor) {
-      el.append(h("span", { class: "jk-stands", "aria-hidden": "true", text: shortLabel(standsFor, NAMES.letters) }));
+      el.append(h("span", { class: "jk-stands", "aria-hidden": "true", "data-glyph": shortLabel(standsFor, NAMES.letters) }));
     }
   } else {
     el.append(...cardPips("jk", rankLabel(info.rank, NAMES.letters), SUIT_SYMBOLS[info.suit]));
@@ -114,6 +162,8 @@ function render() {
   renderInfo();
   renderScores();
   renderLog();
+  announceChanges($("status").textContent, String(roundIndex()), logLines().map((line) => line.text));
+  restoreFocus();
 }
 
 function roundIndex() {
@@ -160,11 +210,11 @@ function renderPiles() {
       class: "jk-pile jk-stock",
       "data-testid": "stock",
       disabled: !canDraw || stockCount() === 0,
-      "aria-label": `${T.stock}: ${cardsText(stockCount())}`,
+      "aria-label": `${T.stock} ${cardsText(stockCount())}`,
       onclick: () => send({ type: "draw", source: "stock" }),
     },
-    stockCount() > 0 ? cardBack() : h("span", { class: "jk-pile-empty", text: T.empty }),
-    h("span", { class: "jk-pile-label" }, h("span", { text: T.stock }), h("span", { class: "jk-count", "data-testid": "stock-count", text: String(stockCount()) })),
+    stockCount() > 0 ? cardBack() : h("span", { class: "jk-pile-empty", "data-glyph": T.empty }),
+    h("span", { class: "jk-pile-label" }, h("span", { text: T.stock }), " ", h("span", { class: "jk-count", "data-testid": "stock-count", text: String(stockCount()) })),
   );
   const open = h(
     "button",
@@ -173,11 +223,11 @@ function renderPiles() {
       class: "jk-pile jk-open",
       "data-testid": "open-pile",
       disabled: !canDraw || top === null,
-      "aria-label": top === null ? `${T.open_pile}: ${T.empty}` : `${T.open_pile}: ${cardName(top, NAMES)}`,
+      "aria-label": top === null ? `${T.open_pile} ${cardsText(0)}` : `${T.open_pile} ${cardsText(openCount())}: ${cardName(top, NAMES)}`,
       onclick: () => send({ type: "draw", source: "open" }),
     },
-    top === null ? h("span", { class: "jk-pile-empty", text: T.empty }) : cardFace(top, { attrs: { "data-testid": "open-top" } }),
-    h("span", { class: "jk-pile-label" }, h("span", { text: T.open_pile }), h("span", { class: "jk-count", text: String(openCount()) })),
+    top === null ? h("span", { class: "jk-pile-empty", "data-glyph": T.empty }) : cardFace(top, { attrs: { "data-testid": "open-top" } }),
+    h("span", { class: "jk-pile-label" }, h("span", { text: T.open_pile }), " ", h("span", { class: "jk-count", text: String(openCount()) })),
   );
   $("piles").replaceChildren(stock, open);
 }
@@ -190,9 +240,10 @@ function renderMelds() {
     box.replaceChildren(h("p", { class: "jk-empty", text: T.no_melds }));
     return;
   }
+  const targets = state.mode !== null && canAct() ? selectedOptions()[state.mode === "swap" ? "swap" : "layOff"] : [];
   box.replaceChildren(
     ...melds.map((meld, i) => {
-      const pickable = state.mode !== null && canAct();
+      const pickable = targets.includes(i);
       const label = `${T[meld.kind] ?? meld.kind} ${fmt(T.laid_by, { name: seatName(meld.owner) })}`;
       return h(
         "button",
@@ -263,28 +314,69 @@ function renderHand() {
     return;
   }
   const staged = stagedIds();
-  const cards = sortHand(hand().filter((c) => !staged.has(c)), state.sortMode);
+  const cards = handOrder().filter((c) => !staged.has(c));
+  const drawn = drawnCard();
   box.classList.toggle("is-crowded", cards.length > 9);
   box.replaceChildren(
     ...cards.map((c) => {
       const selected = state.selected.has(c);
       const el = cardFace(c, {
         tag: "button",
+        note: c === drawn ? T.drawn : "",
         attrs: {
           type: "button",
           "data-testid": "hand-card",
           "data-card": c,
+          "data-drawn": c === drawn ? "true" : null,
           "aria-pressed": String(selected),
-          disabled: state.busy,
+          "aria-disabled": state.busy ? "true" : null,
           onclick: () => toggleCard(c),
+          onpointerdown: (e) => startDrag(e, c),
         },
       });
       el.classList.toggle("is-selected", selected);
       el.classList.toggle("is-new", state.newCards.has(c));
+      el.classList.toggle("is-drawn", c === drawn);
       return el;
     }),
   );
   state.newCards = new Set(); // a drawn card arrives once, not at every later render
+  rovingHand(box, state.focusCard ?? drawn);
+}
+
+/** The hand in the order shown: the player's own order if they arranged it (cards that
+ *  came in since at the end), else sorted by suit or by rank. */
+function handOrder() {
+  const cards = hand();
+  if (!state.order) return sortHand(cards, state.sortMode);
+  const present = new Set(cards);
+  const kept = state.order.filter((c) => present.has(c));
+  const known = new Set(kept);
+  const order = [...kept, ...cards.filter((c) => !known.has(c))];
+  if (order.length !== state.order.length || order.some((c, i) => c !== state.order[i])) {
+    state.order = order;
+    saveStored(orderKey(), order);
+  }
+  return order;
+}
+
+/** Put `card` at `place` among the cards the hand shows (without it; the rest keep their
+ *  order), and keep the order in the browser for this game's round. */
+function arrange(card, place) {
+  const staged = stagedIds();
+  const order = handOrder().filter((c) => c !== card);
+  const before = order.filter((c) => !staged.has(c))[place]; // none: last
+  order.splice(before === undefined ? order.length : order.indexOf(before), 0, card);
+  state.order = order;
+  saveStored(orderKey(), order);
+  state.focusCard = card;
+  render();
+}
+
+/** Where the one selected card may go: `{layOff, swap}` (meld indices), from the rules. */
+function selectedOptions() {
+  if (state.selected.size !== 1) return { layOff: [], swap: [] };
+  return cardOptions([...state.selected][0], state.obs);
 }
 
 /** The interpretations of the current selection as a new meld (joker choices). */
@@ -304,18 +396,19 @@ function renderActions() {
   const box = $("actions");
   const items = [];
   const sortText = state.sortMode === "suit" ? T.sorted_by_suit : T.sorted_by_rank;
+  const orderText = state.order ? T.own_order : sortText;
   if (playing()) {
-    items.push(button("btn-sort", T.sort, toggleSort, { class: "jk-btn jk-btn-ghost", title: sortText, "aria-label": `${T.sort} (${sortText})` }));
+    items.push(button("btn-sort", T.sort, toggleSort, { class: "jk-btn jk-btn-ghost", title: orderText, "aria-label": `${T.sort} (${orderText})`, "aria-describedby": "jk-arrange-hint" }));
+    items.push(h("span", { id: "jk-arrange-hint", class: "visually-hidden", text: T.arrange_hint }));
   }
   if (canAct() && phase() === "play") {
     const n = state.selected.size;
     const selected = [...state.selected];
-    const melds = tableMelds();
     if (state.mode !== null) {
       items.push(button("btn-cancel", T.cancel, cancelMode, { class: "jk-btn jk-btn-ghost" }));
     } else {
       const mayMeld = state.obs.may_meld !== false;
-      const mayLayOff = state.obs.may_lay_off !== false;
+      const fits = selectedOptions();
       if (n >= 3 && mayMeld) {
         const options = selectionOptions();
         const hasJoker = selected.some((c) => cardInfo(c).joker);
@@ -327,12 +420,8 @@ function renderActions() {
         items.push(button("btn-lay-staged", `${T.lay_staged} (${state.staged.length})`, layStaged, { class: "jk-btn jk-btn-primary" }));
         items.push(button("btn-unstage", T.unstage, unstage, { class: "jk-btn jk-btn-ghost" }));
       }
-      if (n === 1 && melds.length && mayLayOff) {
-        items.push(button("btn-lay-off", T.lay_off, () => enterMode("lay_off")));
-      }
-      if (n === 1 && mayLayOff && !cardInfo(selected[0]).joker && melds.some(meldHasJoker)) {
-        items.push(button("btn-swap", T.swap, () => enterMode("swap")));
-      }
+      if (fits.layOff.length) items.push(button("btn-lay-off", T.lay_off, () => enterMode("lay_off")));
+      if (fits.swap.length) items.push(button("btn-swap", T.swap, () => enterMode("swap")));
       const taken = state.obs.taken_from_open;
       const fromOpen = taken !== null && taken !== undefined && n === 1 && cardInfo(taken).code === cardInfo(selected[0]).code;
       if (n === 1 && !state.staged.length && !fromOpen) {
@@ -479,7 +568,7 @@ function renderFinal() {
 // --- Interaction -----------------------------------------------------------------------
 
 function toggleCard(card) {
-  if (state.busy) return;
+  if (state.busy || dragged) return;
   if (state.selected.has(card)) state.selected.delete(card);
   else state.selected.add(card);
   state.choice = 0;
@@ -488,21 +577,99 @@ function toggleCard(card) {
 }
 
 function savedSortMode() {
-  try {
-    return window.localStorage.getItem("jk-sort") === "rank" ? "rank" : "suit";
-  } catch {
-    return "suit";
-  }
+  return loadStored("jk-sort", "suit") === "rank" ? "rank" : "suit";
 }
 
+/** "Sorteren": back from your own order to the sort, else by suit and by rank in turn. */
 function toggleSort() {
-  state.sortMode = state.sortMode === "suit" ? "rank" : "suit";
-  try {
-    window.localStorage.setItem("jk-sort", state.sortMode);
-  } catch {
-    // Storage may be unavailable (private mode): sorting still works for this page.
+  if (state.order) {
+    state.order = null;
+    saveStored(orderKey(), null);
+  } else {
+    state.sortMode = state.sortMode === "suit" ? "rank" : "suit";
+    saveStored("jk-sort", state.sortMode);
   }
   render();
+}
+
+// --- Arranging the hand by dragging ----------------------------------------------------
+
+/** A drag moves further than this (px) before it counts (less is a click). */
+const DRAG_START = 8;
+let drag = null;
+let dragged = false; // the click that ends a drag selects nothing
+
+/** Pointer down on a card of the hand: a drag may start (mouse, pen or touch). */
+function startDrag(e, card) {
+  if (state.busy || e.button !== 0) return;
+  const el = e.currentTarget;
+  drag = { card, el, x: e.clientX, y: e.clientY, moving: false, place: null, pointer: e.pointerId };
+  el.setPointerCapture?.(e.pointerId);
+  el.addEventListener("pointermove", moveDrag);
+  el.addEventListener("pointerup", endDrag);
+  el.addEventListener("pointercancel", cancelDrag);
+}
+
+function moveDrag(e) {
+  if (!drag || e.pointerId !== drag.pointer) return;
+  const dx = e.clientX - drag.x;
+  const dy = e.clientY - drag.y;
+  if (!drag.moving && Math.hypot(dx, dy) < DRAG_START) return;
+  drag.moving = true;
+  drag.el.classList.add("is-dragging");
+  drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
+  // The drop place: next to the card whose middle is nearest the pointer.
+  const others = [...$("hand").querySelectorAll("[data-testid=hand-card]")];
+  let best = null;
+  for (const [i, other] of others.entries()) {
+    other.classList.remove("drop-before", "drop-after");
+    if (other === drag.el) continue;
+    const r = other.getBoundingClientRect();
+    const d = Math.hypot(e.clientX - (r.left + r.width / 2), e.clientY - (r.top + r.height / 2));
+    if (!best || d < best.d) best = { d, i, other, after: e.clientX > r.left + r.width / 2 };
+  }
+  if (!best) return;
+  best.other.classList.add(best.after ? "drop-after" : "drop-before");
+  const from = others.indexOf(drag.el);
+  const place = best.i + (best.after ? 1 : 0);
+  drag.place = place > from ? place - 1 : place;
+}
+
+function stopDrag() {
+  const d = drag;
+  drag = null;
+  d.el.removeEventListener("pointermove", moveDrag);
+  d.el.removeEventListener("pointerup", endDrag);
+  d.el.removeEventListener("pointercancel", cancelDrag);
+  d.el.classList.remove("is-dragging");
+  d.el.style.transform = "";
+  for (const el of $("hand").querySelectorAll(".drop-before, .drop-after")) el.classList.remove("drop-before", "drop-after");
+  return d;
+}
+
+function endDrag(e) {
+  if (!drag || e.pointerId !== drag.pointer) return;
+  const d = stopDrag();
+  if (!d.moving) return;
+  dragged = true;
+  setTimeout(() => {
+    dragged = false;
+  }, 0);
+  if (d.place !== null) arrange(d.card, d.place);
+}
+
+function cancelDrag() {
+  if (drag) stopDrag();
+}
+
+/** Shift and an arrow key move the focused card one place along the hand. */
+function moveByKey(el, step) {
+  if (state.busy) return;
+  const order = handOrder().filter((c) => !stagedIds().has(c));
+  const card = Number(el.dataset.card);
+  const i = order.indexOf(card);
+  if (i + step < 0 || i + step >= order.length) return;
+  arrange(card, i + step);
 }
 
 function enterMode(mode) {
@@ -606,7 +773,8 @@ function showRoundOver(event, isLast) {
   const dialog = $("dialog");
   return new Promise((resolve) => {
     const scores = event.scores || [];
-    const hands = event.hands || [];
+    // Your hand as it lay in your hand (your order or sort); the others sorted the same way.
+    const hands = (event.hands || []).map((cards, s) => (s === seat() ? handOrderOf(cards) : sortHand(cards, state.sortMode)));
     const o = state.obs;
     let outcome = "";
     if (o.winner !== null && o.winner !== undefined) outcome = fmt(T.winner, { name: seatName(o.winner) });
@@ -626,7 +794,7 @@ function showRoundOver(event, isLast) {
             h("tr", { class: s === seat() ? "is-yours" : "" },
               h("th", { scope: "row", text: seatName(s) }),
               h("td", { class: "jk-points", "data-testid": `round-score-${s}`, text: String(p) }),
-              h("td", {}, h("span", { class: "jk-reveal" }, (hands[s] || []).map((c) => cardFace(c, { small: true })))),
+              h("td", {}, h("span", { class: "jk-reveal", "data-testid": `round-hand-${s}` }, (hands[s] || []).map((c) => cardFace(c, { small: true, attrs: { "data-card": c } })))),
             ),
           ),
         ),
@@ -637,15 +805,31 @@ function showRoundOver(event, isLast) {
     );
     dialog.onclose = () => resolve();
     dialog.showModal();
+    announce(root, [fmt(T.round_over, { round: (event.round ?? 0) + 1 }), outcome].filter(Boolean).join(". "));
   });
+}
+
+/** `cards` in the order the hand shows them: the player's own order, else sorted. */
+function handOrderOf(cards) {
+  if (!state.order) return sortHand(cards, state.sortMode);
+  const place = new Map(state.order.map((c, i) => [c, i]));
+  const known = cards.filter((c) => place.has(c)).sort((a, b) => place.get(a) - place.get(b));
+  return [...known, ...sortHand(cards.filter((c) => !place.has(c)), state.sortMode)];
 }
 
 // --- Talking to the API -------------------------------------------------------------
 
 function applyObservation(obs) {
+  const beforeObs = state.obs;
   const before = new Set(hand());
+  const round = roundIndex();
   state.obs = obs;
   state.newCards = new Set(hand().filter((c) => before.size && !before.has(c)));
+  if (roundIndex() !== round) state.order = loadStored(orderKey(), null);
+  // South's draw: the card that came into the hand is marked until the turn ends.
+  const drew = beforeObs.phase === "draw" && obs.phase === "play" && beforeObs.current_player === seat() && obs.current_player === seat();
+  if (drew && state.newCards.size === 1) keepDrawn([...state.newCards][0]);
+  else if (!(obs.phase === "play" && obs.current_player === seat())) state.drawn = null;
   const present = new Set(hand());
   for (const c of [...state.selected]) if (!present.has(c)) state.selected.delete(c);
 }
@@ -674,6 +858,15 @@ const send = moveSender({
 
 // --- Start --------------------------------------------------------------------------
 
+const announceChanges = changeAnnouncer(root);
+const restoreFocus = focusKeeper(root, $("hand"));
+handKeys($("hand"), moveByKey);
+$("hand").addEventListener("focusin", (e) => {
+  if (e.target.dataset.testid === "hand-card") state.focusCard = Number(e.target.dataset.card);
+});
+state.order = loadStored(orderKey(), null);
+state.drawn = loadDrawn();
+$("btn-scores").after(fourColourToggle(root, "jk", T));
 $("btn-scores").addEventListener("click", (e) => {
   const box = $("scores");
   box.hidden = !box.hidden;

@@ -168,13 +168,19 @@ def test_sign_up_join_play_a_round_and_see_the_leaderboard(live_server: Any, pag
             and table(page, "phase") == "play"
             and page.locator("[data-testid=meld]").count() >= 2
         ):
-            # A card selected: it rises and the buttons that fit it appear.
-            first = hand(page)[0][0]
-            click_cards(page, [first])
-            expect(page.locator("[data-testid=btn-lay-off]")).to_be_visible()
-            screenshot(page, "table.png")
-            click_cards(page, [first])
-            shot = True
+            # A card that fits a meld selected: it rises and the buttons that fit it appear.
+            state = state_from_json(Game.objects.get(user__username="speler_zuid").state)
+            fitting = [
+                a.to_json()["card"]
+                for a in state.legal_actions()
+                if a.to_json()["type"] == "lay_off"
+            ]
+            if fitting:
+                click_cards(page, fitting[:1])
+                expect(page.locator("[data-testid=btn-lay-off]")).to_be_visible()
+                screenshot(page, "table.png")
+                click_cards(page, fitting[:1])
+                shot = True
         play_turn(page, skip, taken)
     else:
         pytest.fail("the round did not end")
@@ -397,18 +403,16 @@ def test_several_melds_joker_choice_lay_off_swap_and_next_round(
     assert melds.nth(0).get_attribute("data-codes") == "Qc Qd Qh"
     assert [code for _, code in hand(page)] == ["**"]
 
-    # Laying off the last card would leave nothing to discard: the dialog proposes the
-    # joker's first free place (jack of hearts), and the server refuses with its reason.
+    # Laying off the last card would leave nothing to discard: "Aanleggen" is not offered
+    # (the joker would fit the run), and the server refuses it with its reason.
     joker = hand(page)[0][0]
     click_cards(page, [joker])
-    page.click("[data-testid=btn-lay-off]")
-    melds.nth(2).click()
-    options = page.locator("[data-testid=joker-option]")
-    expect(options).to_have_count(2)
-    assert options.nth(0).is_checked()
-    page.click("[data-testid=joker-confirm]")
-    settle(page)
-    expect(page.locator("[data-testid=error]")).to_be_visible()
+    expect(page.locator("[data-testid=btn-discard]")).to_be_visible()
+    expect(page.locator("[data-testid=btn-lay-off]")).to_have_count(0)
+    seq = int(table(page, "seq"))
+    action = {"type": "lay_off", "card": joker, "meld": 2, "stands_for": "Jh"}
+    status, body = api_post(page, entry.game.pk, {"seq": seq, "action": action})
+    assert status == 400 and body["error"]["message"]
     assert melds.nth(2).get_attribute("data-codes") == "7h 8h 9h Th"
 
     # Discarding the joker empties the hand: South is out and scores 0 (seed 000).

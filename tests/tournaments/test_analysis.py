@@ -481,3 +481,67 @@ def test_a_gain_is_positive_when_the_bot_did_better_in_either_sense() -> None:
     assert analysis._gain(jokeren, bot=12.0, player=10.0) == -2.0
     assert analysis._gain(klaverjas, bot=100.0, player=80.0) == 20.0
     assert analysis._gain(klaverjas, bot=60.0, player=80.0) == -20.0
+
+
+def test_the_field_figures_of_a_page_read_only_its_rows_at_a_few_hundred_entrants(
+    organizer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The per-deal figures of the rows a page shows (percentages, ranks, against par, the
+    median) are those of the whole field, but the deals' rows are not read in full: a
+    grouped count per deal and the shown games' rows, a bounded number of queries."""
+    from tournaments.models import DealResult
+
+    t = factories.make_closed_field(organizer, 300)
+    visibility = services.Visibility(rounds=3, final=True)
+    par = analysis.tournament_par(tournament=t)
+    everything = analysis.field_deals(tournament=t, visibility=visibility, par=par)
+    assert all(len(d.rows) == 300 for d in everything)
+    ids = [f.row.game_id for f in everything[2].rows[::37]]
+    ids.append(everything[2].rows[-1].row.game_id)
+    loaded = 0
+    real = DealResult.from_db
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal loaded
+        loaded += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(DealResult, "from_db", counting)
+    with CaptureQueriesContext(connection) as queries:
+        some = analysis.field_deals(tournament=t, visibility=visibility, par=par, game_ids=ids)
+    assert loaded <= 3 * len(ids)
+    assert len(queries) <= 6
+    for whole, part in zip(everything, some, strict=True):
+        assert part.median == pytest.approx(whole.median)
+        assert part.deal.field_size == whole.deal.field_size
+        figures = {f.row.game_id: f for f in whole.rows}
+        assert {f.row.game_id for f in part.rows} == set(ids)
+        for f in part.rows:
+            assert f == figures[f.row.game_id]
+    # the bot's round of the last entrant: no percentage, no rank
+    bot_row = next(f for f in some[2].rows if f.row.by_bot)
+    assert bot_row.percentage is None and bot_row.row.rank is None
+
+
+def test_the_tournament_page_reads_a_bounded_number_of_deal_rows(
+    organizer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.models import DealResult
+
+    t = factories.make_closed_field(organizer, 300)
+    loaded = 0
+    real = DealResult.from_db
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal loaded
+        loaded += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(DealResult, "from_db", counting)
+    response = _client().get(t.get_absolute_url())
+    assert response.status_code == 200
+    # each deal's page of 10, and on each deal the rows of the games shown (the board's
+    # page of 50 and the deals' pages): far below every row of the three deals (900)
+    assert loaded <= 3 * 10 + 3 * (50 + 3 * 10)
+    api = _client().get(reverse("api_tournament_standings", args=[t.pk]))
+    assert api.status_code == 200

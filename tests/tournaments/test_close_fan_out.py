@@ -83,3 +83,35 @@ def test_a_second_close_task_while_one_runs_starts_nothing(organizer: Any) -> No
         [Game.objects.get(entry__tournament=t).pk]
     ]
     assert services.tournament_close_start(tournament_id=t.pk, claim=True) is None
+
+
+def test_the_close_chooses_each_bot_move_once_and_replays_only_the_round_taken_over(
+    organizer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The close's finish and audit share one replay: the rounds the bot dealt and played
+    at the close are compared with their stored rows, not played again (twice: the audit
+    rebuilt them, then verified the record by choosing every bot move again); the round
+    the bot took over from the entrant is still replayed from the stored actions."""
+    t = factories.make_tournament(created_by=organizer, rounds=4)
+    game = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+    module = services.module_of(t.game)
+    calls = 0
+    real = module.bot_action
+
+    def counting(state: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return real(state, **kwargs)
+
+    monkeypatch.setattr(module, "bot_action", counting)
+    batches = services.tournament_close_start(tournament_id=t.pk)
+    assert batches is not None
+    (audit,) = services.games_close(game_ids=batches[0])
+    assert audit.ok
+    monkeypatch.setattr(module, "bot_action", real)
+    rounds = services.game_record(game=Game.objects.get(pk=game.pk)).actions
+    assert len(rounds) == 4
+    bot_moves = [sum(1 for a in r if a.by_bot) for r in rounds]
+    # every bot move of the game at most once by the finish (those made before the close
+    # were made at the join), plus round 0's again by the audit
+    assert sum(bot_moves) - bot_moves[0] <= calls <= sum(bot_moves) + bot_moves[0]

@@ -228,3 +228,27 @@ def test_a_deal_page_shows_the_percentages_over_the_whole_field(organizer: Any) 
     assert view.me is not None and view.me.row.score == 5
     assert view.me.percentage == pytest.approx(100 * 54 / 59)
     assert 'data-testid="deal-percentage"' in page.content.decode()
+
+
+def test_the_organizers_entries_page_is_paginated_with_each_rows_rank(organizer: Any) -> None:
+    """At a few hundred entrants the entries page shows 50 at a time (in the order they
+    joined), each with its rank on the whole board, and links to the next pages."""
+    from django.urls import reverse
+
+    t = factories.make_closed_field(organizer, 120)
+    client = Client()
+    client.force_login(organizer)
+    url = reverse("tournament_entries", args=[t.pk])
+    first = client.get(url)
+    assert first.status_code == 200
+    assert len(first.context["rows"]) == 50
+    assert 'rel="next"' in first.content.decode()
+    last = client.get(url, {"page": 3})
+    rows = last.context["rows"]
+    assert len(rows) == 20
+    board = {s.game_id: s.rank for s in services.standings(tournament=t)}
+    assert [s.rank if s else None for _g, s in rows] == [board[g.pk] for g, _s in rows]
+    names = [g.user.get_username() for g, _s in rows]
+    assert names == [f"veld{i:04d}" for i in range(100, 120)]
+    # a page out of range is the last one, not an error
+    assert client.get(url, {"page": 99}).context["rows"] == rows

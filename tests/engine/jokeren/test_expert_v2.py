@@ -1,0 +1,110 @@
+"""The candidate expert ``choose_expert_v2`` (not a released bot version): the strong
+bot's play, with a discard the next player is less likely to take; legal in every seat
+and preset, deterministic, blind to what its seat cannot see; the released expert
+(version 1) is untouched."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine.dealing import Stream
+from engine.jokeren import PRESETS, JokerenState, bot_action, new_round
+from engine.jokeren.actions import DRAW_OPEN, Action, Discard
+from engine.jokeren.expert import (
+    _known_in_hands,
+    _unseen,
+    _world,
+    choose_expert,
+    choose_expert_v2,
+)
+
+#: actions made per round in the legality test
+MOVES = 90
+
+
+def _candidate(state: JokerenState) -> Action:
+    """The candidate's action for the seat to move, from its observation and its stream
+    (as ``bot_action`` makes a released expert's)."""
+    seat = state.current_player
+    assert seat is not None
+    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+    return choose_expert_v2(state.observe(seat), rng=rng)
+
+
+def _positions(preset: str, rounds: int, seats: set[int]) -> Iterator[JokerenState]:
+    """States where a bot is to move, the candidate in ``seats`` and the strong bot in
+    the others, over the first ``MOVES`` actions of some rounds."""
+    variant = PRESETS[preset]
+    for r in range(rounds):
+        state = new_round(variant, secret=b"expert2" + bytes([r]), round_index=r)
+        for _ in range(MOVES):
+            if state.is_terminal:
+                break
+            yield state
+            if state.current_player in seats:
+                state = state.apply(_candidate(state))
+            else:
+                state = state.apply(bot_action(state, level="strong"))
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_candidate_makes_only_legal_moves_in_every_seat(preset: str) -> None:
+    """``apply`` raises on an illegal action: two rounds with the candidate in every
+    seat."""
+    n = PRESETS[preset].num_players
+    seen = {s.current_player for s in _positions(preset, 2, set(range(n)))}
+    assert seen == set(range(n))
+
+
+def test_the_released_expert_still_plays_version_1() -> None:
+    """``bot_action`` at version 1 answers with ``choose_expert``, never the candidate's
+    choice (on these positions the two differ)."""
+    differ = 0
+    for state in _positions("jokeren13", 2, {0, 2}):
+        seat = state.current_player
+        assert seat is not None
+        rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+        first = choose_expert(state.observe(seat), rng=rng)
+        assert bot_action(state, level="expert", version=1) == first
+        differ += _candidate(state) != first
+    assert differ > 0
+
+
+def test_the_candidate_is_a_function_of_the_observation_and_the_stream() -> None:
+    """The same observation in worlds whose hidden cards (other hands, stock) differ gives
+    the same choice for the same stream; and the same choice twice."""
+    checked = 0
+    for i, state in enumerate(_positions("jokeren7", 2, {0, 2})):
+        if state.phase == "draw" or i % 3:
+            continue
+        seat = state.current_player
+        assert seat is not None
+        obs = state.observe(seat)
+        other = _world(obs, _known_in_hands(obs), _unseen(obs), Stream(b"other", "w"))
+        assert other.hands != state.hands
+        choices = [
+            choose_expert_v2(s.observe(seat), rng=Stream(b"seed", f"bot:{seat}", start=3))
+            for s in (state, other, state)
+        ]
+        assert len(set(choices)) == 1
+        checked += 1
+    assert checked > 5
+
+
+def test_the_candidate_keeps_the_card_the_next_player_would_take() -> None:
+    """Jokeren 7, deal 0 of the duplicate benchmark (secret ``00000000`` x 8, round 0),
+    four strong bots, the fifth action: North discards. The strong bot's card is one the
+    next player (East, a strong bot) takes from the open pile; the candidate discards
+    another card, which East does not take."""
+    state = new_round(PRESETS["jokeren7"], secret=bytes(32), round_index=0)
+    while state.move_count < 4:
+        state = state.apply(bot_action(state, level="strong"))
+    assert state.current_player == 2 and state.phase != "draw"
+    strong = bot_action(state, level="strong")
+    candidate = _candidate(state)
+    assert isinstance(strong, Discard) and isinstance(candidate, Discard)
+    assert candidate != strong
+    assert bot_action(state.apply(strong), level="strong") == DRAW_OPEN
+    assert bot_action(state.apply(candidate), level="strong") != DRAW_OPEN
