@@ -1,6 +1,10 @@
 """The Klaverjas ``expert`` bot: determinized double-dummy search (GIB's PIMC).
 
-The expert bids like the ``strong`` bot and plays its cards until ``SEARCH_TRICKS``
+Two versions (``BOT_VERSIONS``; ``BOT_VERSION`` is the current one): version 2
+searches every trick (``engine.klaverjas.pimc``); version 1, below, stays as it was
+released, so that games played with it replay the same.
+
+Version 1 bids like the ``strong`` bot and plays its cards until ``SEARCH_TRICKS``
 tricks are left. From then on, when it has a choice of two or more cards, it:
 
 1. samples ``SAMPLES`` deals of the cards it has not seen over the other three seats,
@@ -31,7 +35,7 @@ from typing import Final
 
 from engine.dealing import Stream
 from engine.errors import check_bot_version
-from engine.klaverjas import bots
+from engine.klaverjas import bots, pimc
 from engine.klaverjas.actions import Action, PlayCard
 from engine.klaverjas.bots import _Knowledge, _knowledge, _may_hold, choose
 from engine.klaverjas.roem import roem_points
@@ -44,11 +48,13 @@ BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
 DEFAULT_BOT_LEVEL: Final = "strong"
 #: The bots' version that new games get. Stored games keep only the entrant's own
 #: actions and replay the bots' moves, so a released version's choices never change: a
-#: change of any level's choices is a new version (README, "Bot versions").
-BOT_VERSION: Final = 1
+#: change of any level's choices is a new version (README, "Bot versions"). Version 2:
+#: the expert searches every trick (``engine.klaverjas.pimc``); version 1's expert
+#: searches the last four tricks only (below).
+BOT_VERSION: Final = 2
 #: Every version this engine can still play, oldest first (each pinned by
 #: tests/engine/test_bot_fingerprints.py).
-BOT_VERSIONS: Final[tuple[int, ...]] = (1,)
+BOT_VERSIONS: Final[tuple[int, ...]] = (1, 2)
 
 #: deals sampled per decision (at most)
 SAMPLES: Final = 12
@@ -339,8 +345,12 @@ def _outcome(diff: int, team: int, playing_team: int, total: int, tie_is_nat: bo
     return diff
 
 
-def choose_expert(obs: KlaverjasObservation, *, rng: Stream) -> Action:
-    """The expert's action for the seat of ``obs`` (see the module text)."""
+def choose_expert(obs: KlaverjasObservation, *, rng: Stream, version: int = BOT_VERSION) -> Action:
+    """The expert's action for the seat of ``obs``: version 1 as the module text says,
+    version 2 (and later) as ``engine.klaverjas.pimc`` says."""
+    check_bot_version("klaverjas", version, BOT_VERSIONS)
+    if version >= 2:
+        return pimc.choose_expert_v2(obs, rng=rng)
     strong = choose(obs, level="strong", rng=rng)
     legal = obs.legal
     if obs.phase != "play" or len(legal) < 2 or 8 - len(obs.tricks) > SEARCH_TRICKS:
@@ -391,7 +401,9 @@ def choose_expert(obs: KlaverjasObservation, *, rng: Stream) -> Action:
 def bot_action(state: KlaverjasState, *, level: str, version: int = BOT_VERSION) -> Action:
     """The action of a bot of any level (``BOT_LEVELS``) and version (``BOT_VERSIONS``;
     an unknown one raises ``UnknownBotVersion``) for the seat to move: from that seat's
-    observation and the round's ``bot:<seat>`` stream from the current move count."""
+    observation and the round's ``bot:<seat>`` stream from the current move count. The
+    basic and strong bots are the same in every version; the expert of version 1 and of
+    version 2 differ (see ``choose_expert``)."""
     check_bot_version("klaverjas", version, BOT_VERSIONS)
     if level != "expert":
         return bots.bot_action(state, level=level)
@@ -399,4 +411,4 @@ def bot_action(state: KlaverjasState, *, level: str, version: int = BOT_VERSION)
     if seat is None:
         raise ValueError("the round is over: no seat to move")
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
-    return choose_expert(state.observe(seat), rng=rng)
+    return choose_expert(state.observe(seat), rng=rng, version=version)

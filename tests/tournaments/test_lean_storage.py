@@ -79,7 +79,8 @@ def _play_old_game(
                 break
             if seat == 0 and bot_takes_over == (r, seat0):
                 taken = True
-            action = module.bot_action(state, level=module.BOT_LEVELS[-1])
+            # a game stored before the bot versions is replayed with version 1's bots
+            action = module.bot_action(state, level=module.BOT_LEVELS[-1], version=1)
             log.append((r, seat, action.to_json(), seat != 0 or taken))
             state = state.apply(action)
             seat0 += seat == 0
@@ -178,7 +179,9 @@ def test_the_migration_keeps_every_game_move_for_move_and_score_for_score(
     # ... and it plays on from where it stood (the move: what the bot would choose).
     module = game_module(playing.game)
     state = module.state_from_json(playing.state)
-    choice = module.bot_action(state, level=playing.bot_level).to_json()
+    choice = module.bot_action(
+        state, level=playing.bot_level, version=playing.bot_version
+    ).to_json()
     outcome = services.game_play_move(game_id=playing.pk, user=user, seq=playing.seq, action=choice)
     assert outcome.game.seq > playing.seq
     assert outcome.game.round_index > 1 or json.loads(outcome.game.round_actions)[

@@ -1,5 +1,7 @@
-"""The Klaverjas expert bot: its double-dummy search is exact, it plays only legal
-cards, it is deterministic and it reads only its own observation."""
+"""The Klaverjas expert bot, version 1: its double-dummy search is exact, it plays only
+legal cards, it is deterministic and it reads only its own observation (its released
+choices are pinned by tests/engine/test_bot_fingerprints.py; version 2 is in
+test_klaverjas_expert_v2)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from collections.abc import Iterator
 import pytest
 
 from engine.dealing import Stream
-from engine.klaverjas import PRESETS, KlaverjasState, PlayCard, Variant, bot_action, new_round
+from engine.klaverjas import PRESETS, KlaverjasState, PlayCard, Variant, new_round
+from engine.klaverjas.actions import Action
 from engine.klaverjas.expert import _Search, choose_expert
+from engine.klaverjas.expert import bot_action as expert_action
 from engine.klaverjas.rules import legal_cards
 from engine.klaverjas.variants import AMSTERDAMS, ROTTERDAMS
 
@@ -41,6 +45,11 @@ def test_the_search_allows_the_cards_the_rules_allow(variant: Variant) -> None:
         search = _Search(trump, variant, 10, 10**9)
         got = search.legal(_mask(hand), tuple(trick))
         assert got == _mask(legal_cards(hand, trick, trump, variant)), (hand, trick, trump)
+
+
+def bot_action(state: KlaverjasState, *, level: str) -> Action:
+    """A bot of ``level``, the expert in its version 1."""
+    return expert_action(state, level=level, version=1)
 
 
 def _brute_force(state: KlaverjasState) -> int:
@@ -128,8 +137,9 @@ def test_the_expert_is_a_function_of_the_observation_and_the_stream() -> None:
         seat = state.current_player
         assert seat is not None
         obs = state.observe(seat)
-        first = choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3))
-        assert choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3)) == first
+        first = choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3), version=1)
+        again = choose_expert(obs, rng=Stream(b"seed", f"bot:{seat}", start=3), version=1)
+        assert again == first
         assert bot_action(state, level="expert") == bot_action(state, level="expert")
 
 
