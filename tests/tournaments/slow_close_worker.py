@@ -22,18 +22,19 @@ from tournaments import services  # noqa: E402
 from tournaments.models import Game  # noqa: E402
 
 PAUSE = float(os.environ["CLOSE_PAUSE_SECONDS"])
-_bot_finish = services.game_bot_finish
+_bot_finish = services._bot_finish
 
 
-def _slow_bot_finish(*, game_id: int) -> Game:
-    game = _bot_finish(game_id=game_id)
+def _slow_bot_finish(game_id: int) -> tuple[Game, dict[int, services.PlayedRound]]:
+    finished = _bot_finish(game_id)
     time.sleep(PAUSE)
-    return game
+    return finished
 
 
-# The close calls services.game_bot_finish for each unfinished game; the pool's children
+# The close finishes each unfinished game through services._bot_finish (game_close: the
+# finish and its audit share one replay; game_bot_finish calls it too); the pool's children
 # are forked from this process, so they inherit the pause.
-services.game_bot_finish = _slow_bot_finish
+services._bot_finish = _slow_bot_finish
 
 if __name__ == "__main__":
     from jokeren.celery import app

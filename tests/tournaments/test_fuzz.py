@@ -502,17 +502,20 @@ def test_the_replay_audit_notices_a_changed_log(world: World) -> None:
     game = services.game_practice_start(
         user=world.player, game="jokeren", preset="jokeren7", bot_level="basic"
     )
-    while not GameRound.objects.filter(game=game).exists():  # the entrant plays a round
+
+    def drawn() -> list[GameRound]:
+        """The stored rounds in which the entrant drew (on a random deal a bot may go out
+        before the entrant's first turn: then the round holds no draw of theirs)."""
+        rows = GameRound.objects.filter(game=game).order_by("round_index")
+        return [r for r in rows if any(a["type"] == "draw" for a in r.action_list)]
+
+    while not drawn():  # the entrant plays until a round with a draw of theirs is stored
         outcome = services.game_play_move(
             game_id=game.pk, user=world.player, seq=game.seq, action=factories.south_action(game)
         )
         game = outcome.game
     replay_audit(game)  # played to its end by the bot
-    row = next(
-        r
-        for r in GameRound.objects.filter(game=game).order_by("round_index")
-        if any(a["type"] == "draw" for a in r.action_list)
-    )
+    row = drawn()[0]
     original = row.actions
     actions = row.action_list
     i = next(i for i, a in enumerate(actions) if a["type"] == "draw")
