@@ -30,7 +30,7 @@ import {
   showLog,
   sleep,
 } from "./table-common.js";
-import { cardInfo, cardName, rankLabel, RED_SUITS, shortLabel, SUIT_SYMBOLS } from "./table-cards.js";
+import { cardInfo, cardName, klaverjasSuitOrder, rankLabel, RED_SUITS, shortLabel, SUIT_SYMBOLS } from "./table-cards.js";
 
 const root = document.getElementById("kj-table");
 const T = readJson("table-strings");
@@ -65,19 +65,9 @@ const suitText = (s) => `${SUIT_SYMBOLS[s]} ${suitName(s)}`;
 const nameOf = (id) => cardName(codeOf(id), NAMES);
 const shortOf = (id) => shortLabel(codeOf(id), NAMES.letters, NAMES.short);
 
-/** The suits in display order: trump first, then alternating black and red. */
-function suitOrder(trump) {
-  const base = ["s", "h", "c", "d"];
-  if (!trump) return base;
-  const red = RED_SUITS.has(trump);
-  const opposite = base.filter((s) => s !== trump && RED_SUITS.has(s) !== red);
-  const same = base.filter((s) => s !== trump && RED_SUITS.has(s) === red);
-  return [trump, opposite[0], ...same, ...opposite.slice(1)];
-}
-
 /** The hand sorted by suit (trump first), within a suit from high to low. */
 function sortHand(ids, trump) {
-  const order = suitOrder(trump);
+  const order = klaverjasSuitOrder(trump);
   const strength = (id) => (suitOf(id) === trump ? TRUMP_STRENGTH : PLAIN_STRENGTH)[id % 8];
   return [...ids].sort(
     (a, b) => order.indexOf(suitOf(a)) - order.indexOf(suitOf(b)) || strength(b) - strength(a),
