@@ -209,15 +209,20 @@ def _may_replay(request: HttpRequest, game: Game) -> bool:
     return game.is_finished and game.user_id == request.user.pk
 
 
+def _round_param(request: HttpRequest, *, default: int) -> int:
+    """The round a page asks for (``?round=R``); ``default`` when absent or not a number."""
+    try:
+        return int(request.GET.get("round", default))
+    except ValueError:
+        return default
+
+
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     if not _may_replay(request, game):
         raise Http404
     rounds = analysis.replay_rounds(game=game)
-    try:
-        round_index = int(request.GET.get("round", rounds[0] if rounds else 0))
-    except ValueError:
-        round_index = rounds[0] if rounds else 0
+    round_index = _round_param(request, default=rounds[0] if rounds else 0)
     if rounds and round_index not in rounds:
         raise Http404
     # The player's seat is "Jij"/"You" for the player only; their name for anyone else.
@@ -258,10 +263,7 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = game.tournament
     if tournament is None or not tournament.is_closed:
         raise Http404
-    try:
-        round_index = int(request.GET.get("round", 0))
-    except ValueError:
-        round_index = 0
+    round_index = _round_param(request, default=0)
     other_id = request.GET.get("with", "par")
     other = None
     if other_id != "par":
@@ -311,10 +313,7 @@ def game_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if not game.is_finished:
         raise Http404
     rounds = analysis.replay_rounds(game=game)
-    try:
-        round_index = int(request.GET.get("round", rounds[0] if rounds else 0))
-    except ValueError:
-        round_index = rounds[0] if rounds else 0
+    round_index = _round_param(request, default=rounds[0] if rounds else 0)
     if round_index not in rounds:
         raise Http404
     return render(
