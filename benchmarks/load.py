@@ -43,6 +43,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -172,71 +173,115 @@ def session_headers(user: Any) -> dict[str, str]:
 # --- 1. Moves ------------------------------------------------------------------------
 
 
-class Players:
-    """A pool of tournament games, each with its player's session; a thread takes one and
-    plays South's moves until the game is over, then takes the next."""
+@dataclass
+class PoolGame:
+    """A pool game: its id, its player's session headers and South's moves precomputed
+    (``south_moves``); ``next`` is how many of them are posted."""
 
-    def __init__(self, http: Http, games: list[tuple[int, dict[str, str]]]) -> None:
+    game_id: int
+    headers: dict[str, str]
+    moves: list[tuple[int, bytes, int]]
+    next: int = 0
+
+
+def south_moves(game: Any) -> list[tuple[int, bytes, int]]:
+    """Every South move of ``game`` (just joined, nothing played) as the server will take
+    them: (seq, the POST's body, the seq the answer must carry). The game is played here
+    with the engine from its deal secret, variant and bot version, exactly as the server
+    plays it (``engine.match.bot_move`` for every seat, the stored bot level for the bots,
+    the basic bot for South; ``record.game_is_over`` ends it), so the timed threads only
+    POST and do no engine work of their own."""
+    from engine import record
+    from engine.match import bot_move
+    from tournaments import services
+
+    module = services.module_of(game.game)
+    variant = module.variant_from_json(game.variant)
+    seq = 0
+    scores: list[list[int]] = []
+    moves: list[tuple[int, bytes, int]] = []
+    round_index = 0
+    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    while True:
+        if state.is_terminal:
+            scores.append([int(x) for x in state.scores()])
+            if record.game_is_over(module, variant, rounds=game.rounds, round_scores=scores):
+                break
+            round_index += 1
+            state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+            continue
+        seat = state.current_player
+        level = "basic" if seat == services.PLAYER_SEAT else game.bot_level
+        move = bot_move(module, state, level=level, version=game.bot_version)
+        if seat == services.PLAYER_SEAT:
+            body = json.dumps({"seq": seq, "action": move.action.to_json()}).encode()
+            moves.append((seq, body, -1))
+        seq += 1
+        state = move.state
+    # The answer to a move carries the seq of the next South move (the bots have played
+    # in between), the last one the game's final seq.
+    answers = [m[0] for m in moves[1:]] + [seq]
+    return [(s, b, a) for (s, b, _), a in zip(moves, answers, strict=True)]
+
+
+class Players:
+    """A pool of tournament games, each with its player's session and South's moves; a
+    thread takes one and posts its moves until the game is over (then takes the next) or
+    the slice ends (then puts it back)."""
+
+    def __init__(self, http: Http, games: list[PoolGame]) -> None:
         self.http = http
         self.games = list(games)
         self.lock = threading.Lock()
+        self.errors: list[str] = []
 
-    def take(self) -> tuple[int, dict[str, str]]:
+    def take(self) -> PoolGame:
         with self.lock:
             if not self.games:
                 raise RuntimeError("the pool of games ran out: raise --games")
             return self.games.pop()
 
-    def next_move(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        """(seq, South's action) of the game as stored, ``None`` when it is over."""
-        from django.db import connection
-
-        from tournaments import services
-        from tournaments.models import Game
-
-        game = Game.objects.filter(pk=game_id).first()
-        connection.close_if_unusable_or_obsolete()
-        if game is None or game.status != Game.Status.PLAYING:
-            return None
-        module = services.module_of(game.game)
-        state = game.current_state()  # the round's deal and its stored actions
-        if state.current_player != services.PLAYER_SEAT:
-            return None
-        return game.seq, dict(module.bot_action(state, level="basic").to_json())
+    def give_back(self, game: PoolGame) -> None:
+        with self.lock:
+            self.games.append(game)
 
 
 def move_slice(players: Players, threads: int, seconds: float) -> tuple[list[float], float]:
+    """``threads`` players post their precomputed moves for ``seconds``. Every answer must
+    be 200 with the seq the precomputation expects; anything else is an error
+    (``Players.errors``, reported) and that game is dropped."""
     latencies: list[float] = []
-    errors: list[str] = []
     stop = time.monotonic() + seconds
     lock = threading.Lock()
 
     def run() -> None:
-        game_id, headers = players.take()
-        post_headers = {**headers, "Content-Type": "application/json"}
+        game = players.take()
+        headers = {**game.headers, "Content-Type": "application/json"}
         mine: list[float] = []
         try:
             while time.monotonic() < stop:
-                nxt = players.next_move(game_id)
-                if nxt is None:
-                    game_id, headers = players.take()
-                    post_headers = {**headers, "Content-Type": "application/json"}
+                if game.next >= len(game.moves):
+                    game = players.take()
+                    headers = {**game.headers, "Content-Type": "application/json"}
                     continue
-                seq, action = nxt
-                body = json.dumps({"seq": seq, "action": action}).encode()
+                _seq, body, answer = game.moves[game.next]
                 status, data, elapsed = players.http.request(
-                    "POST", f"/api/games/{game_id}/moves/", body=body, headers=post_headers
+                    "POST", f"/api/games/{game.game_id}/moves/", body=body, headers=headers
                 )
-                if status != 200:
-                    errors.append(f"{status} {data[:200]!r}")
-                    if len(errors) > 20:
-                        return
+                got = json.loads(data).get("seq") if status == 200 else None
+                if status != 200 or got != answer:
+                    with lock:
+                        players.errors.append(
+                            f"game {game.game_id} move {game.next}: {status}, seq {got} for"
+                            f" {answer}: {data[:200]!r}"
+                        )
+                    game.next = len(game.moves)  # dropped: not given back
                     continue
+                game.next += 1
                 mine.append(elapsed)
         finally:
-            from django.db import connection
-
-            connection.close()
+            if game.next < len(game.moves):
+                players.give_back(game)
             with lock:
                 latencies.extend(mine)
 
@@ -246,8 +291,6 @@ def move_slice(players: Players, threads: int, seconds: float) -> tuple[list[flo
         w.start()
     for w in workers:
         w.join()
-    if errors:
-        log(f"  {len(errors)} moves refused, e.g. {errors[0]}")
     return latencies, time.monotonic() - started
 
 
@@ -316,7 +359,24 @@ def bench_moves(http: Http, args: argparse.Namespace) -> dict[str, Any]:
     t = new_tournament("Load: moves", rounds=8, max_entrants=10_000)
     log(f"moves: {args.games} entrants join")
     games = make_entrants(t, args.games, "speler")
-    players = Players(http, [(g.pk, session_headers(g.user)) for g in games])
+    # South's moves, computed before anything is timed. The games of one tournament share
+    # their deals and bots (a duplicate tournament) and South plays like the basic bot in
+    # each, so one computation serves every game with the same secret, variant and bots.
+    start = time.process_time()
+    computed: dict[Any, list[tuple[int, bytes, int]]] = {}
+    pool = []
+    for g in games:
+        key = (g.secret_bytes, json.dumps(g.variant, sort_keys=True), g.bot_level, g.bot_version)
+        if key not in computed:
+            computed[key] = south_moves(g)
+        if computed[key][0][0] != g.seq:
+            raise RuntimeError(f"game {g.pk}: the precomputed first move is not at its seq")
+        pool.append(PoolGame(g.pk, session_headers(g.user), computed[key]))
+    log(
+        f"  South's moves computed ({len(computed)} distinct game(s),"
+        f" {len(pool[0].moves)} moves a game) in {time.process_time() - start:.1f} s CPU"
+    )
+    players = Players(http, pool)
     out: dict[str, Any] = {}
     for level in levels:
         log(f"moves and ping at {level} concurrent, load average {load_average()}")
@@ -338,6 +398,11 @@ def bench_moves(http: Http, args: argparse.Namespace) -> dict[str, Any]:
             "load_average": load_average(),
         }
         log(f"  moves {m}\n  ping  {p}\n  ratio {out[str(level)]['ratio']}")
+    out["errors"] = len(players.errors)
+    if players.errors:
+        log(f"  ERROR: {len(players.errors)} moves not answered as expected, e.g.")
+        for e in players.errors[:5]:
+            log(f"    {e}")
     return out
 
 

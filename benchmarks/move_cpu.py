@@ -1,0 +1,129 @@
+"""CPU time of a move POST in this process, against the trivial view's: South's moves of N
+Jokeren 7 tournament games (8 rounds, basic bots) POSTed to ``/api/games/<id>/moves/``
+through Django's whole request handling (every middleware, a logged-in session, the CSRF
+check), alternating with blocks of ``GET /api/ping/``. CPU time (``time.process_time``) is
+what a busy machine disturbs least; the database's own work runs in the PostgreSQL
+server and is not counted (its queries are, and the wall time beside the CPU time shows
+the waiting). South's moves are computed beforehand (``load.south_moves``), untimed.
+
+Run against a database of your own (it is migrated; the games stay in it)::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/jokeren_mine \\
+        REDIS_URL=redis://127.0.0.1:6379/11 \\
+        .venv/bin/python benchmarks/move_cpu.py --games 6 [--profile 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import secrets
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--block", type=int, default=50, help="moves (and pings) per block")
+    parser.add_argument("--profile", type=int, default=0, help="print the N top functions")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jokeren.settings")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,testserver")
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+    os.environ.setdefault("MOVE_RATE_LIMIT", "")
+    os.environ.setdefault("SECRET_KEY", secrets.token_hex(32))  # DEBUG stays off
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+    from load import south_moves
+
+    from tournaments import services
+
+    call_command("migrate", verbosity=0)
+    organizer, _ = User.objects.get_or_create(username="move-cpu-organizer")
+    now = timezone.now()
+    t = services.tournament_create(
+        created_by=organizer,
+        name="move cpu",
+        game="jokeren",
+        preset="jokeren7",
+        rounds=8,
+        max_entrants=10_000,
+        bot_level="basic",
+        opens_at=now - timedelta(minutes=1),
+        closes_at=now + timedelta(days=1),
+    )
+    posts: list[tuple[Client, str, bytes, int]] = []
+    for i in range(args.games):
+        user = User.objects.create_user(username=f"move-cpu-{t.pk}-{i}", password=None)
+        game = services.entry_join(tournament_id=t.pk, user=user).game
+        client = Client(enforce_csrf_checks=True, HTTP_HOST="127.0.0.1")
+        client.force_login(user)
+        client.cookies["csrftoken"] = "x" * 32
+        url = f"/api/games/{game.pk}/moves/"
+        posts += [(client, url, body, answer) for _seq, body, answer in south_moves(game)]
+    pinger = Client(HTTP_HOST="127.0.0.1")
+    for _ in range(20):
+        pinger.get("/api/ping/")
+
+    profile = cProfile.Profile(time.process_time)  # CPU time, not the waits
+    move_cpu = move_wall = ping_cpu = ping_wall = 0.0
+    pings = 0
+    queries = 0
+    for start in range(0, len(posts), args.block):
+        block = posts[start : start + args.block]
+        cpu, wall = time.process_time(), time.perf_counter()
+        for _ in block:
+            pinger.get("/api/ping/")
+        ping_cpu += time.process_time() - cpu
+        ping_wall += time.perf_counter() - wall
+        pings += len(block)
+        with CaptureQueriesContext(connection) as captured:
+            if args.profile:
+                profile.enable()
+            cpu, wall = time.process_time(), time.perf_counter()
+            for client, url, body, answer in block:
+                response = client.post(
+                    url, body, content_type="application/json", HTTP_X_CSRFTOKEN="x" * 32
+                )
+                if response.status_code != 200 or response.json()["seq"] != answer:
+                    raise SystemExit(f"{url}: {response.status_code} {response.content[:300]!r}")
+            move_cpu += time.process_time() - cpu
+            move_wall += time.perf_counter() - wall
+            profile.disable()
+        queries += len(captured)
+        if start == 0 and args.profile:
+            for q in captured.captured_queries[:12]:
+                print("  query:", q["sql"][:300])
+    n = len(posts)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"{n} moves of {args.games} games: {1000 * move_cpu / n:.2f} ms CPU a move"
+        f" (wall {1000 * move_wall / n:.2f} ms), {queries / n:.2f} queries a move;"
+        f" ping {1000 * ping_cpu / pings:.3f} ms CPU (wall {1000 * ping_wall / pings:.3f} ms);"
+        f" CPU ratio ping/move {ping_cpu / pings / (move_cpu / n):.3f}; load average {load}"
+    )
+    if args.profile:
+        stats: Any = pstats.Stats(profile)
+        stats.sort_stats("cumulative").print_stats(args.profile)
+        stats.sort_stats("tottime").print_stats(args.profile)
+
+
+if __name__ == "__main__":
+    main()
