@@ -151,7 +151,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, one Redis client per connection pool (jokeren/cache.py).
+            "BACKEND": "jokeren.cache.RedisCache",
             "LOCATION": env.str("CACHE_URL", default=REDIS_URL),
         }
     }

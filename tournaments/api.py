@@ -132,30 +132,32 @@ def read_json_object(request: HttpRequest) -> dict[str, Any]:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         length = 0
-    too_large = _fail(
+    if length > MAX_BODY_BYTES:
+        raise _too_large()
+    try:
+        raw = request.body
+    except RequestDataTooBig as exc:
+        raise _too_large() from exc
+    except RawPostDataException as exc:
+        raise _malformed_request() from exc
+    if len(raw) > MAX_BODY_BYTES:
+        raise _too_large()
+    try:
+        body = json_input.loads(raw)
+    except json_input.UnreadableJSON as exc:
+        raise _malformed_request() from exc
+    if not isinstance(body, dict):
+        raise _malformed_request()
+    return body
+
+
+def _too_large() -> services.ServiceError:
+    return _fail(
         _("The request is too large (at most %(max)s bytes)."),
         "request_too_large",
         413,
         max=MAX_BODY_BYTES,
     )
-    if length > MAX_BODY_BYTES:
-        raise too_large
-    malformed = _malformed_request()
-    try:
-        raw = request.body
-    except RequestDataTooBig as exc:
-        raise too_large from exc
-    except RawPostDataException as exc:
-        raise malformed from exc
-    if len(raw) > MAX_BODY_BYTES:
-        raise too_large
-    try:
-        body = json_input.loads(raw)
-    except json_input.UnreadableJSON as exc:
-        raise malformed from exc
-    if not isinstance(body, dict):
-        raise malformed
-    return body
 
 
 def game_payload(game: Game) -> dict[str, Any]:

@@ -889,6 +889,33 @@ def _finish(g: Game) -> None:
     g.finished_at = timezone.now()
 
 
+#: The columns of a game that playing it changes: ``_store`` writes only these.
+_RUN_FIELDS = (
+    "seq",
+    "round_index",
+    "round_actions",
+    "totals",
+    "round_scores",
+    "round_results",
+    "status",
+    "bot_finished",
+    "finished_at",
+    "updated_at",
+)
+
+
+@functools.cache
+def _run_update_sql() -> tuple[str, tuple[Any, ...]]:
+    """``UPDATE`` of the game's ``_RUN_FIELDS`` (written once: what
+    ``save(update_fields=_RUN_FIELDS)`` sends, without building the query on every move)
+    and those fields."""
+    qn = connection.ops.quote_name
+    fields = tuple(f for f in Game._meta.concrete_fields if f.name in _RUN_FIELDS)
+    assert len(fields) == len(_RUN_FIELDS), "a name in _RUN_FIELDS is not a column of Game"
+    assignments = ", ".join(f"{qn(str(f.column))} = %s" for f in fields)
+    return f"UPDATE {qn(Game._meta.db_table)} SET {assignments} WHERE {qn('id')} = %s", fields
+
+
 def _store(run: _Run) -> None:
     g = run.game
     # A game over keeps its last round's actions: its final state (the table shows it).
@@ -897,9 +924,13 @@ def _store(run: _Run) -> None:
     g.keep_state(run.state)
     if run.ended:
         GameRound.objects.bulk_create(run.ended)
-    g.save()
+    g.updated_at = timezone.now()
+    sql, fields = _run_update_sql()
+    params = [f.get_db_prep_save(getattr(g, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, g.pk])
     if run.rounds_done and g.entry_id is not None and not run.quiet:
-        entry_results_update(game=g)
+        _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
 
 
 def game_finish(*, game: Game) -> Game:
@@ -952,6 +983,81 @@ def _lock_for_play(tournament_id: int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament_id)
 
 
+#: The game, entry and tournament rows of a move, with their table aliases.
+_MOVE_ROWS: tuple[tuple[str, type[Game] | type[Entry] | type[Tournament]], ...] = (
+    ("g", Game),
+    ("e", Entry),
+    ("t", Tournament),
+)
+
+
+@functools.cache
+def _move_read_sql() -> str:
+    """The one query that reads a tournament game for a move on PostgreSQL: its row, its
+    entry's and its tournament's (every column, in field order), the game's row locked
+    ``FOR UPDATE`` and the tournament's ``FOR SHARE`` (``_lock_for_play``) in the same
+    statement."""
+    qn = connection.ops.quote_name
+    columns = ", ".join(
+        f"{alias}.{qn(str(f.column))}"
+        for alias, model in _MOVE_ROWS
+        for f in model._meta.concrete_fields
+    )
+    game, entry, tournament = (qn(model._meta.db_table) for _, model in _MOVE_ROWS)
+    return (
+        f"SELECT {columns} FROM {game} g"
+        f" JOIN {entry} e ON e.{qn('id')} = g.{qn('entry_id')}"
+        f" JOIN {tournament} t ON t.{qn('id')} = e.{qn('tournament_id')}"
+        f" WHERE g.{qn('id')} = %s AND g.{qn('user_id')} = %s"
+        " FOR UPDATE OF g FOR SHARE OF t"
+    )
+
+
+def _from_row(model: Any, values: Sequence[Any]) -> Any:
+    """An instance of ``model`` from its columns' values as the database returned them
+    (each field's ``from_db_value`` applied, as the ORM does)."""
+    fields = model._meta.concrete_fields
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        for convert in field.get_db_converters(connection):
+            value = convert(value, field.cached_col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+def _game_for_move(game_id: int, user: User) -> Game:
+    """The user's game for a move, its row locked until the move's transaction ends, and,
+    for a tournament game, its entry and its tournament, the tournament's row under the
+    share lock of ``_lock_for_play``. On PostgreSQL a tournament game takes one query (the
+    clock is read after it returns, so after the share lock is granted); a practice game,
+    and any game on another database, is read as before: the game (``Game.DoesNotExist``
+    if it is not the user's), then the tournament's lock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_move_read_sql(), [game_id, user.pk])
+            row = cursor.fetchone()
+        if row is not None:
+            rows, start = [], 0
+            for _alias, model in _MOVE_ROWS:
+                width = len(model._meta.concrete_fields)
+                rows.append(_from_row(model, row[start : start + width]))
+                start += width
+            g, entry, tournament = rows
+            entry.tournament = tournament
+            g.entry = entry
+            g.user = user
+            return g  # type: ignore[no-any-return]
+    g = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("entry__tournament")
+        .get(pk=game_id, user=user)
+    )
+    g.user = user
+    if g.entry is not None:
+        g.entry.tournament = _lock_for_play(g.entry.tournament_id)
+    return g
+
+
 @dataclass(frozen=True)
 class MoveOutcome:
     game: Game
@@ -968,20 +1074,14 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
     """
     try:
         with transaction.atomic():
-            g = (
-                Game.objects.select_for_update(of=("self",))
-                .select_related("entry__tournament")
-                .get(pk=game_id, user=user)
-            )
+            g = _game_for_move(game_id, user)
             if g.seq != seq:
                 raise StaleMove.at(g.seq)
             if g.status == Game.Status.FINISHED:
                 raise GameFinished.of(_("This game is over."))
-            if g.entry is not None:
-                # The clock is read once the share lock is held (see _lock_for_play).
-                t = _lock_for_play(g.entry.tournament_id)
-                if not t.window_open(timezone.now()):
-                    raise TournamentClosed.of(_("This tournament is closed for play."))
+            # The clock is read once the share lock is held (see _lock_for_play).
+            if g.entry is not None and not g.entry.tournament.window_open(timezone.now()):
+                raise TournamentClosed.of(_("This tournament is closed for play."))
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
             state, actions, own = _current_round(g)
