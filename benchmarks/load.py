@@ -8,11 +8,16 @@ answers; the database named by ``--database`` is dropped and created again):
 It reports, each part measured in the same run beside a yardstick:
 
 1. moves: South's moves POSTed to ``/api/games/<id>/moves/`` by 1, 10 and 50 concurrent
-   players (threads, one game each; South's move chosen like the basic bot from the
-   game's stored state, which the client reads from the database between its moves and
-   outside the timing), alternating with slices of the same concurrency on the trivial
-   JSON view ``/api/ping/``: requests per second and p50/p95/p99 of both, and the ratio
-   moves/s / ping req/s;
+   players (threads, one game each), alternating with slices of the same concurrency on
+   the trivial JSON view ``/api/ping/``: requests per second and p50/p95/p99 of both, and
+   the ratio moves/s / ping req/s. South's moves (the basic bot's choices) are computed
+   before anything is timed (``south_moves``: the game played with the engine from its
+   deal secret, variant and bot version, as the server plays it), so the players' threads
+   only POST them; each answer must be 200 with the seq the computation expects (any
+   other answer is counted and reported as an error). gunicorn runs as
+   ``deploy/gunicorn.conf.py`` does by default (sync workers, 2 x cores + 1;
+   ``--workers``/``--threads`` change it). The last lines printed are the moves' table
+   with issue 10's targets at 10 players;
 2. the close of a tournament whose games are unfinished (just joined), with 1 and with 2
    Celery worker processes: seconds and games per second;
 3. bytes per stored round: the size on disk (``pg_total_relation_size``, indexes and
@@ -377,6 +382,8 @@ def bench_moves(http: Http, args: argparse.Namespace) -> dict[str, Any]:
         f" {len(pool[0].moves)} moves a game) in {time.process_time() - start:.1f} s CPU"
     )
     players = Players(http, pool)
+    # Every worker's first moves import the engine and open its connections: untimed.
+    move_slice(players, 2 * args.workers, 3.0)
     out: dict[str, Any] = {}
     for level in levels:
         log(f"moves and ping at {level} concurrent, load average {load_average()}")
@@ -404,6 +411,39 @@ def bench_moves(http: Http, args: argparse.Namespace) -> dict[str, Any]:
         for e in players.errors[:5]:
             log(f"    {e}")
     return out
+
+
+#: Issue 10's targets for the move POST at 10 concurrent players.
+TARGET_P95_MS = 50.0
+TARGET_RATIO = 0.35
+
+
+def moves_table(moves: dict[str, Any]) -> str:
+    """The moves' figures as a table, with issue 10's targets at 10 players."""
+    lines = [
+        "players | moves/s | p50 ms | p95 ms | p99 ms | ping req/s | ping p95 ms | ratio"
+        " | load average",
+        "---|--:|--:|--:|--:|--:|--:|--:|--",
+    ]
+    for level, f in moves.items():
+        if not isinstance(f, dict):
+            continue
+        m, p = f["moves"], f["ping"]
+        lines.append(
+            f"{level} | {m['per_second']} | {m['p50_ms']} | {m['p95_ms']} | {m['p99_ms']}"
+            f" | {p['per_second']} | {p['p95_ms']} | {f['ratio']} | {f['load_average']}"
+        )
+    if "10" in moves:
+        f = moves["10"]
+        p95_ok = f["moves"]["p95_ms"] < TARGET_P95_MS
+        ratio_ok = f["ratio"] is not None and f["ratio"] >= TARGET_RATIO
+        lines.append(
+            f"targets at 10 players: move p95 < {TARGET_P95_MS:.0f} ms"
+            f" {'met' if p95_ok else 'NOT met'} ({f['moves']['p95_ms']} ms);"
+            f" ratio >= {TARGET_RATIO} {'met' if ratio_ok else 'NOT met'} ({f['ratio']})"
+        )
+    lines.append(f"moves not answered as expected: {moves.get('errors', 0)}")
+    return "\n".join(lines)
 
 
 # --- 2. Close ------------------------------------------------------------------------
@@ -595,6 +635,11 @@ def main() -> None:
     parser.add_argument("--board-sizes", default="1000,10000")
     parser.add_argument("--requests", type=int, default=20, help="warm requests per figure")
     parser.add_argument("--parts", default="moves,close,bytes,board")
+    # deploy/gunicorn.conf.py's defaults on this machine (sync workers, 2 x cores + 1).
+    parser.add_argument(
+        "--workers", type=int, default=2 * (os.cpu_count() or 1) + 1, help="gunicorn workers"
+    )
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     parts = set(args.parts.split(","))
@@ -647,21 +692,23 @@ def main() -> None:
 
     port = free_port()
     gunicorn = [
-        str(VENV_BIN / "gunicorn"), "jokeren.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}",
+        str(VENV_BIN / "gunicorn"), "jokeren.wsgi", "-w", str(args.workers),
+        "--threads", str(args.threads), "-b", f"127.0.0.1:{port}",
         "--backlog", "2048", "--log-level", "warning",
     ]  # fmt: skip
     report: dict[str, Any] = {
         "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "command": " ".join(sys.argv),
         "cpus": os.cpu_count(),
+        "gunicorn": {"workers": args.workers, "threads": args.threads},
         "load_average_start": load_average(),
     }
     try:
         with process(gunicorn, env, "gunicorn"):
             http = Http("127.0.0.1", port)
             wait_for(lambda: port_open("127.0.0.1", port), "gunicorn")
-            # Warm both workers up (imports, first connections) before anything is timed.
-            for _ in range(20):
+            # Warm the workers up (imports, first connections) before anything is timed.
+            for _ in range(20 * args.workers):
                 http.request("GET", "/api/ping/", headers={"Host": "127.0.0.1"})
             if "moves" in parts:
                 report["moves"] = bench_moves(http, args)
@@ -677,6 +724,8 @@ def main() -> None:
             os.killpg(redis_proc.pid, signal.SIGTERM)
     report["load_average_end"] = load_average()
     print(json.dumps(report, indent=2))
+    if "moves" in report:
+        print(moves_table(report["moves"]))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
 
