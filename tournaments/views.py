@@ -435,7 +435,11 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, exc.message())
         else:
             return redirect("play", game.pk)
-    games = Game.objects.filter(user=request.user, entry__isnull=True).order_by("-created_at")[:20]
+    games = (
+        Game.objects.filter(user=request.user, entry__isnull=True)
+        .select_related("what_if")
+        .order_by("-created_at")[:20]
+    )
     return render(request, "tournaments/practice.html", {"form": form, "games": games})
 
 

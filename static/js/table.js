@@ -22,6 +22,7 @@ import {
   moveSender,
   pageLanguage,
   readJson,
+  roundLabel,
   rovingHand,
   saveStored,
   showFinal,
@@ -458,7 +459,7 @@ function renderInfo() {
   const o = state.obs;
   const variant = g.variant || {};
   const parts = [
-    h("p", { class: "jk-round", "data-testid": "round-label", text: fmt(T.round_of, { round: roundIndex() + 1, rounds: g.rounds }) }),
+    h("p", { class: "jk-round", "data-testid": "round-label", text: roundLabel(T, g, roundIndex()) }),
   ];
   if (g.tournament?.name) parts.push(h("p", { class: "jk-tournament", text: g.tournament.name }));
   const title = variant[`title_${LANG}`] ?? variant.title_nl ?? g.variant_name;

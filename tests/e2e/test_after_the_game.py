@@ -128,6 +128,9 @@ def test_split_view_and_a_what_if_game_from_a_replay_position(live_server: Any, 
     settle(page)
     what_if_id = int(page.url.rstrip("/").split("/")[-1])
     assert what_if_id != anna.pk
+    expect(page.locator("[data-testid=round-label]")).to_have_text(
+        "Ronde 1, gespeeld vanaf een stand"
+    )
 
     # The same moves give the same game: Anna's remaining South moves, in order.
     played = sum(1 for a in actions[:start] if a.seat == 0)

@@ -377,6 +377,21 @@ def test_a_what_if_game_replays_the_original_when_the_same_moves_are_made(
     assert client.get(reverse("game_replay", args=[g.pk]) + "?round=1").status_code == 200
 
 
+def test_a_what_if_game_is_labelled_by_the_round_it_replays_not_as_round_r_of_1(
+    organizer: Any, user: Any
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
+    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
+    g = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
+    client = _client(user)
+    payload = client.get(reverse("api_game", args=[g.pk])).json()
+    assert (payload["what_if_round"], payload["rounds"]) == (1, 1)
+    assert client.get(reverse("api_game", args=[source.pk])).json()["what_if_round"] is None
+    practice = _text(client.get(reverse("practice"), HTTP_ACCEPT_LANGUAGE="nl"))
+    assert "ronde 2, gespeeld vanaf een stand" in practice
+    assert "ronde 2 van 1" not in practice
+
+
 def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(
     organizer: Any, user: Any, other_user: Any
 ) -> None:
