@@ -225,8 +225,24 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     finals = {css: final for css, _l, _p, final in chart.series}
     assert finals["mine"] == -10.0 and finals["median"] == -15.0
     assert finals["par"] == pytest.approx(par[0].result + par[1].result)
+    # The vertical axis is labelled with the highest value, 0 and the lowest, top down;
+    # every point of every line lies between the top and bottom labels.
+    values = [v for v, _y in chart.y_ticks]
+    par_sum = round(par[0].result + par[1].result, 9)  # as the chart sums them
+    every = [0.0, -20.0, -10.0, -10.0, -15.0, par[0].result, par_sum]
+    assert values == pytest.approx(sorted({max(every), 0.0, min(every)}, reverse=True))
+    ys = [y for _v, y in chart.y_ticks]
+    assert ys == sorted(ys)
+    point_ys = [float(p.split(",")[1]) for _c, _l, pts, _f in chart.series for p in pts.split()]
+    assert ys[0] - 0.1 <= min(point_ys) and max(point_ys) <= ys[-1] + 0.1
+    assert all(
+        float(p.split(",")[0]) >= chart.left
+        for _c, _l, pts, _f in chart.series
+        for p in pts.split()
+    )
     page = _client(anna.user).get(t.get_absolute_url()).content.decode()
     assert 'data-testid="progress-chart"' in page and "<polyline" in page
+    assert page.count('data-testid="chart-y-tick"') == len(chart.y_ticks)
 
 
 @pytest.mark.parametrize("page", ["tournament_detail", "api_tournament_standings"])
