@@ -245,7 +245,9 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     assert page.count('data-testid="chart-y-tick"') == len(chart.y_ticks)
 
 
-@pytest.mark.parametrize("page", ["tournament_detail", "api_tournament_standings"])
+@pytest.mark.parametrize(
+    "page", ["tournament_detail", "tournament_leaderboard", "api_tournament_standings"]
+)
 def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any, page: str) -> None:
     def queries(entrants: int) -> int:
         t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
