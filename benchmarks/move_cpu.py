@@ -34,6 +34,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--block", type=int, default=50, help="moves (and pings) per block")
     parser.add_argument("--profile", type=int, default=0, help="print the N top functions")
+    parser.add_argument(
+        "--secret",
+        default="6d6f76652d637075",
+        help="the tournament's deal secret (hex): the same deals, so runs compare",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -54,6 +59,7 @@ def main() -> None:
     from load import south_moves
 
     from tournaments import services
+    from tournaments.models import Tournament
 
     call_command("migrate", verbosity=0)
     organizer, _ = User.objects.get_or_create(username="move-cpu-organizer")
@@ -69,6 +75,7 @@ def main() -> None:
         opens_at=now - timedelta(minutes=1),
         closes_at=now + timedelta(days=1),
     )
+    Tournament.objects.filter(pk=t.pk).update(secret=bytes.fromhex(args.secret))
     posts: list[tuple[Client, str, bytes, int]] = []
     for i in range(args.games):
         user = User.objects.create_user(username=f"move-cpu-{t.pk}-{i}", password=None)
