@@ -44,10 +44,10 @@ spare jokers it can hold.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Final, NamedTuple
+from functools import lru_cache, partial
+from typing import Final, NamedTuple
 
 from engine.cards import CARD_POINTS
 from engine.dealing import Stream
@@ -65,11 +65,14 @@ from engine.jokeren.actions import (
     lay_off_action,
 )
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
-from engine.jokeren.state import JokerenState
+from engine.jokeren.state import JokerenObservation, JokerenState, SeatView
 from engine.jokeren.variants import Variant
 
-if TYPE_CHECKING:
-    from engine.jokeren.state import JokerenObservation
+#: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
+#: the same values by the same names)
+_Seen = SeatView | JokerenObservation
+#: the seat's whole observation, made when a rarer decision needs more than ``SeatView``
+_Full = Callable[[], JokerenObservation]
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -1140,12 +1143,12 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
     return DISCARDS[_discard(view, part, strong, rng)]
 
 
-def _basic_play(obs: JokerenObservation) -> Action:
+def _basic_play(obs: _Seen, full: _Full) -> Action:
     """A basic bot's action after its draw: the next action of ``going_out_line`` when it
-    can go out, else ``decide``, read straight from the observation when the hand has
-    nothing to lay down, swap or lay off (most turns): then it discards
+    can go out, else ``decide``, read straight from the seat's view (``obs``) when the
+    hand has nothing to lay down, swap or lay off (most turns): then it discards
     (``_basic_discard``). Otherwise, or when no loose card may go, the whole view is made
-    and ``decide`` chooses."""
+    from the seat's observation (``full()``) and ``decide`` chooses."""
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     table = obs.table
@@ -1173,7 +1176,7 @@ def _basic_play(obs: JokerenObservation) -> Action:
             )
             if k >= 0:
                 return DISCARDS[_lowest_id(hand, k)]
-    return decide(view_of(obs, strong=False), strong=False, rng=None)
+    return decide(view_of(full(), strong=False), strong=False, rng=None)
 
 
 def _lowest_id(hand: Sequence[int], k: int) -> int:
@@ -1204,7 +1207,7 @@ def _open_card_verdict(
     return None if strong else False
 
 
-def _basic_draw(obs: JokerenObservation) -> Draw:
+def _basic_draw(obs: _Seen) -> Draw:
     """A basic bot's draw (``_open_card_verdict``, and the open card when it makes going
     out possible: ``open_card_goes_out``), straight from the observation: one pass over
     the hand gives its jokers and the lane mask of its naturals."""
@@ -1759,7 +1762,7 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
     if not strong:
-        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs)
+        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs, lambda: obs)
     if obs.phase == "draw":
         draw = decide(view_of(obs, strong=True), strong=True, rng=rng)
         if draw is DRAW_STOCK and open_card_goes_out(obs):
@@ -1777,9 +1780,13 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
-    rng = None
-    if level != "basic":  # a basic bot breaks no ties at random: it needs no stream
-        rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+    if level == "basic":
+        # a basic bot breaks no ties at random (it needs no stream) and reads its seat's
+        # narrow view (``SeatView``), the whole observation only when it needs more
+        if state.phase == "draw":
+            return _basic_draw(state.seat_view(seat))
+        return _basic_play(state.seat_view(seat), partial(state.observe, seat))
+    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
 
 
@@ -1799,7 +1806,7 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
 _OutKey = tuple[tuple[int, ...], tuple[Meld, ...], bool, bool]
 
 
-def _own_state(obs: JokerenObservation) -> JokerenState:
+def _own_state(obs: _Seen) -> JokerenState:
     """A state that holds only what the seat of ``obs`` knows: its hand, the table, the
     open pile and the public counters; the other hands and the stock are empty."""
     seat = obs.seat
@@ -2205,7 +2212,7 @@ _Rules = tuple[Variant, int, int, int | None]
 _LINES: dict[_OutKey, tuple[_Rules, tuple[Action, ...]]] = {}
 
 
-def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
+def going_out_line(obs: _Seen) -> tuple[Action, ...] | None:
     """The actions that take every card of the hand out this turn, from the seat's own
     observation (its turn, after its draw), ending with the discard; ``None`` when no
     legal sequence of this turn goes out. Exact with respect to the engine's rules (the
@@ -2219,7 +2226,7 @@ def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
     return _line_after_quick(obs)
 
 
-def _line_after_quick(obs: JokerenObservation) -> tuple[Action, ...] | None:
+def _line_after_quick(obs: _Seen) -> tuple[Action, ...] | None:
     """``going_out_line`` once its quick condition (``_quick_bits``) holds."""
     seat = obs.seat
     hand = obs.hand
@@ -2238,7 +2245,7 @@ def _line_after_quick(obs: JokerenObservation) -> tuple[Action, ...] | None:
     return _search_out(_own_state(obs), seat)
 
 
-def open_card_goes_out(obs: JokerenObservation) -> bool:
+def open_card_goes_out(obs: _Seen) -> bool:
     """Whether taking the open card (the seat's turn, before its draw) lets it go out this
     turn (``going_out_line`` on the state after the draw)."""
     pile = obs.open_pile

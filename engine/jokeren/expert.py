@@ -337,7 +337,8 @@ def bot_action(state: JokerenState, *, level: str, version: int = BOT_VERSION) -
     an unknown one raises ``UnknownBotVersion``) in the seat to move: from that seat's
     observation and the round's ``bot:<seat>`` stream, started at the number of actions
     so far."""
-    check_bot_version("jokeren", version, BOT_VERSIONS)
+    if type(version) is not int or version not in BOT_VERSIONS:
+        check_bot_version("jokeren", version, BOT_VERSIONS)  # (raises)
     if level != "expert":
         return bots.bot_action(state, level=level)
     seat = state.current_player
