@@ -938,24 +938,25 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     places = swap_bits = next_bits = 0
     nexts: tuple[tuple[int, int], ...] = ()
     joker_fits = False
-    fits_cache = _FITS_CACHE
     for i, m in enumerate(table):
-        hit_m = fits_cache.get(id(m))
-        b, kinds, unlocks, swapped = (
-            hit_m[2:] if hit_m is not None and hit_m[0] is m else _meld_places(m)[1:]
-        )
+        hit_m = _FITS_CACHE.get(id(m))
+        if hit_m is not None and hit_m[0] is m:
+            fits, b = hit_m[1], hit_m[2]
+        else:
+            fits, b = _meld_places(m)
         places |= b.places
         swap_bits |= b.swap_bits
         next_bits |= b.next_bits
         if b.next_places:
             nexts += b.next_places
         joker_fits = joker_fits or b.joker_fits
-        for k in kinds:
+        for k, after in fits:
             fit.setdefault(k, i)
-        for k, after in unlocks:
-            unlock.setdefault(k, after)
-        for k in swapped:
-            swaps.setdefault(k, i)
+            if after >= 0:
+                unlock.setdefault(k, after)
+        for sf in m.stands_for:
+            if sf is not None:
+                swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
     view = TableView(fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
@@ -979,42 +980,29 @@ class TableBits(NamedTuple):
     joker_fits: bool
 
 
-#: what ``_meld_places`` finds for a meld
-_MeldPlaces = tuple[list[tuple[int, int]], TableBits, list[int], list[tuple[int, int]], list[int]]
-
-
-def _meld_places(meld: Meld) -> _MeldPlaces:
-    """``_meld_fits`` of a meld, the same places as lane masks, and for ``table_view``:
-    the kinds that fit it, the (kind, kind fitting after it) pairs of those with one
-    after, and the kinds its jokers stand for (cached per meld)."""
+def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
+    """``_meld_fits`` of a meld and the same places as lane masks (cached per meld)."""
     fits = _meld_fits(meld)
     bits = _LANE_BIT
     places = swap_bits = next_bits = 0
     nexts: list[tuple[int, int]] = []
-    kinds: list[int] = []
-    unlocks: list[tuple[int, int]] = []
     joker_fits = False
     for k, after in fits:
-        kinds.append(k)
         if k == JOKER_KIND:
             joker_fits = True
             continue
         places |= bits[k]
         if after >= 0:
-            unlocks.append((k, after))
             nexts.append((bits[k], bits[after]))
             next_bits |= bits[after]
-    swapped: list[int] = []
     for sf in meld.stands_for:
         if sf is not None:
-            k = sf[1] * 13 + sf[0] - 1
-            swapped.append(k)
-            swap_bits |= bits[k]
+            swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
     out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
     if len(_FITS_CACHE) >= 1024:
         _FITS_CACHE.clear()
-    _FITS_CACHE[id(meld)] = (meld, fits, out, kinds, unlocks, swapped)
-    return fits, out, kinds, unlocks, swapped
+    _FITS_CACHE[id(meld)] = (meld, fits, out)
+    return fits, out
 
 
 def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
@@ -1050,17 +1038,7 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
 
 
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
-_FITS_CACHE: dict[
-    int,
-    tuple[
-        Meld,
-        list[tuple[int, int]],
-        TableBits,
-        list[int],
-        list[tuple[int, int]],
-        list[int],
-    ],
-] = {}
+_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: ``table_bits`` by the identity of the table tuple (kept, as above)
 _BITS_CACHE: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
