@@ -639,6 +639,7 @@ def clear_caches() -> None:
     _CANDIDATES.clear()
     _LINES.clear()
     _relaxed_left.cache_clear()
+    _relaxed_weights.cache_clear()
     _BITS_CACHE.clear()
 
 
@@ -1932,9 +1933,12 @@ def _quick_bits(
                 k = kinds[c]
                 if k != JOKER_KIND and sb & bits[k]:
                     jokers += 1
-        for between, after in table.next_places:
-            if jokers or m & between:
-                placed |= after
+        if jokers:
+            placed |= table.next_bits  # (every ``after`` of ``next_places``)
+        else:
+            for between, after in table.next_places:
+                if m & between:
+                    placed |= after
     a = m & _LANE
     b = m >> 16 & _LANE
     c = m >> 32 & _LANE
@@ -2131,10 +2135,16 @@ def _relaxed_left(
     # at most one card that must be in a meld: nothing to solve
     if kept + sum(1 for k in live if k not in placeable) + (0 if free_jokers else jokers) <= 1:
         return kept
-    weights = [0 if k in placeable else 1 for k in range(52)]
-    weights.append(0 if free_jokers else 1)
     # a lower bound is enough for a necessary condition: jokers left over cost nothing
-    return kept + _solve_live(live, jokers, tuple(weights), exact=False, lone_always=True)[0]
+    weights = _relaxed_weights(placeable, free_jokers)
+    return kept + _solve_live(live, jokers, weights, exact=False, lone_always=True)[0]
+
+
+@lru_cache(maxsize=1 << 10)
+def _relaxed_weights(placeable: frozenset[int], free_jokers: bool) -> tuple[int, ...]:
+    """``_relaxed_left``'s weights per kind (0..52): a card that must be in a meld weighs
+    1, one that may go to the table (and a joker, with ``free_jokers``) nothing."""
+    return (*(0 if k in placeable else 1 for k in range(52)), 0 if free_jokers else 1)
 
 
 def _out_key(state: JokerenState, seat: int) -> _OutKey:
