@@ -641,6 +641,7 @@ def clear_caches() -> None:
     _relaxed_left.cache_clear()
     _relaxed_weights.cache_clear()
     _BITS_CACHE.clear()
+    _LAST_VIEW[0] = ((), TableView({}, {}, {}))
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -933,13 +934,25 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     hit = _TABLE_CACHE.get(id(table))
     if hit is not None and hit[0] is table:
         return hit[1]
-    fit: dict[int, int] = {}
-    swaps: dict[int, int] = {}
-    unlock: dict[int, int] = {}
-    places = swap_bits = next_bits = 0
-    nexts: tuple[tuple[int, int], ...] = ()
-    joker_fits = False
-    for i, m in enumerate(table):
+    last_table, last = _LAST_VIEW[0]
+    n0 = len(last_table)
+    if n0 and len(table) > n0 and table[:n0] == last_table:
+        # the last table viewed with melds laid after its own (a lay-down): its view, and
+        # the new melds' places where no earlier meld took them
+        fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits = last
+        fit = fit.copy()
+        swaps = swaps.copy()
+        unlock = unlock.copy()
+    else:
+        n0 = 0
+        fit = {}
+        swaps = {}
+        unlock = {}
+        places = swap_bits = next_bits = 0
+        nexts = ()
+        joker_fits = False
+    for i in range(n0, len(table)):
+        m = table[i]
         hit_m = _FITS_CACHE.get(id(m))
         if hit_m is not None and hit_m[0] is m:
             fits, b = hit_m[1], hit_m[2]
@@ -962,6 +975,7 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
+    _LAST_VIEW[0] = (table, view)
     return view
 
 
@@ -1042,6 +1056,9 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
 _FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: ``table_bits`` by the identity of the table tuple (kept, as above)
 _BITS_CACHE: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
+#: the table whose view was made last, and its view (a table that only adds melds to it
+#: extends its view)
+_LAST_VIEW: list[tuple[tuple[Meld, ...], TableView]] = [((), TableView({}, {}, {}))]
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
 #: reused while cached)
 _TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
