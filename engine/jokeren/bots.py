@@ -287,15 +287,16 @@ def _solve_jokers(
             left_t = tuple(left)
             meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
             # the meld as it is, and (exact) with each number of the spare jokers it holds
-            while meld is not None and len(meld.jokers) <= jokers:
-                used_here = len(meld.jokers)
+            while meld is not None:
+                used_here = len(meld[2])  # (its jokers)
+                if used_here > jokers:
+                    break
                 c2, u2, m2 = _solve_jokers(
                     left_t, jokers - used_here, weights, both, memo, exact, lone_always
                 )
                 u2 += used_here
                 if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
-                    cand: _Candidate = (meld.run, meld.naturals, meld.jokers, meld.ace_high)
-                    best = (c2, u2, (cand, *m2))
+                    best = (c2, u2, (meld, *m2))  # (a meld is its candidate's tuple)
                 meld = _add_joker(meld) if exact and used_here < jokers else None
     memo[key] = best
     return best
