@@ -35,13 +35,13 @@ PIT_NONE: Final = -1
 
 
 #: caches shared by the searches of one process (they hold facts, never choices): the
-#: roem of a set of four cards per trump and jack bonus, the ordered moves per trump.
-#: Keys are ints and values ints or tuples of ints: the garbage collector untracks such
-#: tuples, so a full collection does not walk these caches entry by entry (with lists it
-#: did: a collection of a process whose caches had filled took hundreds of ms, paid by
-#: whichever decision triggered it)
+#: roem of a set of four cards per trump and jack bonus, the ordered moves per trump (the
+#: card ids as bytes). Their keys and values are ints and bytes, which the garbage
+#: collector does not track, so it never walks these dicts (with tuple keys and lists it
+#: walked every entry: a full collection of a process whose caches had filled took
+#: hundreds of ms, paid by whichever decision triggered it)
 _ROEM: dict[tuple[int, int], dict[int, int]] = {}
-_MOVES: dict[int, dict[int, tuple[int, ...]]] = {}
+_MOVES: dict[int, dict[int, bytes]] = {}
 #: the ordered moves of a trump suit are forgotten once they pass this many entries
 CACHE_SIZE: Final = 300_000
 
@@ -288,9 +288,7 @@ class DoubleDummy:
         """The legal cards of ``seat`` the search tries, in its order."""
         return list(self._moves(hands, seat, trick))
 
-    def _moves(
-        self, hands: list[int], seat: int, trick: tuple[int, ...]
-    ) -> tuple[int, ...] | list[int]:
+    def _moves(self, hands: list[int], seat: int, trick: tuple[int, ...]) -> bytes | list[int]:
         """The legal cards worth trying, the likeliest best first (see the module text);
         cached per legal cards, cards in play and the trick's state (one int: legal
         cards in bits 0-31, cards in play 32-63, the trick's state from bit 64)."""
@@ -321,7 +319,7 @@ class DoubleDummy:
             self.move_cache[key] = moves
         return moves
 
-    def _order(self, legal: int, live: int, trick: tuple[int, ...]) -> tuple[int, ...]:
+    def _order(self, legal: int, live: int, trick: tuple[int, ...]) -> bytes:
         points = self.points
         out: list[int] = []
         for s in range(4):
@@ -338,11 +336,11 @@ class DoubleDummy:
                 elif live & bit:
                     prev = -1
         if len(out) < 2:
-            return tuple(out)
+            return bytes(out)
         if not trick:
             lead_rank = self.lead_rank
             out.sort(key=lambda c: -lead_rank[c])
-            return tuple(out)
+            return bytes(out)
         power = self.power[trick[0] // 8]
         n = len(trick)
         best = 0
@@ -362,7 +360,7 @@ class DoubleDummy:
                     points[c] if power[c] <= best_power else power[c],
                 )
             )
-        return tuple(out)
+        return bytes(out)
 
     def representatives(
         self, hands: list[int], seat: int, trick: tuple[int, ...]
