@@ -86,8 +86,8 @@ def test_the_slow_decision_stays_within_its_count_caps(counted: _Counts) -> None
     else:
         assert nodes <= pimc.NODE_LIMIT
     assert 1 <= counted.samples <= pimc.SAMPLES
-    # a sample draws with the trump caps, then without; a bid miss draws again
-    assert counted.draws <= 2 * (pimc.SAMPLES + pimc.BID_TRIES)
+    # a sample draws with the trump caps, then without; a bid miss draws once more
+    assert counted.draws <= 2 * pimc.SAMPLES + pimc.BID_TRIES
 
 
 def test_the_move_cache_holds_nothing_the_garbage_collector_walks() -> None:
