@@ -1,18 +1,30 @@
-"""The candidate expert ``choose_expert_v2`` (not a released bot version): the strong
-bot's play, with a discard the next player is less likely to take; legal in every seat
-and preset, deterministic, blind to what its seat cannot see; the released expert
-(version 1) is untouched."""
+"""The expert of bot version 2 (``choose_expert_v2``): the strong bot's play, with a
+discard the next player is less likely to take or to go out with; legal in every seat
+and preset, deterministic, blind to what its seat cannot see, within its counted budget;
+the expert of version 1 is still played for version-1 games."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from engine.dealing import Stream
-from engine.jokeren import PRESETS, JokerenState, bot_action, new_round
+from engine.jokeren import (
+    BOT_VERSION,
+    BOT_VERSIONS,
+    PRESETS,
+    JokerenState,
+    bot_action,
+    bots,
+    expert,
+    new_round,
+)
 from engine.jokeren.actions import DRAW_OPEN, Action, Discard
 from engine.jokeren.expert import (
+    FEED_CANDIDATES,
+    FEED_WORLDS,
     _known_in_hands,
     _unseen,
     _world,
@@ -24,8 +36,8 @@ from engine.jokeren.expert import (
 MOVES = 90
 
 
-def _candidate(state: JokerenState) -> Action:
-    """The candidate's action for the seat to move, from its observation and its stream
+def _expert(state: JokerenState) -> Action:
+    """The expert's action for the seat to move, from its observation and its stream
     (as ``bot_action`` makes a released expert's)."""
     seat = state.current_player
     assert seat is not None
@@ -34,7 +46,7 @@ def _candidate(state: JokerenState) -> Action:
 
 
 def _positions(preset: str, rounds: int, seats: set[int]) -> Iterator[JokerenState]:
-    """States where a bot is to move, the candidate in ``seats`` and the strong bot in
+    """States where a bot is to move, the expert in ``seats`` and the strong bot in
     the others, over the first ``MOVES`` actions of some rounds."""
     variant = PRESETS[preset]
     for r in range(rounds):
@@ -44,35 +56,93 @@ def _positions(preset: str, rounds: int, seats: set[int]) -> Iterator[JokerenSta
                 break
             yield state
             if state.current_player in seats:
-                state = state.apply(_candidate(state))
+                state = state.apply(_expert(state))
             else:
                 state = state.apply(bot_action(state, level="strong"))
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_the_candidate_makes_only_legal_moves_in_every_seat(preset: str) -> None:
-    """``apply`` raises on an illegal action: two rounds with the candidate in every
+def test_the_expert_makes_only_legal_moves_in_every_seat(preset: str) -> None:
+    """``apply`` raises on an illegal action: two rounds with the expert in every
     seat."""
     n = PRESETS[preset].num_players
     seen = {s.current_player for s in _positions(preset, 2, set(range(n)))}
     assert seen == set(range(n))
 
 
-def test_the_released_expert_still_plays_version_1() -> None:
-    """``bot_action`` at version 1 answers with ``choose_expert``, never the candidate's
-    choice (on these positions the two differ)."""
+def test_each_version_plays_its_own_expert() -> None:
+    """``bot_action`` at version 1 answers with ``choose_expert``, at version 2 (the
+    current one) with ``choose_expert_v2`` (on these positions the two differ)."""
+    assert BOT_VERSION == 2 and BOT_VERSIONS == (1, 2)
     differ = 0
     for state in _positions("jokeren13", 2, {0, 2}):
         seat = state.current_player
         assert seat is not None
         rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
         first = choose_expert(state.observe(seat), rng=rng)
+        second = _expert(state)
         assert bot_action(state, level="expert", version=1) == first
-        differ += _candidate(state) != first
+        assert bot_action(state, level="expert", version=2) == second
+        assert bot_action(state, level="expert") == second
+        differ += second != first
     assert differ > 0
 
 
-def test_the_candidate_is_a_function_of_the_observation_and_the_stream() -> None:
+def test_the_strong_and_basic_bots_are_the_same_in_both_versions() -> None:
+    for state in _positions("jokeren7", 1, set()):
+        for level in ("basic", "strong"):
+            assert bot_action(state, level=level, version=2) == bot_action(
+                state, level=level, version=1
+            )
+
+
+@pytest.mark.parametrize("preset", ["jokeren13", "klassiek", "vijf-rondes"])
+def test_a_decision_stays_within_its_counted_budget(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The discard search samples ``FEED_WORLDS`` worlds and predicts the next player's
+    draw at most ``FEED_CANDIDATES`` times in each, never with the exact going-out
+    search (``_search_out``): only the decision's own strong-bot play may run it."""
+    counts = {"worlds": 0, "predictions": 0, "searches": 0}
+    real_world, real_next, real_search = expert._world, expert._next_draw, bots._search_out
+
+    def world(*args: Any) -> JokerenState:
+        counts["worlds"] += 1
+        return real_world(*args)
+
+    def next_draw(state: JokerenState, seat: int) -> tuple[bool, bool]:
+        counts["predictions"] += 1
+        return real_next(state, seat)
+
+    def search(*args: Any) -> Any:
+        counts["searches"] += 1
+        return real_search(*args)
+
+    monkeypatch.setattr(expert, "_world", world)
+    monkeypatch.setattr(expert, "_next_draw", next_draw)
+    monkeypatch.setattr(bots, "_search_out", search)
+    searched = 0
+    for state in _positions(preset, 2, set()):
+        seat = state.current_player
+        assert seat is not None
+        obs = state.observe(seat)
+        if obs.phase == "draw":
+            continue
+        part = bots.hand_partition(obs.hand, obs.variant.scoring == "cards")
+        kinds = list(dict.fromkeys(part.loose))[: FEED_CANDIDATES + 2]
+        if len(kinds) < 2:
+            continue
+        counts.update(worlds=0, predictions=0, searches=0)
+        rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+        expert._feed_chances(obs, obs.hand, kinds[:FEED_CANDIDATES], rng)
+        assert counts["worlds"] == FEED_WORLDS
+        assert 0 < counts["predictions"] <= FEED_WORLDS * FEED_CANDIDATES
+        assert counts["searches"] == 0
+        searched += 1
+    assert searched > 5
+
+
+def test_the_expert_is_a_function_of_the_observation_and_the_stream() -> None:
     """The same observation in worlds whose hidden cards (other hands, stock) differ gives
     the same choice for the same stream; and the same choice twice."""
     checked = 0
@@ -93,18 +163,18 @@ def test_the_candidate_is_a_function_of_the_observation_and_the_stream() -> None
     assert checked > 5
 
 
-def test_the_candidate_keeps_the_card_the_next_player_would_take() -> None:
+def test_the_expert_keeps_the_card_the_next_player_would_take() -> None:
     """Jokeren 7, deal 0 of the duplicate benchmark (secret ``00000000`` x 8, round 0),
     four strong bots, the fifth action: North discards. The strong bot's card is one the
-    next player (East, a strong bot) takes from the open pile; the candidate discards
+    next player (East, a strong bot) takes from the open pile; the expert discards
     another card, which East does not take."""
     state = new_round(PRESETS["jokeren7"], secret=bytes(32), round_index=0)
     while state.move_count < 4:
         state = state.apply(bot_action(state, level="strong"))
     assert state.current_player == 2 and state.phase != "draw"
     strong = bot_action(state, level="strong")
-    candidate = _candidate(state)
-    assert isinstance(strong, Discard) and isinstance(candidate, Discard)
-    assert candidate != strong
+    expert = _expert(state)
+    assert isinstance(strong, Discard) and isinstance(expert, Discard)
+    assert expert != strong
     assert bot_action(state.apply(strong), level="strong") == DRAW_OPEN
-    assert bot_action(state.apply(candidate), level="strong") != DRAW_OPEN
+    assert bot_action(state.apply(expert), level="strong") != DRAW_OPEN
