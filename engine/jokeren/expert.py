@@ -1,7 +1,13 @@
 """The Jokeren ``expert`` bot: determinized search over the ``strong`` bot's choices.
 
-The expert plays like the ``strong`` bot (its lay-downs, lay-offs and joker swaps) but
-searches the two decisions of a turn that matter most:
+Two versions (``BOT_VERSIONS``; ``BOT_VERSION`` is the current one): version 2 plays the
+strong bot's turn with a discard the next player is less likely to take or to go out
+with (``choose_expert_v2``, "version 2" below); version 1, described next, stays as it
+was for the games played with it (``choose_expert``). The basic and strong bots are the
+same in both versions.
+
+Version 1: the expert plays like the ``strong`` bot (its lay-downs, lay-offs and joker
+swaps) but searches the two decisions of a turn that matter most:
 
 - the draw: the open card or the stock (when the open card may be taken);
 - the discard: the strong bot's card and the ``DISCARD_CANDIDATES - 1`` other loose
@@ -69,7 +75,9 @@ BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
 DEFAULT_BOT_LEVEL: Final = "strong"
 #: The bots' version that new games get. Stored games keep only the entrant's own
 #: actions and replay the bots' moves, so a released version's choices never change: a
-#: change of any level's choices is a new version (README, "Bot versions").
+#: change of any level's choices is a new version (README, "Bot versions"). Version 2:
+#: the expert's discard search (``choose_expert_v2``); version 1's expert is
+#: ``choose_expert``; the basic and strong bots are the same in both.
 BOT_VERSION: Final = 2
 #: Every version this engine can still play, oldest first (each pinned by
 #: tests/engine/test_bot_fingerprints.py).
