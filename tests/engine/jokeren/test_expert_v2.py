@@ -1,7 +1,7 @@
-"""The expert of bot version 2 (``choose_expert_v2``): the strong bot's play, with a
-discard the next player is less likely to take or to go out with; legal in every seat
-and preset, deterministic, blind to what its seat cannot see, within its counted budget;
-the expert of version 1 is still played for version-1 games."""
+"""The candidate expert ``choose_expert_v2`` (not a released bot version): the strong
+bot's play, with a discard the next player is less likely to take or to go out with;
+legal in every seat and preset, deterministic, blind to what its seat cannot see, within
+its counted budget; the released expert (version 1) is untouched."""
 
 from __future__ import annotations
 
@@ -36,8 +36,8 @@ from engine.jokeren.expert import (
 MOVES = 90
 
 
-def _expert(state: JokerenState) -> Action:
-    """The expert's action for the seat to move, from its observation and its stream
+def _candidate(state: JokerenState) -> Action:
+    """The candidate's action for the seat to move, from its observation and its stream
     (as ``bot_action`` makes a released expert's)."""
     seat = state.current_player
     assert seat is not None
@@ -46,7 +46,7 @@ def _expert(state: JokerenState) -> Action:
 
 
 def _positions(preset: str, rounds: int, seats: set[int]) -> Iterator[JokerenState]:
-    """States where a bot is to move, the expert in ``seats`` and the strong bot in
+    """States where a bot is to move, the candidate in ``seats`` and the strong bot in
     the others, over the first ``MOVES`` actions of some rounds."""
     variant = PRESETS[preset]
     for r in range(rounds):
@@ -56,44 +56,33 @@ def _positions(preset: str, rounds: int, seats: set[int]) -> Iterator[JokerenSta
                 break
             yield state
             if state.current_player in seats:
-                state = state.apply(_expert(state))
+                state = state.apply(_candidate(state))
             else:
                 state = state.apply(bot_action(state, level="strong"))
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_the_expert_makes_only_legal_moves_in_every_seat(preset: str) -> None:
-    """``apply`` raises on an illegal action: two rounds with the expert in every
+def test_the_candidate_makes_only_legal_moves_in_every_seat(preset: str) -> None:
+    """``apply`` raises on an illegal action: two rounds with the candidate in every
     seat."""
     n = PRESETS[preset].num_players
     seen = {s.current_player for s in _positions(preset, 2, set(range(n)))}
     assert seen == set(range(n))
 
 
-def test_each_version_plays_its_own_expert() -> None:
-    """``bot_action`` at version 1 answers with ``choose_expert``, at version 2 (the
-    current one) with ``choose_expert_v2`` (on these positions the two differ)."""
-    assert BOT_VERSION == 2 and BOT_VERSIONS == (1, 2)
+def test_the_released_expert_still_plays_version_1() -> None:
+    """``bot_action`` (version 1, the current one) answers with ``choose_expert``, never
+    the candidate's choice (on these positions the two differ)."""
+    assert BOT_VERSION == 1 and BOT_VERSIONS == (1,)
     differ = 0
     for state in _positions("jokeren13", 2, {0, 2}):
         seat = state.current_player
         assert seat is not None
         rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
         first = choose_expert(state.observe(seat), rng=rng)
-        second = _expert(state)
-        assert bot_action(state, level="expert", version=1) == first
-        assert bot_action(state, level="expert", version=2) == second
-        assert bot_action(state, level="expert") == second
-        differ += second != first
+        assert bot_action(state, level="expert") == first
+        differ += _candidate(state) != first
     assert differ > 0
-
-
-def test_the_strong_and_basic_bots_are_the_same_in_both_versions() -> None:
-    for state in _positions("jokeren7", 1, set()):
-        for level in ("basic", "strong"):
-            assert bot_action(state, level=level, version=2) == bot_action(
-                state, level=level, version=1
-            )
 
 
 @pytest.mark.parametrize("preset", ["jokeren13", "klassiek", "vijf-rondes"])
@@ -142,7 +131,7 @@ def test_a_decision_stays_within_its_counted_budget(
     assert searched > 5
 
 
-def test_the_expert_is_a_function_of_the_observation_and_the_stream() -> None:
+def test_the_candidate_is_a_function_of_the_observation_and_the_stream() -> None:
     """The same observation in worlds whose hidden cards (other hands, stock) differ gives
     the same choice for the same stream; and the same choice twice."""
     checked = 0
@@ -163,18 +152,18 @@ def test_the_expert_is_a_function_of_the_observation_and_the_stream() -> None:
     assert checked > 5
 
 
-def test_the_expert_keeps_the_card_the_next_player_would_take() -> None:
+def test_the_candidate_keeps_the_card_the_next_player_would_take() -> None:
     """Jokeren 7, deal 0 of the duplicate benchmark (secret ``00000000`` x 8, round 0),
     four strong bots, the fifth action: North discards. The strong bot's card is one the
-    next player (East, a strong bot) takes from the open pile; the expert discards
+    next player (East, a strong bot) takes from the open pile; the candidate discards
     another card, which East does not take."""
     state = new_round(PRESETS["jokeren7"], secret=bytes(32), round_index=0)
     while state.move_count < 4:
         state = state.apply(bot_action(state, level="strong"))
     assert state.current_player == 2 and state.phase != "draw"
     strong = bot_action(state, level="strong")
-    expert = _expert(state)
-    assert isinstance(strong, Discard) and isinstance(expert, Discard)
-    assert expert != strong
+    candidate = _candidate(state)
+    assert isinstance(strong, Discard) and isinstance(candidate, Discard)
+    assert candidate != strong
     assert bot_action(state.apply(strong), level="strong") == DRAW_OPEN
-    assert bot_action(state.apply(expert), level="strong") != DRAW_OPEN
+    assert bot_action(state.apply(candidate), level="strong") != DRAW_OPEN
