@@ -289,7 +289,9 @@ def board_games(board: services.Board) -> set[int]:
 class Chart:
     """A small line chart of cumulative results round by round, as SVG polylines in a
     ``width`` x ``height`` box: ``series`` is (css class, label, points, final value) per
-    line; ``ticks`` the x position of each round's point (1, 2, ...)."""
+    line; ``ticks`` the x position of each round's point (1, 2, ...); ``y_ticks`` the
+    value and y position of each label on the vertical axis (the highest, 0 and the
+    lowest value); the plot starts at x = ``left``."""
 
     width: int
     height: int
@@ -299,14 +301,25 @@ class Chart:
     low: float
     high: float
     zero_y: float
+    y_ticks: list[tuple[float, float]]
+    left: int = 0
+
+
+#: Room left of the plot for the vertical axis's labels, and the padding elsewhere.
+CHART_LEFT = 34
+CHART_PAD = 8
+
+
+def _chart_y(v: float, *, height: int, low: float, high: float) -> float:
+    """The y position of value ``v`` in a chart ``height`` high spanning ``low``..``high``."""
+    span = (high - low) or 1.0
+    return CHART_PAD + (high - v) / span * (height - 2 * CHART_PAD)
 
 
 def _polyline(values: Sequence[float], *, width: int, height: int, low: float, high: float) -> str:
-    pad = 8
-    span = (high - low) or 1.0
-    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    step = (width - CHART_LEFT - CHART_PAD) / max(len(values) - 1, 1)
     return " ".join(
-        f"{pad + i * step:.1f},{pad + (high - v) / span * (height - 2 * pad):.1f}"
+        f"{CHART_LEFT + i * step:.1f},{_chart_y(v, height=height, low=low, high=high):.1f}"
         for i, v in enumerate(values)
     )
 
@@ -355,11 +368,16 @@ def progress_chart(
         )
         for css, label, values in lines
     ]
-    step = (width - 16) / len(mine)
-    ticks = [(r, round(8 + r * step, 1)) for r in range(1, len(mine) + 1)]
-    span = (high - low) or 1.0
-    zero_y = 8 + high / span * (height - 16)
-    return Chart(width, height, series, ticks, len(mine), low, high, round(zero_y, 1))
+    step = (width - CHART_LEFT - CHART_PAD) / len(mine)
+    ticks = [(r, round(CHART_LEFT + r * step, 1)) for r in range(1, len(mine) + 1)]
+    y_ticks = [
+        (v, round(_chart_y(v, height=height, low=low, high=high), 1))
+        for v in sorted({high, 0.0, low}, reverse=True)
+    ]
+    zero_y = _chart_y(0.0, height=height, low=low, high=high)
+    return Chart(
+        width, height, series, ticks, len(mine), low, high, round(zero_y, 1), y_ticks, CHART_LEFT
+    )
 
 
 # --- Reading a game's rounds ----------------------------------------------------------------

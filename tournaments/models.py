@@ -40,12 +40,9 @@ DATES_FROM = datetime(2000, 1, 1, tzinfo=UTC)
 DATES_UNTIL = datetime(2100, 1, 1, tzinfo=UTC)
 
 
-class Tournament(models.Model):
-    class Status(models.TextChoices):
-        UPCOMING = "upcoming", _("upcoming")
-        OPEN = "open", _("open")
-        RUNNING = "running", _("running")
-        FINISHED = "finished", _("finished")
+class ContestSettings(models.Model):
+    """What a tournament is played with, which a series gives each of its editions: the
+    game, its variant, the rounds, the field's size and the bots."""
 
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
@@ -60,6 +57,20 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(MAX_ENTRANTS)],
     )
     bot_level = models.CharField(_("bot level"), max_length=20)
+    #: Bot accounts (``Account.is_bot``) may enter (the organizer's choice).
+    admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
+
+    class Meta:
+        abstract = True
+
+
+class Tournament(ContestSettings):
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming", _("upcoming")
+        OPEN = "open", _("open")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
     #: The bots' version (the game module's ``BOT_VERSION`` when it was created, or when
     #: its game settings last changed before anyone entered): its games are played and
     #: replayed with these bots, also after a newer version is released.
@@ -75,8 +86,6 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
     )
-    #: Bot accounts (``Account.is_bot``) may enter (the organizer's choice).
-    admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
     #: The series this tournament is an edition of (``tournaments.series``), if any.
     series = models.ForeignKey(
         "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="editions"
@@ -473,7 +482,7 @@ class WhatIf(models.Model):
         return f"what-if {self.game_id} from {self.source_id}@{self.round_index}:{self.start}"
 
 
-class Series(models.Model):
+class Series(ContestSettings):
     """A recurring tournament: every setting of a tournament plus a schedule, in
     ``SERIES_TIMEZONE`` (Europe/Amsterdam): daily at ``time_of_day``, or weekly on
     ``weekdays`` (0 Monday .. 6 Sunday) at that time; each edition is open for
@@ -484,18 +493,6 @@ class Series(models.Model):
         DAILY = "daily", _("daily")
         WEEKLY = "weekly", _("weekly")
 
-    name = models.CharField(_("name"), max_length=120)
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
-    preset = models.CharField(_("variant"), max_length=40)
-    variant = models.JSONField(_("variant settings"))
-    rounds = models.PositiveSmallIntegerField(
-        _("rounds"), default=8, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
-    )
-    max_entrants = models.PositiveIntegerField(
-        _("maximum entrants"), default=10, validators=[MinValueValidator(1)]
-    )
-    bot_level = models.CharField(_("bot level"), max_length=20)
-    admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
     kind = models.CharField(_("schedule"), max_length=10, choices=Kind.choices)
     weekdays = models.JSONField(_("weekdays"), default=list, blank=True)
     time_of_day = models.TimeField(_("starts at (Amsterdam time)"))

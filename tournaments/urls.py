@@ -7,6 +7,11 @@ from tournaments import api, api_clubs, views, views_clubs
 urlpatterns = [
     path("tournaments/new/", views.tournament_create, name="tournament_create"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
+    path(
+        "tournaments/<int:pk>/leaderboard/",
+        views.tournament_leaderboard,
+        name="tournament_leaderboard",
+    ),
     path("tournaments/<int:pk>/join/", views.tournament_join, name="tournament_join"),
     path("tournaments/<int:pk>/rules/", views.tournament_rules, name="tournament_rules"),
     path("tournaments/<int:pk>/verify/", views.tournament_verify, name="tournament_verify"),

@@ -14,7 +14,9 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_cookie
 
 from tournaments import analysis, services
 from tournaments.api import game_payload
@@ -93,7 +95,11 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     pages = analysis.field_pages(pages=deal_pages, deals=deals)
     context = {
-        "tournament": tournament,
+        **_leaderboard_context(
+            tournament=tournament,
+            board=board,
+            extras=analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
+        ),
         "status": tournament.status(entrants=entries),
         "entrants": entries,
         "can_join": request.user.is_authenticated
@@ -102,22 +108,54 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         and entries < tournament.max_entrants,
         "my_game": my_game,
         "my_result": my_result,
+        "deals": [view.deal for view in pages],
+        "field_deals": pages,
+        "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
+        if my_game is not None
+        else None,
+        "is_organizer": is_organizer(request.user),
+    }
+    return render(request, "tournaments/detail.html", context)
+
+
+@cache_control(private=True)
+@vary_on_cookie
+def tournament_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
+    """The leaderboard's page as the tournament page renders it (the same template, the
+    same page and name search), for the page's live refresh: the rows are rendered in one
+    place, never rebuilt by the script. Its wrapper says whether the tournament closed and
+    how many rounds' scores the viewer may see, so the script reloads the whole page when
+    either changes (the per-deal tables follow)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    board = services.standings_page(
+        tournament=tournament,
+        user=request.user,
+        page=_page_param(request, "page"),
+        q=request.GET.get("q", "")[:150],
+    )
+    context = _leaderboard_context(
+        tournament=tournament,
+        board=board,
+        extras=analysis.board_extras_for(tournament=tournament, board=board),
+    )
+    return render(request, "tournaments/leaderboard_fragment.html", context)
+
+
+def _leaderboard_context(
+    *, tournament: Tournament, board: services.Board, extras: dict[int, analysis.BoardExtra]
+) -> dict[str, Any]:
+    """What ``_leaderboard.html`` reads, for the tournament page and its live refresh."""
+    return {
+        "tournament": tournament,
         "standings": board.rows,
         "board": board,
         "visibility": board.visibility,
         "under_review": services.standings_under_review(tournament=tournament),
         "parts": services.tournament_parts(tournament=tournament),
         "has_sheet": services.has_score_sheet(game=tournament.game, variant=tournament.variant),
-        "deals": [view.deal for view in pages],
-        "field_deals": pages,
-        "extras": analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
-        "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
-        if my_game is not None
-        else None,
+        "extras": extras,
         "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
-        "is_organizer": is_organizer(request.user),
     }
-    return render(request, "tournaments/detail.html", context)
 
 
 @login_required
@@ -435,7 +473,11 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, exc.message())
         else:
             return redirect("play", game.pk)
-    games = Game.objects.filter(user=request.user, entry__isnull=True).order_by("-created_at")[:20]
+    games = (
+        Game.objects.filter(user=request.user, entry__isnull=True)
+        .select_related("what_if")
+        .order_by("-created_at")[:20]
+    )
     return render(request, "tournaments/practice.html", {"form": form, "games": games})
 
 

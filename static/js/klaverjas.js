@@ -26,6 +26,7 @@ import {
   pageLanguage,
   readJson,
   rovingHand,
+  roundLabel,
   showFinal,
   showLog,
   sleep,
@@ -451,7 +452,7 @@ function showLastTrick() {
 function renderInfo() {
   const g = state.game;
   const parts = [
-    h("p", { class: "kj-round", "data-testid": "round-label", text: fmt(T.round_of, { round: roundIndex() + 1, rounds: g.rounds }) }),
+    h("p", { class: "kj-round", "data-testid": "round-label", text: roundLabel(T, g, roundIndex()) }),
   ];
   if (g.tournament?.name) parts.push(h("p", { class: "kj-tournament", text: g.tournament.name }));
   const variant = g.variant || {};

@@ -1,58 +1,14 @@
-// Live leaderboard: while a tournament runs, refresh the shown page of the table from the
-// paginated standings API, which
-// gives only what this visitor may see (docs/api.md): scores of the rounds they have
-// finished, or names and progress only. When that changes (they finished another round in
-// another tab), the page is loaded again so the per-deal tables follow too.
-// Numbers as the server writes them (one decimal, the page's decimal sign): numbers.js.
-import { formatPercent, formatResult, formatSigned } from "./numbers.js";
-
+// Live leaderboard: while a tournament runs, refresh the shown page of the board (and its
+// name search) from the server every 20 s. The server renders the rows
+// (views.tournament_leaderboard, the tournament page's own template), with only what this
+// visitor may see: scores of the rounds they have finished, or names and progress only.
+// When that changes (they finished another round in another tab) or the tournament
+// closes, the page is loaded again so the per-deal tables follow too.
 (function () {
   "use strict";
   const box = document.getElementById("leaderboard");
   if (!box || !box.dataset.liveUrl) return;
-  const lang = document.documentElement.lang || "nl";
-  const result = (v) => formatResult(v, lang);
-  const me = box.dataset.me;
-  const rounds = box.dataset.rounds;
-  const visibleRounds = Number(box.dataset.visibleRounds || 0);
-
-  // A cell as the server renders it (class and test id included, so a refreshed row is
-  // the same row).
-  function cell(text, numeric, testid) {
-    const td = document.createElement("td");
-    if (numeric) td.className = "num";
-    if (testid) td.dataset.testid = testid;
-    td.textContent = text;
-    return td;
-  }
-
-  function render(rows) {
-    const tbody = box.querySelector("tbody");
-    if (!tbody) return;
-    tbody.replaceChildren(
-      ...rows.filter((s) => !s.under_review).map((s) => {
-        const tr = document.createElement("tr");
-        if (s.player === me) tr.className = "me";
-        const name = s.player + (s.bot_account ? " BOT" : "") + (s.bot_rounds.length || s.bot_finished ? " 🤖" : "");
-        if (visibleRounds > 0) {
-          tr.append(
-            cell(s.rank === null ? "–" : String(s.rank), true),
-            cell(name, false),
-            cell(result(s.result), true),
-            cell(formatPercent(s.percentage, lang), true, "avg-percentage"),
-            cell(formatSigned(s.vs_par, lang), true, "vs-par"),
-            cell(s.total === null ? "–" : String(s.total), true),
-            cell(result(s.opponents_average), true),
-            ...(s.parts || []).map((p) => cell(result(p), true, "part-result")),
-            cell(s.rounds_played + "/" + rounds, true),
-          );
-        } else {
-          tr.append(cell(name, false), cell(s.rounds_played + "/" + rounds, true));
-        }
-        return tr;
-      }),
-    );
-  }
+  const visibleRounds = box.dataset.visibleRounds || "0";
 
   // Once the visitor submits a form (join, close) or leaves, the page is on its way out: a
   // reload now would cancel that navigation (the join's redirect to the table).
@@ -67,23 +23,20 @@ import { formatPercent, formatResult, formatSigned } from "./numbers.js";
   async function refresh() {
     if (leaving) return;
     try {
-      // The page of the board this visitor is looking at (and their name search).
       const url = new URL(box.dataset.liveUrl, window.location.href);
       url.searchParams.set("page", box.dataset.page || "1");
       if (box.dataset.q) url.searchParams.set("q", box.dataset.q);
-      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      const response = await fetch(url, { headers: { Accept: "text/html" } });
       if (!response.ok) return;
-      const data = await response.json();
+      const html = await response.text();
       if (leaving) return;
-      if (data.closed || data.visible_rounds !== visibleRounds) {
+      const fresh = new DOMParser().parseFromString(html, "text/html").body.firstElementChild;
+      if (!fresh) return;
+      if (fresh.dataset.closed || fresh.dataset.visibleRounds !== visibleRounds) {
         window.location.reload();
         return;
       }
-      if (data.standings.length && !box.querySelector("tbody")) {
-        window.location.reload();
-        return;
-      }
-      render(data.standings);
+      box.replaceChildren(...fresh.childNodes);
     } catch (err) {
       // offline for a moment: try again at the next tick
     }

@@ -1,7 +1,8 @@
 // Numbers as people read them, in the page's language (<html lang>): one format for a
 // result everywhere, as the server writes it (tournaments/numbers.py): ONE decimal and
 // the language's decimal sign, Dutch "79,3", English "79.3". Used for every number the
-// browser writes itself (the live leaderboard, the table's final result).
+// browser writes itself (the table's final result; the live leaderboard's rows come
+// rendered from the server).
 
 /** The page's language for numbers: "en" gives English (British) digits, else Dutch. */
 const locale = (lang) => (String(lang || document.documentElement.lang || "nl").startsWith("en") ? "en-GB" : "nl-NL");
@@ -22,19 +23,4 @@ export const RESULT_DECIMALS = 1;
 export function formatResult(value, lang) {
   if (value === null || value === undefined) return "–";
   return formatter(lang, RESULT_DECIMALS).format(value);
-}
-
-/** A difference with its sign: "+1,5", "−2,0" (a minus sign), "0,0"; "–" for null. */
-export function formatSigned(value, lang) {
-  if (value === null || value === undefined) return "–";
-  const text = formatter(lang, RESULT_DECIMALS).format(Math.abs(value));
-  const zero = formatter(lang, RESULT_DECIMALS).format(0);
-  if (text === zero) return text;
-  return (value > 0 ? "+" : "−") + text;
-}
-
-/** A percentage with one decimal: "62,5%"; "–" for null. */
-export function formatPercent(value, lang) {
-  if (value === null || value === undefined) return "–";
-  return `${formatter(lang, 1).format(value)}%`;
 }

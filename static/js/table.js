@@ -22,6 +22,7 @@ import {
   moveSender,
   pageLanguage,
   readJson,
+  roundLabel,
   rovingHand,
   saveStored,
   showFinal,
@@ -458,7 +459,7 @@ function renderInfo() {
   const o = state.obs;
   const variant = g.variant || {};
   const parts = [
-    h("p", { class: "jk-round", "data-testid": "round-label", text: fmt(T.round_of, { round: roundIndex() + 1, rounds: g.rounds }) }),
+    h("p", { class: "jk-round", "data-testid": "round-label", text: roundLabel(T, g, roundIndex()) }),
   ];
   if (g.tournament?.name) parts.push(h("p", { class: "jk-tournament", text: g.tournament.name }));
   const title = variant[`title_${LANG}`] ?? variant.title_nl ?? g.variant_name;
@@ -597,6 +598,10 @@ function toggleSort() {
 
 /** A drag moves further than this (px) before it counts (less is a click). */
 const DRAG_START = 8;
+/** A finger held this long (ms) on a card lifts it: it may then move up or down too (to
+ * another row of a wrapped hand) instead of scrolling the page. Without the hold a finger
+ * drags sideways only, and an upward or downward swipe scrolls as on any page. */
+const HOLD_MS = 300;
 let drag = null;
 let dragged = false; // the click that ends a drag selects nothing
 
@@ -604,18 +609,45 @@ let dragged = false; // the click that ends a drag selects nothing
 function startDrag(e, card) {
   if (state.busy || e.button !== 0) return;
   const el = e.currentTarget;
-  drag = { card, el, x: e.clientX, y: e.clientY, moving: false, place: null, pointer: e.pointerId };
+  drag = { card, el, x: e.clientX, y: e.clientY, moving: false, place: null, pointer: e.pointerId, hold: null };
+  if (e.pointerType === "touch") drag.hold = setTimeout(liftHeld, HOLD_MS);
   el.setPointerCapture?.(e.pointerId);
   el.addEventListener("pointermove", moveDrag);
   el.addEventListener("pointerup", endDrag);
   el.addEventListener("pointercancel", cancelDrag);
 }
 
+/** The finger stayed on the card: lift it, so the next moves drag it in any direction. */
+function liftHeld() {
+  if (!drag || drag.moving) return;
+  drag.hold = null;
+  drag.moving = true;
+  drag.el.classList.add("is-dragging");
+  navigator.vibrate?.(15);
+}
+
+/** While a card is lifted a finger's move drags it: the page does not scroll. */
+root.addEventListener(
+  "touchmove",
+  (e) => {
+    if (drag && drag.moving) e.preventDefault();
+  },
+  { passive: false },
+);
+root.addEventListener("contextmenu", (e) => {
+  if (drag) e.preventDefault(); // a long press lifts the card, it opens no menu
+});
+
 function moveDrag(e) {
   if (!drag || e.pointerId !== drag.pointer) return;
   const dx = e.clientX - drag.x;
   const dy = e.clientY - drag.y;
   if (!drag.moving && Math.hypot(dx, dy) < DRAG_START) return;
+  if (!drag.moving && drag.hold !== null && Math.abs(dy) > Math.abs(dx)) {
+    stopDrag(); // a finger swiping up or down before the hold scrolls the page
+    return;
+  }
+  clearTimeout(drag.hold);
   drag.moving = true;
   drag.el.classList.add("is-dragging");
   drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
@@ -639,6 +671,7 @@ function moveDrag(e) {
 function stopDrag() {
   const d = drag;
   drag = null;
+  clearTimeout(d.hold);
   d.el.removeEventListener("pointermove", moveDrag);
   d.el.removeEventListener("pointerup", endDrag);
   d.el.removeEventListener("pointercancel", cancelDrag);

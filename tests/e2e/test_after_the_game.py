@@ -65,6 +65,10 @@ def test_par_and_the_percentage_appear_once_you_have_finished_the_round(
     row = page.locator("#leaderboard tbody tr", has_text="anna")
     expect(row.locator("[data-testid=avg-percentage]")).to_have_text("0,0%")
     expect(page.locator("[data-testid=progress-chart] polyline")).to_have_count(3)
+    # The vertical axis is labelled (highest, 0, lowest), in Dutch number style.
+    y_ticks = page.locator("[data-testid=chart-y-tick]")
+    expect(y_ticks.first).to_be_visible()
+    assert "0,0" in y_ticks.all_text_contents()
     page.locator("[data-testid=progress-chart]").screenshot(
         path=str(ARTIFACTS / "analysis-chart.png")
     )
@@ -128,6 +132,9 @@ def test_split_view_and_a_what_if_game_from_a_replay_position(live_server: Any, 
     settle(page)
     what_if_id = int(page.url.rstrip("/").split("/")[-1])
     assert what_if_id != anna.pk
+    expect(page.locator("[data-testid=round-label]")).to_have_text(
+        "Ronde 1, gespeeld vanaf een stand"
+    )
 
     # The same moves give the same game: Anna's remaining South moves, in order.
     played = sum(1 for a in actions[:start] if a.seat == 0)

@@ -323,6 +323,80 @@ def _dialog_fits(page: Page) -> None:
     assert button is not None and button["height"] >= TOUCH and button["width"] >= TOUCH
 
 
+def _finger(page: Page, path: list[tuple[float, float]], *, hold_ms: int = 0) -> None:
+    """A finger on the screen (Chromium's touch events, through the DevTools protocol):
+    down at the path's first point, held ``hold_ms``, moved along the rest, lifted."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = path[0]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    if hold_ms:
+        page.wait_for_timeout(hold_ms)
+    for x, y in path[1:]:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_finger_moves_a_card_to_another_row_of_a_wrapped_hand(
+    live_server: Any, browser: Browser
+) -> None:
+    """Jokeren 13's hand wraps on a 360 px phone. A card held for a moment is lifted and
+    follows the finger up to the first row; an upward swipe without the hold scrolls and
+    moves no card."""
+    t = factories.make_tournament(preset="jokeren13", rounds=1)
+    me = factories.make_user(PLAYER)
+    game = services.entry_join(tournament_id=t.pk, user=me).game
+    page = _phone_page(browser, {"width": 360, "height": 740})
+    log_in(page, live_server.url, PLAYER)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    cards = page.locator("[data-testid=hand-card]")
+    expect(cards).to_have_count(13)
+
+    def order() -> list[str]:
+        codes: list[str] = cards.evaluate_all("els => els.map((e) => e.dataset.card)")
+        return codes
+
+    def middle(i: int) -> tuple[float, float]:
+        box = cards.nth(i).bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    cards.last.scroll_into_view_if_needed()
+    tops = {round(middle(i)[1]) for i in range(13)}
+    assert len(tops) >= 2, "the hand does not wrap at 360 px"
+    before = order()
+    (_x0, y0), (x1, y1) = middle(0), middle(12)
+    assert y1 > y0 + 20  # the last card is on a lower row
+    up = [(x1, y1 - (y1 - y0) * k / 10) for k in range(11)]
+    # A swipe up without the hold: no card moves.
+    _finger(page, up)
+    page.wait_for_timeout(100)
+    assert order() == before
+    # Held, then moved straight up to the left half of the card above it: it goes before
+    # that card (a finger moving up would scroll the page without the hold).
+    cards.last.scroll_into_view_if_needed()  # the swipe scrolled the page
+    x1, y1 = middle(12)
+    top_row = min(round(middle(i)[1]) for i in range(13))
+    above = min(
+        (i for i in range(12) if round(middle(i)[1]) == top_row),
+        key=lambda i: abs(middle(i)[0] - x1),
+    )
+    box = cards.nth(above).bounding_box()
+    assert box is not None
+    to = (box["x"] + box["width"] * 0.3, box["y"] + box["height"] / 2)
+    assert abs(to[0] - x1) < abs(to[1] - y1)  # mostly upward
+    path = [(x1 + (to[0] - x1) * k / 12, y1 + (to[1] - y1) * k / 12) for k in range(13)]
+    _finger(page, path, hold_ms=450)
+    expect(cards.nth(above)).to_have_attribute("data-card", before[12])
+    assert order() == [*before[:above], before[12], *before[above:12]]
+    # It was a drag, not a tap: nothing is selected.
+    assert page.locator("[data-testid=hand-card][aria-pressed=true]").count() == 0
+    page.context.close()
+
+
 @pytest.mark.parametrize("viewport", PHONES)
 def test_play_the_jokeren_table_by_touch_on_a_phone(
     live_server: Any, browser: Browser, viewport: dict[str, int]

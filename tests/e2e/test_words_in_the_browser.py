@@ -64,7 +64,7 @@ def test_the_live_leaderboard_writes_results_as_the_server_does(
     live_server: Any, page: Page, language: str, expected: str
 ) -> None:
     """One decimal and the page's decimal sign, on the server's page and after the live
-    update (static/js/numbers.js) alike."""
+    update (the refreshed rows come from views.tournament_leaderboard) alike."""
     t = factories.make_tournament(rounds=3)
     anna = services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
     bram = services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
@@ -80,7 +80,7 @@ def test_the_live_leaderboard_writes_results_as_the_server_does(
     result = row.locator("td").nth(2)
     expect(result).to_have_text(expected)  # the server's page: 10 − average(20, 30, 40)
     # Anna plays on: the live update redraws her row (progress 2/3), her visible result
-    # is still round 1's, now written by the browser.
+    # is still round 1's.
     factories.set_rounds(anna, [[10, 20, 30, 40], [7, 41, 43, 47]])
     services.standings_refresh(tournament=t)
     expect(row).to_contain_text("2/3")

@@ -225,11 +225,29 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     finals = {css: final for css, _l, _p, final in chart.series}
     assert finals["mine"] == -10.0 and finals["median"] == -15.0
     assert finals["par"] == pytest.approx(par[0].result + par[1].result)
+    # The vertical axis is labelled with the highest value, 0 and the lowest, top down;
+    # every point of every line lies between the top and bottom labels.
+    values = [v for v, _y in chart.y_ticks]
+    par_sum = round(par[0].result + par[1].result, 9)  # as the chart sums them
+    every = [0.0, -20.0, -10.0, -10.0, -15.0, par[0].result, par_sum]
+    assert values == pytest.approx(sorted({max(every), 0.0, min(every)}, reverse=True))
+    ys = [y for _v, y in chart.y_ticks]
+    assert ys == sorted(ys)
+    point_ys = [float(p.split(",")[1]) for _c, _l, pts, _f in chart.series for p in pts.split()]
+    assert ys[0] - 0.1 <= min(point_ys) and max(point_ys) <= ys[-1] + 0.1
+    assert all(
+        float(p.split(",")[0]) >= chart.left
+        for _c, _l, pts, _f in chart.series
+        for p in pts.split()
+    )
     page = _client(anna.user).get(t.get_absolute_url()).content.decode()
     assert 'data-testid="progress-chart"' in page and "<polyline" in page
+    assert page.count('data-testid="chart-y-tick"') == len(chart.y_ticks)
 
 
-@pytest.mark.parametrize("page", ["tournament_detail", "api_tournament_standings"])
+@pytest.mark.parametrize(
+    "page", ["tournament_detail", "tournament_leaderboard", "api_tournament_standings"]
+)
 def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any, page: str) -> None:
     def queries(entrants: int) -> int:
         t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
@@ -375,6 +393,21 @@ def test_a_what_if_game_replays_the_original_when_the_same_moves_are_made(
         t.secret_bytes.hex() not in client.get(reverse("game_replay", args=[g.pk])).content.decode()
     )
     assert client.get(reverse("game_replay", args=[g.pk]) + "?round=1").status_code == 200
+
+
+def test_a_what_if_game_is_labelled_by_the_round_it_replays_not_as_round_r_of_1(
+    organizer: Any, user: Any
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
+    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
+    g = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
+    client = _client(user)
+    payload = client.get(reverse("api_game", args=[g.pk])).json()
+    assert (payload["what_if_round"], payload["rounds"]) == (1, 1)
+    assert client.get(reverse("api_game", args=[source.pk])).json()["what_if_round"] is None
+    practice = _text(client.get(reverse("practice"), HTTP_ACCEPT_LANGUAGE="nl"))
+    assert "ronde 2, gespeeld vanaf een stand" in practice
+    assert "ronde 2 van 1" not in practice
 
 
 def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(

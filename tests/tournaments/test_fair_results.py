@@ -347,13 +347,28 @@ def test_the_tournament_page_follows_the_same_rule(race: Race) -> None:
         assert "Per spel" not in _text(response)
 
 
-def test_the_live_leaderboard_polls_the_filtered_api(race: Race) -> None:
+def _table_html(html: str) -> str:
+    return html[html.index("<table") : html.index("</table>")]
+
+
+def test_the_live_leaderboard_polls_the_rows_the_page_renders(race: Race) -> None:
+    live = reverse("tournament_leaderboard", args=[race.t.pk])
     page = _client(race.bram.user).get(reverse("tournament_detail", args=[race.t.pk]))
     board = _leaderboard_html(page)
-    assert f'data-live-url="{reverse("api_tournament_standings", args=[race.t.pk])}"' in board
+    assert f'data-live-url="{live}"' in board
     assert 'data-visible-rounds="1"' in board
-    api = _client(race.bram.user).get(reverse("api_tournament_standings", args=[race.t.pk]))
+    # The refresh answers with the page's own rows for this viewer: Bram has finished one
+    # round, so he sees the scores of that round; a visitor sees names and progress only.
+    fragment = _client(race.bram.user).get(live)
+    html = fragment.content.decode()
+    assert 'data-visible-rounds="1"' in html and 'data-closed=""' in html
+    assert _table_html(html) == _table_html(page.content.decode())
+    visitor = _client(None).get(live).content.decode()
+    assert 'data-visible-rounds="0"' in visitor
+    assert "Resultaat" not in visitor and "anna" in visitor and "2/3" in visitor
     # Per viewer: no shared cache may keep one viewer's answer for another.
+    assert "private" in fragment["Cache-Control"] and "Cookie" in fragment["Vary"]
+    api = _client(race.bram.user).get(reverse("api_tournament_standings", args=[race.t.pk]))
     assert "private" in api["Cache-Control"] and "Cookie" in api["Vary"]
 
 

@@ -41,7 +41,7 @@ def test_klaverjas_settings_have_dutch_labels_and_choices() -> None:
     with translation.override("nl"):
         form = TournamentForm(preset="klaverjas:rotterdams")
         labels = {b.name: str(b.label) for b in form.variant_fields()}
-        bidding = dict(form.fields["v_bidding"].choices)
+        bidding = {k: str(v) for k, v in form.fields["v_bidding"].choices}
         groups = [str(label) for label, _options in form.fields["preset"].choices]
     assert labels["v_four_jacks"] == "Roem voor vier boeren"
     assert labels["v_tie_is_nat"] == "Gelijkspel is nat"
