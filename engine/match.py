@@ -30,11 +30,20 @@ def bot_move(game: GameModule, state: Any, *, level: str, version: int) -> BotMo
     legal action. The one way the site, the replay audit and game records make a bot's
     move; ``version`` is the stored game's (never silently the current one)."""
     action = game.bot_action(state, level=level, version=version)
+    played, after, refused = _apply_or_simplest(game, state, action)
+    return BotMove(played, after, refused, choice=action)
+
+
+def _apply_or_simplest(
+    game: GameModule, state: Any, action: Any
+) -> tuple[Any, Any, IllegalMove | None]:
+    """``bot_move``'s move for the bot's choice ``action``: the action made, the state
+    after it, and the engine's refusal of the choice (``None`` when it was legal)."""
     try:
-        return BotMove(action, state.apply(action), choice=action)
+        return action, state.apply(action), None
     except IllegalMove as exc:
         fallback = game.simplest_action(state)
-        return BotMove(fallback, state.apply(fallback), refused=exc, choice=action)
+        return fallback, state.apply(fallback), exc
 
 
 @dataclass(frozen=True)
@@ -62,10 +71,12 @@ def play_round(
     v = game.BOT_VERSION if version is None else version
     state = game.new_round(variant, secret=secret, round_index=round_index)
     actions: list[Any] = []
+    # ``bot_move``'s moves, without a ``BotMove`` for each (this loop is the benchmarks')
+    bot_action = game.bot_action
     while not state.is_terminal:
-        move = bot_move(game, state, level=levels[state.current_player], version=v)
-        actions.append(move.action)
-        state = move.state
+        choice = bot_action(state, level=levels[state.current_player], version=v)
+        action, state, _ = _apply_or_simplest(game, state, choice)
+        actions.append(action)
     return state, actions
 
 

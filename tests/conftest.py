@@ -74,33 +74,35 @@ def _test_settings(settings: Any) -> None:
 
 
 @pytest.fixture
-def release_bot_version_2(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
-    """``release()``: from then on both games have a bot version 2, the current
-    ``BOT_VERSION``, which plays differently from version 1 (every bot makes its
-    ``simplest_action``); version 1 stays as it is. Returns the new version."""
+def release_next_bot_version(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
+    """``release()``: from then on both games have one more bot version (one above the
+    highest either game has), the current ``BOT_VERSION``, which plays differently from
+    every released one (every bot makes its ``simplest_action``); the released versions
+    stay as they are. Returns the new version."""
     from engine.registry import GAMES, game_module
 
     def release() -> int:
+        new = max(max(game_module(name).BOT_VERSIONS) for name in GAMES) + 1
         for name in GAMES:
             module = game_module(name)
             real = module.bot_action
 
             def bot_action(
-                state: Any, *, level: str, version: int = 2, _real: Any = real, _m: Any = module
+                state: Any, *, level: str, version: int = new, _real: Any = real, _m: Any = module
             ) -> Any:
-                if version == 2:
+                if version == new:
                     return _m.simplest_action(state)
                 return _real(state, level=level, version=version)
 
             monkeypatch.setattr(module, "bot_action", bot_action)
-            monkeypatch.setattr(module, "BOT_VERSION", 2)
-            monkeypatch.setattr(module, "BOT_VERSIONS", (1, 2))
-        return 2
+            monkeypatch.setattr(module, "BOT_VERSION", new)
+            monkeypatch.setattr(module, "BOT_VERSIONS", (*module.BOT_VERSIONS, new))
+        return new
 
     return release
 
 
 @pytest.fixture
-def second_bot_version(release_bot_version_2: Callable[[], int]) -> int:
-    """A bot version 2 released before the test starts (``release_bot_version_2``)."""
-    return release_bot_version_2()
+def next_bot_version(release_next_bot_version: Callable[[], int]) -> int:
+    """A new bot version released before the test starts (``release_next_bot_version``)."""
+    return release_next_bot_version()

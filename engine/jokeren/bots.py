@@ -44,10 +44,10 @@ spare jokers it can hold.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Final, NamedTuple
+from functools import lru_cache, partial
+from typing import Final, NamedTuple
 
 from engine.cards import CARD_POINTS
 from engine.dealing import Stream
@@ -65,11 +65,14 @@ from engine.jokeren.actions import (
     lay_off_action,
 )
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
-from engine.jokeren.state import JokerenState
+from engine.jokeren.state import JokerenObservation, JokerenState, SeatView
 from engine.jokeren.variants import Variant
 
-if TYPE_CHECKING:
-    from engine.jokeren.state import JokerenObservation
+#: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
+#: the same values by the same names)
+_Seen = SeatView | JokerenObservation
+#: the seat's whole observation, made when a rarer decision needs more than ``SeatView``
+_Full = Callable[[], JokerenObservation]
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -284,15 +287,16 @@ def _solve_jokers(
             left_t = tuple(left)
             meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
             # the meld as it is, and (exact) with each number of the spare jokers it holds
-            while meld is not None and len(meld.jokers) <= jokers:
-                used_here = len(meld.jokers)
+            while meld is not None:
+                used_here = len(meld[2])  # (its jokers)
+                if used_here > jokers:
+                    break
                 c2, u2, m2 = _solve_jokers(
                     left_t, jokers - used_here, weights, both, memo, exact, lone_always
                 )
                 u2 += used_here
                 if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
-                    cand: _Candidate = (meld.run, meld.naturals, meld.jokers, meld.ace_high)
-                    best = (c2, u2, (cand, *m2))
+                    best = (c2, u2, (meld, *m2))  # (a meld is its candidate's tuple)
                 meld = _add_joker(meld) if exact and used_here < jokers else None
     memo[key] = best
     return best
@@ -542,8 +546,23 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
         return _partition_live(naturals, jokers, by_cards)
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
     bits = _LANE_BIT
-    m = _lane_mask(naturals)
-    live_bits = _live_bits(m, jokers) & m
+    m = 0
+    for k in naturals:
+        m |= bits[k]
+    # ``_live_bits(m, jokers)``, inline (this runs for most new hands)
+    a = m & _LANE
+    b = m >> 16 & _LANE
+    c = m >> 32 & _LANE
+    d = m >> 48
+    if jokers:
+        runs = m >> 1 | m >> 2 | m << 1 | m << 2
+        ranks = (a | b) & (c | d) | a & b | c & d
+    else:
+        runs = (m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)
+        ranks = a & b & (c | d) | c & d & (a | b)
+    live_bits = (runs | ranks | ranks << 16 | ranks << 32 | ranks << 48) & m
+    if live_bits == m:  # every card can meld (an ace's two bits both live)
+        return _partition_live(naturals, jokers, by_cards)
     if not live_bits:  # no card can meld (often so in a short hand)
         cost = jokers * weights[JOKER_KIND]
         for k in naturals:
@@ -621,7 +640,9 @@ def clear_caches() -> None:
     _CANDIDATES.clear()
     _LINES.clear()
     _relaxed_left.cache_clear()
+    _relaxed_weights.cache_clear()
     _BITS_CACHE.clear()
+    _LAST_VIEW[0] = ((), TableView({}, {}, {}))
 
 
 def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
@@ -914,13 +935,25 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     hit = _TABLE_CACHE.get(id(table))
     if hit is not None and hit[0] is table:
         return hit[1]
-    fit: dict[int, int] = {}
-    swaps: dict[int, int] = {}
-    unlock: dict[int, int] = {}
-    places = swap_bits = next_bits = 0
-    nexts: tuple[tuple[int, int], ...] = ()
-    joker_fits = False
-    for i, m in enumerate(table):
+    last_table, last = _LAST_VIEW[0]
+    n0 = len(last_table)
+    if n0 and len(table) > n0 and table[:n0] == last_table:
+        # the last table viewed with melds laid after its own (a lay-down): its view, and
+        # the new melds' places where no earlier meld took them
+        fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits = last
+        fit = fit.copy()
+        swaps = swaps.copy()
+        unlock = unlock.copy()
+    else:
+        n0 = 0
+        fit = {}
+        swaps = {}
+        unlock = {}
+        places = swap_bits = next_bits = 0
+        nexts = ()
+        joker_fits = False
+    for i in range(n0, len(table)):
+        m = table[i]
         hit_m = _FITS_CACHE.get(id(m))
         if hit_m is not None and hit_m[0] is m:
             fits, b = hit_m[1], hit_m[2]
@@ -943,6 +976,7 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
     if len(_TABLE_CACHE) >= 256:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
+    _LAST_VIEW[0] = (table, view)
     return view
 
 
@@ -1023,6 +1057,9 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
 _FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: ``table_bits`` by the identity of the table tuple (kept, as above)
 _BITS_CACHE: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
+#: the table whose view was made last, and its view (a table that only adds melds to it
+#: extends its view)
+_LAST_VIEW: list[tuple[tuple[Meld, ...], TableView]] = [((), TableView({}, {}, {}))]
 #: table views by the identity of the table tuple (the tuple is kept, so its id is not
 #: reused while cached)
 _TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
@@ -1140,12 +1177,12 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
     return DISCARDS[_discard(view, part, strong, rng)]
 
 
-def _basic_play(obs: JokerenObservation) -> Action:
+def _basic_play(obs: _Seen, full: _Full) -> Action:
     """A basic bot's action after its draw: the next action of ``going_out_line`` when it
-    can go out, else ``decide``, read straight from the observation when the hand has
-    nothing to lay down, swap or lay off (most turns): then it discards
+    can go out, else ``decide``, read straight from the seat's view (``obs``) when the
+    hand has nothing to lay down, swap or lay off (most turns): then it discards
     (``_basic_discard``). Otherwise, or when no loose card may go, the whole view is made
-    and ``decide`` chooses."""
+    from the seat's observation (``full()``) and ``decide`` chooses."""
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     table = obs.table
@@ -1173,7 +1210,7 @@ def _basic_play(obs: JokerenObservation) -> Action:
             )
             if k >= 0:
                 return DISCARDS[_lowest_id(hand, k)]
-    return decide(view_of(obs, strong=False), strong=False, rng=None)
+    return decide(view_of(full(), strong=False), strong=False, rng=None)
 
 
 def _lowest_id(hand: Sequence[int], k: int) -> int:
@@ -1204,7 +1241,7 @@ def _open_card_verdict(
     return None if strong else False
 
 
-def _basic_draw(obs: JokerenObservation) -> Draw:
+def _basic_draw(obs: _Seen) -> Draw:
     """A basic bot's draw (``_open_card_verdict``, and the open card when it makes going
     out possible: ``open_card_goes_out``), straight from the observation: one pass over
     the hand gives its jokers and the lane mask of its naturals."""
@@ -1759,7 +1796,7 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
     if not strong:
-        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs)
+        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs, lambda: obs)
     if obs.phase == "draw":
         draw = decide(view_of(obs, strong=True), strong=True, rng=rng)
         if draw is DRAW_STOCK and open_card_goes_out(obs):
@@ -1777,9 +1814,13 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
-    rng = None
-    if level != "basic":  # a basic bot breaks no ties at random: it needs no stream
-        rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+    if level == "basic":
+        # a basic bot breaks no ties at random (it needs no stream) and reads its seat's
+        # narrow view (``SeatView``), the whole observation only when it needs more
+        if state.phase == "draw":
+            return _basic_draw(state.seat_view(seat))
+        return _basic_play(state.seat_view(seat), partial(state.observe, seat))
+    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
 
 
@@ -1799,7 +1840,7 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
 _OutKey = tuple[tuple[int, ...], tuple[Meld, ...], bool, bool]
 
 
-def _own_state(obs: JokerenObservation) -> JokerenState:
+def _own_state(obs: _Seen) -> JokerenState:
     """A state that holds only what the seat of ``obs`` knows: its hand, the table, the
     open pile and the public counters; the other hands and the stock are empty."""
     seat = obs.seat
@@ -1910,9 +1951,12 @@ def _quick_bits(
                 k = kinds[c]
                 if k != JOKER_KIND and sb & bits[k]:
                     jokers += 1
-        for between, after in table.next_places:
-            if jokers or m & between:
-                placed |= after
+        if jokers:
+            placed |= table.next_bits  # (every ``after`` of ``next_places``)
+        else:
+            for between, after in table.next_places:
+                if m & between:
+                    placed |= after
     a = m & _LANE
     b = m >> 16 & _LANE
     c = m >> 32 & _LANE
@@ -2109,10 +2153,16 @@ def _relaxed_left(
     # at most one card that must be in a meld: nothing to solve
     if kept + sum(1 for k in live if k not in placeable) + (0 if free_jokers else jokers) <= 1:
         return kept
-    weights = [0 if k in placeable else 1 for k in range(52)]
-    weights.append(0 if free_jokers else 1)
     # a lower bound is enough for a necessary condition: jokers left over cost nothing
-    return kept + _solve_live(live, jokers, tuple(weights), exact=False, lone_always=True)[0]
+    weights = _relaxed_weights(placeable, free_jokers)
+    return kept + _solve_live(live, jokers, weights, exact=False, lone_always=True)[0]
+
+
+@lru_cache(maxsize=1 << 10)
+def _relaxed_weights(placeable: frozenset[int], free_jokers: bool) -> tuple[int, ...]:
+    """``_relaxed_left``'s weights per kind (0..52): a card that must be in a meld weighs
+    1, one that may go to the table (and a joker, with ``free_jokers``) nothing."""
+    return (*(0 if k in placeable else 1 for k in range(52)), 0 if free_jokers else 1)
 
 
 def _out_key(state: JokerenState, seat: int) -> _OutKey:
@@ -2205,7 +2255,7 @@ _Rules = tuple[Variant, int, int, int | None]
 _LINES: dict[_OutKey, tuple[_Rules, tuple[Action, ...]]] = {}
 
 
-def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
+def going_out_line(obs: _Seen) -> tuple[Action, ...] | None:
     """The actions that take every card of the hand out this turn, from the seat's own
     observation (its turn, after its draw), ending with the discard; ``None`` when no
     legal sequence of this turn goes out. Exact with respect to the engine's rules (the
@@ -2219,7 +2269,7 @@ def going_out_line(obs: JokerenObservation) -> tuple[Action, ...] | None:
     return _line_after_quick(obs)
 
 
-def _line_after_quick(obs: JokerenObservation) -> tuple[Action, ...] | None:
+def _line_after_quick(obs: _Seen) -> tuple[Action, ...] | None:
     """``going_out_line`` once its quick condition (``_quick_bits``) holds."""
     seat = obs.seat
     hand = obs.hand
@@ -2238,7 +2288,7 @@ def _line_after_quick(obs: JokerenObservation) -> tuple[Action, ...] | None:
     return _search_out(_own_state(obs), seat)
 
 
-def open_card_goes_out(obs: JokerenObservation) -> bool:
+def open_card_goes_out(obs: _Seen) -> bool:
     """Whether taking the open card (the seat's turn, before its draw) lets it go out this
     turn (``going_out_line`` on the state after the draw)."""
     pile = obs.open_pile

@@ -1,7 +1,11 @@
 """The Jokeren ``expert`` bot: determinized search over the ``strong`` bot's choices.
 
-The expert plays like the ``strong`` bot (its lay-downs, lay-offs and joker swaps) but
-searches the two decisions of a turn that matter most:
+One released version (``BOT_VERSIONS``): version 1, described next (``choose_expert``).
+A candidate for a version 2 (``choose_expert_v2``, below) is kept as code, not released:
+it keeps the decision budget but played a little worse than the strong bot.
+
+Version 1: the expert plays like the ``strong`` bot (its lay-downs, lay-offs and joker
+swaps) but searches the two decisions of a turn that matter most:
 
 - the draw: the open card or the stock (when the open card may be taken);
 - the discard: the strong bot's card and the ``DISCARD_CANDIDATES - 1`` other loose
@@ -54,9 +58,11 @@ from engine.jokeren.bots import (
     _KIND_POINTS,
     _lowest_id,
     choose,
+    decide,
     hand_partition,
     kind_of,
     table_view,
+    view_of,
 )
 
 if TYPE_CHECKING:
@@ -258,20 +264,28 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     return candidates[max(always, key=lambda i: (totals[i], -i))]
 
 
-# --- a candidate, not released: the strong bot's discards, less those the next player takes
+# --- a candidate, not released: the strong bot's play, with a discard the next player
+# does not take
 #
 # Measured in duplicate play (benchmarks/README.md, "Expert: where strong loses points"),
-# the strong bot's weights (what a card that would meld is worth, going out next turn, a
-# card near one the next player took, the open card's rules) are at a plateau: changing
-# any of them moved the result by less than its noise, or made it worse. What the strong
-# bot cannot see is whether the next player will take the card it discards (a card taken
-# from the open pile is one that player needed: with strong bots 95% (Jokeren 7) and 83%
-# (Jokeren 13) of the takes go into a meld laid that turn). ``choose_expert_v2`` judges
-# its discard by that, on sampled worlds. It played even with the strong bot (2,000
-# deals: +0.10 [-0.10, +0.29] points per player and round in Jokeren 7, +0.29 [-0.02,
-# +0.60] in Jokeren 13), so it is no bot version: it is kept, with its tests, as the
-# base of the next attempt. Releasing it means a new ``BOT_VERSION`` (README, "Bot
-# versions").
+# the strong bot's weights are at a plateau, and a seat's result is mostly whether it
+# wins the race to go out. What the strong bot cannot see is whether the next player
+# takes the card it discards (a card taken from the open pile is one that player
+# needed), and whether that card may let the next player go out. The candidate plays the
+# strong bot's draw, lay-downs, lay-offs, swaps and going out, and chooses its discard
+# among the strong bot's ``FEED_CANDIDATES`` best loose cards by the strong bot's discard
+# score less ``FEED_WEIGHT`` times the chance that the next player takes it and
+# ``FEED_OUT_WEIGHT`` times the chance that, holding it, the next player may go out, both
+# over ``FEED_WORLDS`` worlds sampled from the seat's observation (``_world``; the same
+# worlds for every card). The next player's draw is the strong bot's draw rule
+# (``bots.decide``) and its chance to go out the engine's quick necessary condition
+# (``bots._quick_out``), never the exact going-out search: the work of a decision is at
+# most ``FEED_WORLDS * FEED_CANDIDATES`` such predictions on top of one strong decision,
+# within the decision budget in every preset. It is no bot version: over deals 0-1999 it
+# played a little worse than the strong bot (+0.23 [+0.01, +0.45] points per player and
+# round in Jokeren 7, +0.31 [−0.00, +0.63] in Jokeren 13; version 1 was even), see
+# benchmarks/README.md, "Jokeren expert: a candidate within the budget". Releasing a
+# candidate means a new ``BOT_VERSION`` (README, "Bot versions").
 
 #: the strong bot's best discards (by its ``_discard_score``) that the candidate compares
 FEED_CANDIDATES: Final = 3
@@ -279,44 +293,65 @@ FEED_CANDIDATES: Final = 3
 FEED_WORLDS: Final = 10
 #: what the next player taking the card is worth, in the strong bot's discard points
 FEED_WEIGHT: Final = 10.0
+#: what the next player perhaps going out with the card is worth, in the same points
+FEED_OUT_WEIGHT: Final = 30.0
 
 
-def _take_chances(
+def _next_draw(state: JokerenState, seat: int) -> tuple[bool, bool]:
+    """For ``seat``, to draw in ``state``: whether the strong bot's draw rule takes the open
+    card, and whether the hand with it passes the quick condition for going out this turn
+    (which the strong bot would also take it for)."""
+    obs = state.observe(seat)
+    pile = obs.open_pile
+    if not pile:
+        return False, False
+    out = False
+    if not obs.first_cycle:
+        lay_off = obs.variant.lay_off_before_out or obs.out[obs.seat]
+        out = bots._quick_out(obs.hand, obs.table, lay_off, pile[-1])
+    take = decide(view_of(obs, strong=True), strong=True, rng=None) == DRAW_OPEN
+    return take or out, out
+
+
+def _feed_chances(
     obs: JokerenObservation, hand: tuple[int, ...], kinds: list[int], rng: Stream
-) -> dict[int, float]:
-    """For each kind in ``kinds`` (loose cards of the hand), the share of ``FEED_WORLDS``
-    sampled worlds (``_world``; the same worlds for every kind) in which the next player,
-    played by the strong bot, takes it from the open pile after this seat discards it."""
+) -> dict[int, tuple[float, float]]:
+    """For each kind in ``kinds`` (loose cards of the hand), the shares of ``FEED_WORLDS``
+    sampled worlds (``_world``; the same worlds for every kind) in which the next player
+    takes it from the open pile after this seat discards it, and in which it may then go
+    out (``_next_draw``)."""
     known = _known_in_hands(obs)
     unseen = _unseen(obs)
     nxt = (obs.seat + 1) % obs.variant.num_players
     takes = dict.fromkeys(kinds, 0)
+    outs = dict.fromkeys(kinds, 0)
     for _ in range(FEED_WORLDS):
         world = _world(obs, known, unseen, rng)
         for k in kinds:
             state = world.apply(DISCARDS[_lowest_id(hand, k)])
             if state.is_terminal or state.current_player != nxt:
                 continue
-            if choose(state.observe(nxt), level="strong", rng=None) == DRAW_OPEN:
-                takes[k] += 1
-    return {k: n / FEED_WORLDS for k, n in takes.items()}
+            take, out = _next_draw(state, nxt)
+            takes[k] += take
+            outs[k] += out
+    return {k: (takes[k] / FEED_WORLDS, outs[k] / FEED_WORLDS) for k in kinds}
 
 
 def choose_expert_v2(obs: JokerenObservation, *, rng: Stream) -> Action:
-    """A candidate expert (not released, see above): the strong bot's draw, lay-downs,
-    lay-offs, swaps and going out; its discard is chosen among the strong bot's
-    ``FEED_CANDIDATES`` best loose cards by the strong bot's discard score less
-    ``FEED_WEIGHT`` times the chance that the next player takes the card
-    (``_take_chances``; ties: the lowest kind)."""
+    """The candidate's action (not released, see above): the strong bot's draw,
+    lay-downs, lay-offs, swaps and going out; its discard is chosen among the strong
+    bot's ``FEED_CANDIDATES`` best loose cards by the strong bot's discard score less the
+    weighted chances that the next player takes the card and may go out with it
+    (``_feed_chances``; ties: the lowest kind)."""
     if obs.phase == "draw":
         return choose(obs, level="strong", rng=rng)
     line = bots.going_out_line(obs)
     if line is not None:
         return line[0]
-    view = bots.view_of(obs, strong=True)
+    view = view_of(obs, strong=True)
     action: Action | None
     try:
-        action = bots.decide(view, strong=True, rng=None)
+        action = decide(view, strong=True, rng=None)
     except ValueError:  # a tie among the strong bot's discards (it would draw at random)
         action = None
     if action is not None and not isinstance(action, Discard):
@@ -327,8 +362,13 @@ def choose_expert_v2(obs: JokerenObservation, *, rng: Stream) -> Action:
         return action
     scores = {k: bots._discard_score(view, part, k) for k in loose}
     ranked = sorted(loose, key=lambda k: (-scores[k], k))[:FEED_CANDIDATES]
-    taken = _take_chances(obs, obs.hand, ranked, rng)
-    best = max(ranked, key=lambda k: (scores[k] - FEED_WEIGHT * taken[k], -k))
+    chances = _feed_chances(obs, obs.hand, ranked, rng)
+
+    def value(k: int) -> float:
+        take, out = chances[k]
+        return scores[k] - FEED_WEIGHT * take - FEED_OUT_WEIGHT * out
+
+    best = max(ranked, key=lambda k: (value(k), -k))
     return DISCARDS[_lowest_id(obs.hand, best)]
 
 
@@ -337,7 +377,8 @@ def bot_action(state: JokerenState, *, level: str, version: int = BOT_VERSION) -
     an unknown one raises ``UnknownBotVersion``) in the seat to move: from that seat's
     observation and the round's ``bot:<seat>`` stream, started at the number of actions
     so far."""
-    check_bot_version("jokeren", version, BOT_VERSIONS)
+    if type(version) is not int or version not in BOT_VERSIONS:
+        check_bot_version("jokeren", version, BOT_VERSIONS)  # (raises)
     if level != "expert":
         return bots.bot_action(state, level=level)
     seat = state.current_player

@@ -81,7 +81,7 @@ from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, filterfalse
-from typing import Any, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from engine.cards import (
     CARD_CODE,
@@ -290,6 +290,7 @@ def _open_takes(log: Log) -> tuple[tuple[int, int], ...]:
 
 
 _new = object.__new__
+_new_seat_view: Final = tuple.__new__
 
 
 def _state_of(fields: dict[str, Any]) -> JokerenState:
@@ -389,6 +390,35 @@ class JokerenObservation:
     def log_node(self) -> LogNode:
         """The log as a linked list, newest entry first (built on each call)."""
         return _log_node(self.log)
+
+
+class SeatView(NamedTuple):
+    """A narrow part of what one seat may see (``JokerenState.seat_view``): the fields of
+    its ``JokerenObservation`` that a basic bot reads at most decisions, each the same
+    value as the observation's field of the same name, made without the rest (a named
+    tuple: made for every decision, and cheaply). Nothing in it is hidden from the seat:
+    its own hand and public facts."""
+
+    seat: int
+    variant: Variant
+    round_index: int
+    dealer: int
+    current_player: int | None
+    phase: Phase
+    turn: int
+    move_count: int
+    reshuffles: int
+    hand: tuple[int, ...]
+    open_pile: tuple[int, ...]
+    table: tuple[Meld, ...]
+    removed: tuple[int, ...]
+    out: tuple[bool, ...]
+    came_out_this_turn: bool
+    taken_from_open: int | None
+    first_cycle: bool
+    may_meld: bool
+    may_lay_off: bool
+    needs_opening: bool
 
 
 @dataclass(frozen=True)
@@ -1106,6 +1136,50 @@ class JokerenState:
         obs = _new(JokerenObservation)
         _set_obs_dict(obs, d)
         return obs
+
+    def seat_view(self, seat: int) -> SeatView:
+        """The ``SeatView`` of ``seat``: ``observe(seat)``'s fields that it names, with the
+        same values (cheaper: no other field is made)."""
+        v = self.variant
+        player = self.current_player
+        phase = self.phase
+        turn = self.turn
+        out = self.out
+        came_out = self.came_out_this_turn
+        first_cycle = v.first_cycle_no_meld and turn < v.num_players
+        if player == seat and phase == "play" and not first_cycle:
+            may_meld = True
+            may_lay_off = v.lay_off_before_out or (
+                out[seat] and (v.lay_off_same_turn or not came_out)
+            )
+        else:
+            may_meld = may_lay_off = False
+        # made positionally, in the order of the fields (the named form costs a call)
+        return _new_seat_view(
+            SeatView,
+            (
+                seat,
+                v,
+                self.round_index,
+                self.dealer,
+                player,
+                phase,
+                turn,
+                self.move_count,
+                self.reshuffles,
+                self.hands[seat],
+                self.open_pile,
+                self.table,
+                self.removed,
+                out,
+                came_out,
+                self.taken_from_open,
+                first_cycle,
+                may_meld,
+                may_lay_off,
+                v.opening != "none" and not out[seat],
+            ),
+        )
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see, as JSON (shape in the module text)."""

@@ -35,9 +35,13 @@ PIT_NONE: Final = -1
 
 
 #: caches shared by the searches of one process (they hold facts, never choices): the
-#: roem of a set of four cards per trump and jack bonus, the ordered moves per trump
+#: roem of a set of four cards per trump and jack bonus, the ordered moves per trump (the
+#: card ids as bytes). Their keys and values are ints and bytes, which the garbage
+#: collector does not track, so it never walks these dicts (with tuple keys and lists it
+#: walked every entry: a full collection of a process whose caches had filled took
+#: hundreds of ms, paid by whichever decision triggered it)
 _ROEM: dict[tuple[int, int], dict[int, int]] = {}
-_MOVES: dict[int, dict[tuple[int, ...], list[int]]] = {}
+_MOVES: dict[int, dict[int, bytes]] = {}
 #: the ordered moves of a trump suit are forgotten once they pass this many entries
 CACHE_SIZE: Final = 300_000
 
@@ -284,15 +288,16 @@ class DoubleDummy:
         """The legal cards of ``seat`` the search tries, in its order."""
         return list(self._moves(hands, seat, trick))
 
-    def _moves(self, hands: list[int], seat: int, trick: tuple[int, ...]) -> list[int]:
+    def _moves(self, hands: list[int], seat: int, trick: tuple[int, ...]) -> bytes | list[int]:
         """The legal cards worth trying, the likeliest best first (see the module text);
-        cached per legal cards, cards in play and the trick's state."""
+        cached per legal cards, cards in play and the trick's state (one int: legal
+        cards in bits 0-31, cards in play 32-63, the trick's state from bit 64)."""
         legal = self.legal(hands[seat], trick)
         if legal & (legal - 1) == 0:
             return [legal.bit_length() - 1]
         live = hands[0] | hands[1] | hands[2] | hands[3]
         if not trick:
-            key: tuple[int, ...] = (legal, live)
+            key = legal | live << 32
         else:
             power = self.power[trick[0] // 8]
             n = len(trick)
@@ -304,14 +309,17 @@ class DoubleDummy:
                 if p > best_power:
                     best, best_power = i, p
             live |= 1 << trick[0]
-            key = (legal, live, trick[0] // 8, best_power, (n - best) & 1)
+            # led suit (2 bits), the best power + 1 (0-24, 5 bits), whose card is on top
+            # (1 bit), and a 1 above them that tells a trick's key from a lead's
+            state = 1 << 8 | (trick[0] // 8) << 6 | (best_power + 1) << 1 | (n - best) & 1
+            key = legal | live << 32 | state << 64
         moves = self.move_cache.get(key)
         if moves is None:
             moves = self._order(legal, live, trick)
             self.move_cache[key] = moves
         return moves
 
-    def _order(self, legal: int, live: int, trick: tuple[int, ...]) -> list[int]:
+    def _order(self, legal: int, live: int, trick: tuple[int, ...]) -> bytes:
         points = self.points
         out: list[int] = []
         for s in range(4):
@@ -328,11 +336,11 @@ class DoubleDummy:
                 elif live & bit:
                     prev = -1
         if len(out) < 2:
-            return out
+            return bytes(out)
         if not trick:
             lead_rank = self.lead_rank
             out.sort(key=lambda c: -lead_rank[c])
-            return out
+            return bytes(out)
         power = self.power[trick[0] // 8]
         n = len(trick)
         best = 0
@@ -352,7 +360,7 @@ class DoubleDummy:
                     points[c] if power[c] <= best_power else power[c],
                 )
             )
-        return out
+        return bytes(out)
 
     def representatives(
         self, hands: list[int], seat: int, trick: tuple[int, ...]

@@ -60,14 +60,14 @@ def test_a_bot_of_the_current_version_is_the_default(game: str) -> None:
     assert [a.to_json() for a in default] == [a.to_json() for a in current]
 
 
-def test_a_match_is_played_with_the_version_asked(second_bot_version: int) -> None:
+def test_a_match_is_played_with_the_version_asked(next_bot_version: int) -> None:
     module = game_module("jokeren")
     variant = module.PRESETS["jokeren7"]
     levels = ["basic"] * variant.num_players
     old = play_match(module, variant, secret=SECRET, rounds=2, levels=levels, version=1)
     new = play_match(module, variant, secret=SECRET, rounds=2, levels=levels)
     assert new == play_match(
-        module, variant, secret=SECRET, rounds=2, levels=levels, version=second_bot_version
+        module, variant, secret=SECRET, rounds=2, levels=levels, version=next_bot_version
     )
     assert old != new
 
@@ -100,20 +100,21 @@ def test_a_record_of_a_bot_version_the_engine_lacks_is_refused(
 
 
 def test_a_record_verifies_with_the_bots_of_its_own_version(
-    jokeren_record: dict[str, Any], second_bot_version: int
+    jokeren_record: dict[str, Any], next_bot_version: int
 ) -> None:
-    """A version-1 game still verifies after version 2 is released; claimed as a
-    version-2 game, its bots' moves are not version 2's choices."""
+    """A game of a released version still verifies after a newer version is released;
+    claimed as a game of the newer version, its bots' moves are not that version's
+    choices."""
     old = copy.deepcopy(jokeren_record)
-    assert old["bot_version"] == 1
+    assert old["bot_version"] < next_bot_version
     assert record.verify(record.read_record(old)).ok
-    old["bot_version"] = second_bot_version
+    old["bot_version"] = next_bot_version
     result = record.verify(record.read_record(old))
     assert not result.ok
     assert "is not the bot's choice" in result.all_problems()[0]
 
 
-def test_replay_round_plays_the_bots_of_the_version_given(second_bot_version: int) -> None:
+def test_replay_round_plays_the_bots_of_the_version_given(next_bot_version: int) -> None:
     module = game_module("jokeren")
     variant = module.PRESETS["jokeren7"]
     replays = {
@@ -127,7 +128,7 @@ def test_replay_round_plays_the_bots_of_the_version_given(second_bot_version: in
             own_actions=[],
             bot_from=0,
         )
-        for v in (1, second_bot_version)
+        for v in (1, next_bot_version)
     }
     for v, replay in replays.items():
         levels = ["strong"] * variant.num_players
@@ -135,7 +136,7 @@ def test_replay_round_plays_the_bots_of_the_version_given(second_bot_version: in
             module, variant, secret=SECRET, round_index=0, levels=levels, version=v
         )
         assert [a.action for a in replay.actions] == [a.to_json() for a in actions]
-    assert replays[1].actions != replays[second_bot_version].actions
+    assert replays[1].actions != replays[next_bot_version].actions
 
 
 def test_verify_game_uses_the_records_bot_version(

@@ -1,8 +1,8 @@
 """Bot versions on the site: a tournament and each game keep the bots' version they were
 created with, and everything that replays a game's bots (the next move, the audit, the
 record, par, what-if, the analysis) uses that version, also after a newer version is
-released (README, "Bot versions"). ``release_bot_version_2`` releases a version 2 whose
-bots play differently (their simplest action)."""
+released (README, "Bot versions"). ``release_next_bot_version`` releases a new version
+whose bots play differently (their simplest action)."""
 
 from __future__ import annotations
 
@@ -30,15 +30,17 @@ def _join(t: Tournament, name: str | None = None) -> tuple[Game, Any]:
 
 
 def test_tournaments_and_games_get_the_current_bot_version(
-    organizer: Any, release_bot_version_2: Callable[[], int]
+    organizer: Any, release_next_bot_version: Callable[[], int]
 ) -> None:
     old = factories.make_tournament(created_by=organizer)
     module = services.module_of(old.game)
-    assert old.bot_version == module.BOT_VERSION == 1
-    new_version = release_bot_version_2()
+    released = module.BOT_VERSION
+    assert old.bot_version == released
+    new_version = release_next_bot_version()
+    assert new_version > released
     new = factories.make_tournament(created_by=organizer)
     assert new.bot_version == new_version
-    assert _join(old)[0].bot_version == 1
+    assert _join(old)[0].bot_version == released
     assert _join(new)[0].bot_version == new_version
     practice = services.game_practice_start(
         user=factories.make_user(), game="klaverjas", preset="rotterdams"
@@ -63,42 +65,44 @@ def test_tournaments_and_games_get_the_current_bot_version(
 
 
 def test_changed_game_settings_before_anyone_entered_get_the_current_version(
-    organizer: Any, release_bot_version_2: Callable[[], int]
+    organizer: Any, release_next_bot_version: Callable[[], int]
 ) -> None:
     t = factories.make_tournament(created_by=organizer, bot_level="basic")
-    new_version = release_bot_version_2()
+    released = t.bot_version
+    new_version = release_next_bot_version()
     services.tournament_update(tournament=t, name="Nieuwe naam")
     t.refresh_from_db()
-    assert t.bot_version == 1
+    assert t.bot_version == released != new_version
     services.tournament_update(tournament=t, bot_level="strong")
     t.refresh_from_db()
     assert t.bot_version == new_version
 
 
 def test_a_game_plays_and_audits_with_its_own_version_after_a_new_one(
-    organizer: Any, release_bot_version_2: Callable[[], int]
+    organizer: Any, release_next_bot_version: Callable[[], int]
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2)
     game, user = _join(t)
     first = services.game_play_move(
         game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
     ).game
-    release_bot_version_2()
+    released = first.bot_version
+    new_version = release_next_bot_version()
     game, _events = factories.play_to_end(first, user)
-    assert game.bot_version == 1
-    # the next moves' bots were version 1's: the audit (which replays with the game's
-    # version) finds the stored scores, and so does the record
+    assert game.bot_version == released != new_version
+    # the next moves' bots were the released version's: the audit (which replays with
+    # the game's version) finds the stored scores, and so does the record
     assert services.game_audit(game_id=game.pk).ok
     rec = services.game_record(game=game)
-    assert rec.bot_version == 1
+    assert rec.bot_version == released
     assert record.verify(record.read_record(rec.to_json())).ok
-    # replayed with version 2's bots, the same stored game does not add up
-    Game.objects.filter(pk=game.pk).update(bot_version=2)
+    # replayed with the new version's bots, the same stored game does not add up
+    Game.objects.filter(pk=game.pk).update(bot_version=new_version)
     assert not services.game_audit(game_id=game.pk).ok
 
 
 def test_a_practice_game_of_a_new_version_is_played_and_replayed_with_it(
-    second_bot_version: int,
+    next_bot_version: int,
 ) -> None:
     user = factories.make_user()
     game = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
@@ -106,9 +110,9 @@ def test_a_practice_game_of_a_new_version_is_played_and_replayed_with_it(
     variant = module.PRESETS["jokeren7"]
     game, _events = factories.play_to_end(game, user)
     rec = services.game_record(game=game)
-    assert rec.bot_version == second_bot_version
+    assert rec.bot_version == next_bot_version
     assert record.verify(record.read_record(rec.to_json())).ok
-    # the bots' moves are version 2's (their simplest action), not version 1's
+    # the bots' moves are the new version's (their simplest action)
     for r, actions in enumerate(rec.actions):
         state = module.new_round(variant, secret=game.secret_bytes, round_index=r)
         for a in actions:
@@ -118,7 +122,7 @@ def test_a_practice_game_of_a_new_version_is_played_and_replayed_with_it(
 
 
 def test_par_is_kept_per_bot_version(
-    organizer: Any, release_bot_version_2: Callable[[], int]
+    organizer: Any, release_next_bot_version: Callable[[], int]
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
     module = services.module_of(t.game)
@@ -128,38 +132,41 @@ def test_par_is_kept_per_bot_version(
         play_round(module, variant, secret=t.secret_bytes, round_index=r, levels=levels)[0]
         for r in range(2)
     ]
-    release_bot_version_2()
-    # the tournament's par is still version 1's: computing again changes nothing
+    released = t.bot_version
+    new_version = release_next_bot_version()
+    # the tournament's par is still the released version's: computing again changes nothing
     assert analysis.tournament_par_compute(tournament_id=t.pk) == 0
     par = analysis.tournament_par(tournament=t)
     assert [par[r].scores for r in range(2)] == [s.scores() for s in v1]
-    assert set(ParRound.objects.filter(tournament=t).values_list("bot_version", flat=True)) == {1}
+    versions = set(ParRound.objects.filter(tournament=t).values_list("bot_version", flat=True))
+    assert versions == {released}
     # a row of another version is stale: never read, replaced when par is computed
-    ParRound.objects.filter(tournament=t, round_index=0).update(bot_version=2)
+    ParRound.objects.filter(tournament=t, round_index=0).update(bot_version=new_version)
     assert sorted(analysis.tournament_par(tournament=t)) == [1]
     assert analysis.tournament_par_compute(tournament_id=t.pk) == 1
     assert analysis.tournament_par(tournament=t)[0].scores == v1[0].scores()
 
 
 def test_what_if_and_analysis_use_the_source_games_version(
-    organizer: Any, release_bot_version_2: Callable[[], int]
+    organizer: Any, release_next_bot_version: Callable[[], int]
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1)
     game, user = _join(t)
     game, _events = factories.play_to_end(game, user)
     before = analysis.game_analysis(game=game, round_index=0)
-    release_bot_version_2()
+    released = game.bot_version
+    release_next_bot_version()
     assert analysis.game_analysis(game=game, round_index=0) == before
     what_if = analysis.game_what_if_start(user=user, source_id=game.pk, round_index=0, start=0)
-    assert what_if.bot_version == 1
+    assert what_if.bot_version == released
     module = services.module_of(game.game)
     while what_if.status == Game.Status.PLAYING:
-        # South plays like version 1's basic bot, as in the source game
-        south = module.bot_action(what_if.current_state(), level="basic", version=1)
+        # South plays like the released version's basic bot, as in the source game
+        south = module.bot_action(what_if.current_state(), level="basic", version=released)
         what_if = services.game_play_move(
             game_id=what_if.pk, user=user, seq=what_if.seq, action=south.to_json()
         ).game
-    # and the bots are the source's version 1: the same round, the same scores
+    # and the bots are the source's version: the same round, the same scores
     assert what_if.round_scores == game.round_scores[:1]
 
 

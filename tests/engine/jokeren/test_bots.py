@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Iterator
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from jokeren_helpers import ids, make_state
 
 import engine.jokeren as jokeren
+import engine.jokeren.bots as bots
 from engine.cards import CARD_CODE, CARD_POINTS, is_joker
 from engine.dealing import Stream
 from engine.jokeren import (
@@ -19,6 +21,7 @@ from engine.jokeren import (
     PRESETS,
     Discard,
     Draw,
+    JokerenObservation,
     JokerenState,
     LayMelds,
     LayOff,
@@ -38,6 +41,7 @@ from engine.jokeren.bots import (
     view_of,
 )
 from engine.jokeren.melds import InvalidMeld, check_meld, meld_verdict
+from engine.jokeren.state import SeatView
 from engine.match import play_round
 
 MIXES = (
@@ -263,10 +267,54 @@ def test_basic_bot_plays_as_its_whole_decision(preset: str) -> None:
             if whole == Draw("stock") and open_card_goes_out(obs):
                 whole = Draw("open")
             assert _basic_draw(obs) == whole
+            assert _basic_draw(state.seat_view(obs.seat)) == whole
         else:
             line = going_out_line(obs)
-            assert _basic_play(obs) == (whole if line is None else line[0])
+            expected = whole if line is None else line[0]
+            full = functools.partial(state.observe, obs.seat)
+            assert _basic_play(obs, full) == expected
+            assert _basic_play(state.seat_view(obs.seat), full) == expected
         checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_seat_view_is_part_of_the_observation(preset: str) -> None:
+    """The basic bot's narrow view of a seat (``JokerenState.seat_view``) holds only
+    fields of that seat's observation, each with the observation's value, for every seat
+    (the one to move and the others) in every position of some rounds."""
+    names = {f.name for f in dataclasses.fields(JokerenObservation)}
+    assert set(SeatView._fields) <= names
+    checked = 0
+    for state in positions(preset, 3, ("basic", "strong", "basic", "strong")):
+        for seat in range(state.variant.num_players):
+            view = state.seat_view(seat)
+            obs = state.observe(seat)
+            for name in SeatView._fields:
+                assert getattr(view, name) == getattr(obs, name), name
+            checked += 1
+    assert checked > 100
+
+
+def test_table_view_does_not_depend_on_the_table_viewed_before() -> None:
+    """A table's ``TableView`` made from the view of the table before it (melds added to
+    it) is the one made from its melds alone."""
+    checked = 0
+    for preset in ("jokeren7", "jokeren13", "veertigen"):
+        for state in positions(preset, 3, ("basic", "strong", "basic", "strong")):
+            extended = bots.table_view(state.table)
+            saved_cache, saved_last = dict(bots._TABLE_CACHE), bots._LAST_VIEW[0]
+            bots._TABLE_CACHE.clear()
+            bots._LAST_VIEW[0] = ((), bots.TableView({}, {}, {}))
+            alone = bots.table_view(state.table)
+            bots._TABLE_CACHE.clear()
+            bots._TABLE_CACHE.update(saved_cache)
+            bots._LAST_VIEW[0] = saved_last
+            assert alone == extended
+            assert list(alone.fit.items()) == list(extended.fit.items())
+            assert list(alone.swaps.items()) == list(extended.swaps.items())
+            assert list(alone.unlock.items()) == list(extended.unlock.items())
+            checked += bool(state.table)
     assert checked > 100
 
 

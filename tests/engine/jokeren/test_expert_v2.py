@@ -1,18 +1,30 @@
 """The candidate expert ``choose_expert_v2`` (not a released bot version): the strong
-bot's play, with a discard the next player is less likely to take; legal in every seat
-and preset, deterministic, blind to what its seat cannot see; the released expert
-(version 1) is untouched."""
+bot's play, with a discard the next player is less likely to take or to go out with;
+legal in every seat and preset, deterministic, blind to what its seat cannot see, within
+its counted budget; the released expert (version 1) is untouched."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from engine.dealing import Stream
-from engine.jokeren import PRESETS, JokerenState, bot_action, new_round
+from engine.jokeren import (
+    BOT_VERSION,
+    BOT_VERSIONS,
+    PRESETS,
+    JokerenState,
+    bot_action,
+    bots,
+    expert,
+    new_round,
+)
 from engine.jokeren.actions import DRAW_OPEN, Action, Discard
 from engine.jokeren.expert import (
+    FEED_CANDIDATES,
+    FEED_WORLDS,
     _known_in_hands,
     _unseen,
     _world,
@@ -59,17 +71,64 @@ def test_the_candidate_makes_only_legal_moves_in_every_seat(preset: str) -> None
 
 
 def test_the_released_expert_still_plays_version_1() -> None:
-    """``bot_action`` at version 1 answers with ``choose_expert``, never the candidate's
-    choice (on these positions the two differ)."""
+    """``bot_action`` (version 1, the current one) answers with ``choose_expert``, never
+    the candidate's choice (on these positions the two differ)."""
+    assert BOT_VERSION == 1 and BOT_VERSIONS == (1,)
     differ = 0
     for state in _positions("jokeren13", 2, {0, 2}):
         seat = state.current_player
         assert seat is not None
         rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
         first = choose_expert(state.observe(seat), rng=rng)
-        assert bot_action(state, level="expert", version=1) == first
+        assert bot_action(state, level="expert") == first
         differ += _candidate(state) != first
     assert differ > 0
+
+
+@pytest.mark.parametrize("preset", ["jokeren13", "klassiek", "vijf-rondes"])
+def test_a_decision_stays_within_its_counted_budget(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The discard search samples ``FEED_WORLDS`` worlds and predicts the next player's
+    draw at most ``FEED_CANDIDATES`` times in each, never with the exact going-out
+    search (``_search_out``): only the decision's own strong-bot play may run it."""
+    counts = {"worlds": 0, "predictions": 0, "searches": 0}
+    real_world, real_next, real_search = expert._world, expert._next_draw, bots._search_out
+
+    def world(*args: Any) -> JokerenState:
+        counts["worlds"] += 1
+        return real_world(*args)
+
+    def next_draw(state: JokerenState, seat: int) -> tuple[bool, bool]:
+        counts["predictions"] += 1
+        return real_next(state, seat)
+
+    def search(*args: Any) -> Any:
+        counts["searches"] += 1
+        return real_search(*args)
+
+    monkeypatch.setattr(expert, "_world", world)
+    monkeypatch.setattr(expert, "_next_draw", next_draw)
+    monkeypatch.setattr(bots, "_search_out", search)
+    searched = 0
+    for state in _positions(preset, 2, set()):
+        seat = state.current_player
+        assert seat is not None
+        obs = state.observe(seat)
+        if obs.phase == "draw":
+            continue
+        part = bots.hand_partition(obs.hand, obs.variant.scoring == "cards")
+        kinds = list(dict.fromkeys(part.loose))[: FEED_CANDIDATES + 2]
+        if len(kinds) < 2:
+            continue
+        counts.update(worlds=0, predictions=0, searches=0)
+        rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+        expert._feed_chances(obs, obs.hand, kinds[:FEED_CANDIDATES], rng)
+        assert counts["worlds"] == FEED_WORLDS
+        assert 0 < counts["predictions"] <= FEED_WORLDS * FEED_CANDIDATES
+        assert counts["searches"] == 0
+        searched += 1
+    assert searched > 5
 
 
 def test_the_candidate_is_a_function_of_the_observation_and_the_stream() -> None:

@@ -1,0 +1,112 @@
+"""The Klaverjas expert (version 2) bounds its work by counts: the decision that took
+424 ms on a quiet machine (``bench_expert.py --rounds 20``, Amsterdams, round 5, move
+19: benchmarks/README.md, "Klaverjas expert decision time: the garbage collector")
+stays within its sample, draw and node caps, and the search's shared caches hold
+nothing the garbage collector has to walk (that decision's time was a full collection
+of the process's objects: the Jokeren bots' caches and this move cache's lists, which
+grew to hundreds of thousands)."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+import pytest
+
+from engine.cli import BENCH_SECRET
+from engine.klaverjas import PRESETS, KlaverjasState, dd, new_round, pimc
+from engine.klaverjas.expert import bot_action
+
+#: the slow decision: bench_expert's round ``70 * 100_000 + 5`` of Amsterdams, move 19
+SLOW_ROUND = 70 * 100_000 + 5
+SLOW_MOVE = 19
+
+
+def _slow_position() -> KlaverjasState:
+    """The position of the slow decision, reached as bench_expert reaches it (the expert
+    in seats 0 and 2, the strong bot in 1 and 3)."""
+    state = new_round(PRESETS["amsterdams"], secret=BENCH_SECRET, round_index=SLOW_ROUND)
+    for _ in range(SLOW_MOVE):
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(bot_action(state, level="expert" if seat % 2 == 0 else "strong"))
+    assert state.current_player in (0, 2)
+    return state
+
+
+class _Counts:
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.searches: list[dd.DoubleDummy] = []
+        self.draws = 0
+        self.samples = 0
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> _Counts:
+    """The expert's searches, draws and samples of one decision, counted."""
+    counts = _Counts()
+
+    class Counted(dd.DoubleDummy):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            counts.searches.append(self)
+
+    draw = pimc._draw
+    samples = pimc._samples
+
+    def counted_draw(*args: Any, **kwargs: Any) -> list[int] | None:
+        counts.draws += 1
+        return draw(*args, **kwargs)
+
+    def counted_samples(*args: Any, **kwargs: Any) -> list[list[int]]:
+        out = samples(*args, **kwargs)
+        counts.samples = len(out)
+        return out
+
+    monkeypatch.setattr(pimc, "DoubleDummy", Counted)
+    monkeypatch.setattr(pimc, "_draw", counted_draw)
+    monkeypatch.setattr(pimc, "_samples", counted_samples)
+    return counts
+
+
+def test_the_slow_decision_stays_within_its_count_caps(counted: _Counts) -> None:
+    state = _slow_position()
+    counted.reset()  # count the slow decision only
+    tricks_left = 8 - len(state.tricks)
+    bot_action(state, level="expert")
+    assert len(counted.searches) == 1
+    nodes = counted.searches[0].nodes
+    assert nodes > 0
+    if tricks_left > pimc.SEARCH_TRICKS:
+        # no new rollout sample past ROLLOUT_NODES cards; a sample plays at most 8
+        # candidate cards out, each to the end of the round (32 cards)
+        assert nodes <= pimc.ROLLOUT_NODES + 8 * 32
+    else:
+        assert nodes <= pimc.NODE_LIMIT
+    assert 1 <= counted.samples <= pimc.SAMPLES
+    # a sample draws with the trump caps, then without; a bid miss draws once more
+    assert counted.draws <= 2 * pimc.SAMPLES + pimc.BID_TRIES
+
+
+def test_the_move_cache_holds_nothing_the_garbage_collector_walks() -> None:
+    state = _slow_position()
+    bot_action(state, level="expert")
+    gc.collect()
+    caches = [c for c in dd._MOVES.values() if c]
+    assert caches
+    for cache in caches:
+        # an untracked dict is skipped by every collection, whatever its size
+        assert not gc.is_tracked(cache)
+    assert not any(gc.is_tracked(roem) for roem in dd._ROEM.values())
+
+
+def test_the_slow_decision_is_the_same_with_cold_and_warm_caches() -> None:
+    state = _slow_position()
+    dd._MOVES.clear()
+    dd._ROEM.clear()
+    cold = bot_action(state, level="expert")
+    assert bot_action(state, level="expert") == cold
+    assert bot_action(state, level="expert") == cold
