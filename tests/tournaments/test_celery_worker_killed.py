@@ -285,8 +285,9 @@ def test_a_pool_child_killed_mid_close_its_worker_closes_it_exactly_once(
     tournament = tournament_with_unfinished_games()
     worker = workers.start()
     result = tasks.tournament_close.delay(tournament.pk)
-    child = pool_child(worker)
-    killed = kill_mid_close(tournament, lambda: os.kill(child, signal.SIGKILL))
+    # The child that runs the close now: looked up at the kill, not at the start (a child
+    # seen at the start may have been replaced by the time the close pauses).
+    killed = kill_mid_close(tournament, lambda: os.kill(pool_child(worker), signal.SIGKILL))
     took = assert_closed_exactly_once(tournament, workers, result.id, killed=killed)
     assert worker.poll() is None  # the same worker, with a new child
     assert took < VISIBILITY  # requeued at once, not left to the visibility timeout
