@@ -341,6 +341,31 @@ def _fits_requirement(contract: Contract, pattern: Pattern) -> bool:
     return any(n >= k for k in contract.groups)
 
 
+def _melding_rights(
+    v: Variant,
+    seat: int,
+    player: int | None,
+    phase: Phase,
+    turn: int,
+    out: tuple[bool, ...],
+    came_out: bool,
+) -> tuple[bool, bool, bool]:
+    """``(first_cycle, may_meld, may_lay_off)`` for ``seat``: in the first round of turns
+    nobody melds where the variant says so (``first_cycle_no_meld``); otherwise the player
+    to move may lay melds after the draw, and lay off too where the variant allows it
+    before coming out, or once out (not in the turn it came out, unless
+    ``lay_off_same_turn``): RULES.md §2-§3. One rule for the observation and the seat's
+    narrow view."""
+    first_cycle = v.first_cycle_no_meld and turn < v.num_players
+    if player == seat and phase == "play" and not first_cycle:
+        return (
+            first_cycle,
+            True,
+            v.lay_off_before_out or (out[seat] and (v.lay_off_same_turn or not came_out)),
+        )
+    return first_cycle, False, False
+
+
 @dataclass(frozen=True)
 class JokerenObservation:
     """What one seat may see (see the module text); built cheaply for the bots."""
@@ -1114,14 +1139,9 @@ class JokerenState:
         v = self.variant
         player = d["current_player"]
         out = d["out"]
-        first_cycle = v.first_cycle_no_meld and d["turn"] < v.num_players
-        if player == seat and d["phase"] == "play" and not first_cycle:
-            d["may_meld"] = True
-            d["may_lay_off"] = v.lay_off_before_out or (
-                out[seat] and (v.lay_off_same_turn or not d["came_out_this_turn"])
-            )
-        else:
-            d["may_meld"] = d["may_lay_off"] = False
+        first_cycle, d["may_meld"], d["may_lay_off"] = _melding_rights(
+            v, seat, player, d["phase"], d["turn"], out, d["came_out_this_turn"]
+        )
         d["seat"] = seat
         d["hand"] = hands[seat]
         if len(hands) == 4:
@@ -1146,14 +1166,9 @@ class JokerenState:
         turn = self.turn
         out = self.out
         came_out = self.came_out_this_turn
-        first_cycle = v.first_cycle_no_meld and turn < v.num_players
-        if player == seat and phase == "play" and not first_cycle:
-            may_meld = True
-            may_lay_off = v.lay_off_before_out or (
-                out[seat] and (v.lay_off_same_turn or not came_out)
-            )
-        else:
-            may_meld = may_lay_off = False
+        first_cycle, may_meld, may_lay_off = _melding_rights(
+            v, seat, player, phase, turn, out, came_out
+        )
         # made positionally, in the order of the fields (the named form costs a call)
         return _new_seat_view(
             SeatView,
