@@ -88,6 +88,13 @@ def test_main_pages_have_no_serious_accessibility_violations(live_server: Any, p
     found = axe_violations(page)
     if found:
         failures.append(f"[jokeren table, a card selected]\n{describe(found)}")
+    # A long list of moves scrolls (as on a small screen, or late in a round): the keyboard
+    # must reach it too.
+    page.add_style_tag(content=".jk-log { max-height: 2.5em; }")
+    assert page.locator("[data-testid=log]").evaluate("(e) => e.scrollHeight > e.clientHeight")
+    found = axe_violations(page)
+    if found:
+        failures.append(f"[jokeren table, the moves list scrolling]\n{describe(found)}")
     check("klaverjas table", f"/games/{kj_game.pk}/", table=True)
     page.context.clear_cookies()
     log_in(page, base, "anna")
