@@ -388,10 +388,18 @@ def _round_actions(game: Game, round_index: int) -> list[record.RecordedAction]:
     return list(actions[round_index]) if round_index < len(actions) else []
 
 
+def what_if_round(*, game: Game) -> int | None:
+    """The source game's round (from 0) that a "play from here" game plays, else ``None``
+    (a tournament game never is one: no query)."""
+    if game.entry_id is not None:
+        return None
+    return WhatIf.objects.filter(game=game).values_list("round_index", flat=True).first()
+
+
 def replay_rounds(*, game: Game) -> list[int]:
     """The rounds of a game a replay can show: every finished round, or, for a what-if
     game, its one round."""
-    what_if = WhatIf.objects.filter(game=game).values_list("round_index", flat=True).first()
+    what_if = what_if_round(game=game)
     if what_if is not None:
         return [what_if] if game.round_scores else []
     return list(range(len(game.round_scores)))

@@ -24,7 +24,7 @@ from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
 from tournaments import analysis, json_input, services
-from tournaments.models import Game, Tournament, WhatIf
+from tournaments.models import Game, Tournament
 from tournaments.series import bot_user_ids
 
 #: The largest request body the API reads (a move is well under 1 KiB).
@@ -184,7 +184,7 @@ def game_payload(game: Game) -> dict[str, Any]:
         "tournament": {"id": tournament.pk, "name": tournament.name} if tournament else None,
         "round": game.round_index,
         "rounds": game.rounds,
-        "what_if_round": _what_if_round(game),
+        "what_if_round": analysis.what_if_round(game=game),
         "seq": game.seq,
         "status": game.status,
         "bot_finished": game.bot_finished,
@@ -199,14 +199,6 @@ def game_payload(game: Game) -> dict[str, Any]:
         and (tournament is None or tournament.window_open()),
         "result": result,
     }
-
-
-def _what_if_round(game: Game) -> int | None:
-    """The source game's round a "play from here" game replays (0-based), else ``None``:
-    such a game plays that one round, so "round r of n" would read "round 5 of 1"."""
-    if game.entry_id is not None:
-        return None
-    return WhatIf.objects.filter(game=game).values_list("round_index", flat=True).first()
 
 
 def _own_game(request: HttpRequest, game_id: int) -> Game:

@@ -56,12 +56,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             .order_by()
             .first()
         )
-    board = services.standings_page(
-        tournament=tournament,
-        user=request.user,
-        page=_page_param(request, "page"),
-        q=request.GET.get("q", "")[:150],
-    )
+    board = _board(request, tournament)
     my_result = None
     if my_game is not None and my_game.is_finished:
         total, average, result = services.game_result(my_game)
@@ -127,18 +122,24 @@ def tournament_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
     how many rounds' scores the viewer may see, so the script reloads the whole page when
     either changes (the per-deal tables follow)."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    board = services.standings_page(
-        tournament=tournament,
-        user=request.user,
-        page=_page_param(request, "page"),
-        q=request.GET.get("q", "")[:150],
-    )
+    board = _board(request, tournament)
     context = _leaderboard_context(
         tournament=tournament,
         board=board,
         extras=analysis.board_extras_for(tournament=tournament, board=board),
     )
     return render(request, "tournaments/leaderboard_fragment.html", context)
+
+
+def _board(request: HttpRequest, tournament: Tournament) -> services.Board:
+    """The leaderboard's page the request asks for (``?page=n&q=name``) as its viewer may
+    see it: the tournament page's and its live refresh's."""
+    return services.standings_page(
+        tournament=tournament,
+        user=request.user,
+        page=_page_param(request, "page"),
+        q=request.GET.get("q", "")[:150],
+    )
 
 
 def _leaderboard_context(

@@ -23,7 +23,6 @@ export const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in va
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The JSON of a <script type="application/json"> element (json_script, the strings). */
 /** The table's round label: "Ronde 3 van 8", or for a "play from here" game (one round
  * of a finished game, `what_if_round`) "Ronde 5, gespeeld vanaf een stand". */
 export const roundLabel = (T, game, index) =>
@@ -31,6 +30,7 @@ export const roundLabel = (T, game, index) =>
     ? fmt(T.round_of, { round: index + 1, rounds: game.rounds })
     : fmt(T.what_if_round, { round: game.what_if_round + 1 });
 
+/** The JSON of a <script type="application/json"> element (json_script, the strings). */
 export const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
 
 /** "en" when the page is English, else "nl" (Dutch is the default). */
