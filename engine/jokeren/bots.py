@@ -67,6 +67,7 @@ from engine.jokeren.actions import (
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
 from engine.jokeren.state import JokerenObservation, JokerenState, SeatView
 from engine.jokeren.variants import Variant
+from engine.untracked import untrack
 
 #: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
 #: the same values by the same names)
@@ -516,7 +517,10 @@ def _solve_live(
                 sets = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
                 if len(cache) >= 1 << 15:
                     cache.clear()
-                cache[key] = sets
+                # cached for good: objects the garbage collector need not walk
+                untrack(sets[0])
+                untrack(sets[1])
+                cache[key] = untrack(sets)
             both[k] = sets
     if jokers:
         return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
@@ -567,7 +571,7 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
         cost = jokers * weights[JOKER_KIND]
         for k in naturals:
             cost += weights[k]
-        return tuple.__new__(Partition, ((), naturals, jokers, cost))
+        return untrack(tuple.__new__(Partition, ((), naturals, jokers, cost)))
     live: list[int] = []
     dead: list[int] = []
     dead_cost = 0
@@ -591,7 +595,8 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
 def _new_partition(
     melds: tuple[HandMeld, ...], loose: tuple[int, ...], loose_jokers: int, cost: int
 ) -> Partition:
-    return tuple.__new__(Partition, (melds, loose, loose_jokers, cost))
+    # cached: an object the garbage collector need not walk (engine/untracked.py)
+    return untrack(tuple.__new__(Partition, (melds, loose, loose_jokers, cost)))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -625,7 +630,8 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
     for m in melds:
         for k in m.naturals:
             loose.remove(k)
-    return Partition(tuple(melds), tuple(loose), spare, cost)
+    # cached: objects the garbage collector need not walk (engine/untracked.py)
+    return untrack(Partition(untrack(tuple(map(untrack, melds))), tuple(loose), spare, cost))
 
 
 _new_meld: Final = tuple.__new__
@@ -700,13 +706,20 @@ def opening_melds(
 ) -> tuple[HandMeld, ...] | None:
     """The melds of a first lay-down that meets ``req`` and leaves the least penalty in
     hand (at least one card is always kept for the discard), or ``None``."""
-    return _opening_melds(naturals, jokers, req, by_cards)
+    # cached on the requirement's fields: a key of tuples of ints, which the garbage
+    # collector need not walk (engine/untracked.py)
+    fields = (req.runs, req.groups, req.all_out, req.points, req.any_meld)
+    return _opening_melds(naturals, jokers, fields, by_cards)
 
 
 @lru_cache(maxsize=1 << 14)
 def _opening_melds(
-    naturals: tuple[int, ...], jokers: int, req: Requirement, by_cards: bool
+    naturals: tuple[int, ...],
+    jokers: int,
+    fields: tuple[tuple[int, ...], tuple[int, ...], bool, int, bool],
+    by_cards: bool,
 ) -> tuple[HandMeld, ...] | None:
+    req = Requirement(*fields)
     slots: list[tuple[bool, int]] = sorted(
         [(True, n) for n in req.runs] + [(False, n) for n in req.groups], reverse=True
     )
@@ -2015,7 +2028,7 @@ def _out_possible(
     of the actions, the opening requirement and which card may be discarded, so it never
     rules out a real way out.)"""
     if not lay_off or not melds:
-        return _relaxed_left(naturals, jokers, _NOTHING, False) <= keep
+        return _relaxed_left(naturals, jokers, 0, False) <= keep
     table = table_bits(melds)
     bits = _LANE_BIT
     swaps = table.swap_bits
@@ -2089,14 +2102,15 @@ def _out_after_swaps(
         rest = list(naturals)
         for k in gone:
             rest.remove(k)
-        left = _relaxed_left(tuple(rest), available - used, frozenset(placeable), free_jokers)
+        # the kinds as bits: a cache key of ints, which the garbage collector need not walk
+        place = 0
+        for k in placeable:
+            place |= 1 << k
+        left = _relaxed_left(tuple(rest), available - used, place, free_jokers)
         best = min(best, left)
         if best <= keep:
             return True
     return False
-
-
-_NOTHING: Final[frozenset[int]] = frozenset()
 
 
 def _out_with_discard(
@@ -2133,11 +2147,9 @@ def _out_with_discard(
 
 
 @lru_cache(maxsize=1 << 14)
-def _relaxed_left(
-    naturals: tuple[int, ...], jokers: int, placeable: frozenset[int], free_jokers: bool
-) -> int:
+def _relaxed_left(naturals: tuple[int, ...], jokers: int, placeable: int, free_jokers: bool) -> int:
     """At most the fewest cards a hand keeps when it lays melds and the cards
-    ``placeable`` (and, with ``free_jokers``, the jokers) may leave without a meld
+    ``placeable`` (bit k for kind k; and, with ``free_jokers``, the jokers) may leave without a meld
     (``_out_possible``): jokers left over are not counted, a lower bound."""
     if jokers >= 2:
         live = naturals
@@ -2147,11 +2159,11 @@ def _relaxed_left(
         live_bits = _live_bits(_lane_mask(naturals), jokers)
         bits = _LANE_BIT
         live = tuple(k for k in naturals if live_bits & bits[k])
-        kept = sum(1 for k in naturals if not live_bits & bits[k] and k not in placeable)
+        kept = sum(1 for k in naturals if not live_bits & bits[k] and not placeable >> k & 1)
         if kept > 1 or not live:
             return kept + (jokers if not free_jokers and not live else 0)
     # at most one card that must be in a meld: nothing to solve
-    if kept + sum(1 for k in live if k not in placeable) + (0 if free_jokers else jokers) <= 1:
+    if kept + sum(1 for k in live if not placeable >> k & 1) + (0 if free_jokers else jokers) <= 1:
         return kept
     # a lower bound is enough for a necessary condition: jokers left over cost nothing
     weights = _relaxed_weights(placeable, free_jokers)
@@ -2159,10 +2171,10 @@ def _relaxed_left(
 
 
 @lru_cache(maxsize=1 << 10)
-def _relaxed_weights(placeable: frozenset[int], free_jokers: bool) -> tuple[int, ...]:
+def _relaxed_weights(placeable: int, free_jokers: bool) -> tuple[int, ...]:
     """``_relaxed_left``'s weights per kind (0..52): a card that must be in a meld weighs
     1, one that may go to the table (and a joker, with ``free_jokers``) nothing."""
-    return (*(0 if k in placeable else 1 for k in range(52)), 0 if free_jokers else 1)
+    return (*(0 if placeable >> k & 1 else 1 for k in range(52)), 0 if free_jokers else 1)
 
 
 def _out_key(state: JokerenState, seat: int) -> _OutKey:
