@@ -67,7 +67,7 @@ from engine.jokeren.actions import (
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
 from engine.jokeren.state import JokerenObservation, JokerenState, SeatView
 from engine.jokeren.variants import Variant
-from engine.untracked import untrack
+from engine.untracked import untrack, untracked_cache
 
 #: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
 #: the same values by the same names)
@@ -539,7 +539,7 @@ _RELATED: Final = tuple(
 _CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], list[_Candidate]]] = {}
 
 
-@lru_cache(maxsize=1 << 16)
+@untracked_cache(maxsize=1 << 16)
 def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
     """The split of a hand (sorted natural kinds and a number of jokers) into melds that
     leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first.
@@ -599,7 +599,7 @@ def _new_partition(
     return untrack(tuple.__new__(Partition, (melds, loose, loose_jokers, cost)))
 
 
-@lru_cache(maxsize=1 << 16)
+@untracked_cache(maxsize=1 << 16)
 def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Partition:
     """``partition`` of the cards that can meld (cached on them alone: a hand that
     changes only by loose cards reuses it)."""
@@ -712,7 +712,7 @@ def opening_melds(
     return _opening_melds(naturals, jokers, fields, by_cards)
 
 
-@lru_cache(maxsize=1 << 14)
+@untracked_cache(maxsize=1 << 14)
 def _opening_melds(
     naturals: tuple[int, ...],
     jokers: int,
@@ -782,7 +782,7 @@ def _opening_melds(
     return None if best is None else best[1]
 
 
-@lru_cache(maxsize=1 << 12)
+@untracked_cache(maxsize=1 << 12)
 def _points_split(
     naturals: tuple[int, ...], jokers: int, need: int, by_cards: bool
 ) -> tuple[HandMeld, ...] | None:
@@ -2146,7 +2146,7 @@ def _out_with_discard(
     return False
 
 
-@lru_cache(maxsize=1 << 14)
+@untracked_cache(maxsize=1 << 14)
 def _relaxed_left(naturals: tuple[int, ...], jokers: int, placeable: int, free_jokers: bool) -> int:
     """At most the fewest cards a hand keeps when it lays melds and the cards
     ``placeable`` (bit k for kind k; and, with ``free_jokers``, the jokers) may leave without a meld

@@ -1,0 +1,74 @@
+"""The Jokeren bots' caches hold nothing the cyclic garbage collector walks: a full
+collection visits every tracked object of the process, and the decision that triggers
+one pays for all of them (benchmarks/README.md, "Jokeren expert decision time: the
+garbage collector"). What the caches hold is facts about hands, never choices, so this
+changes no choice (tests/engine/test_bot_fingerprints.py)."""
+
+from __future__ import annotations
+
+import gc
+
+from engine.jokeren import PRESETS, bot_action, bots, new_round
+from engine.jokeren.bots import HandMeld, Partition, hand_partition
+from engine.untracked import untrack
+
+
+def _play(preset: str, rounds: int) -> None:
+    variant = PRESETS[preset]
+    for r in range(rounds):
+        state = new_round(variant, secret=b"gc" * 16, round_index=r)
+        while not state.is_terminal:
+            assert state.current_player is not None
+            level = "expert" if state.current_player % 2 == 0 else "strong"
+            state = state.apply(bot_action(state, level=level))
+
+
+def _tracked() -> int:
+    gc.collect()
+    gc.collect()  # a tuple is untracked once what it holds is
+    return len(gc.get_objects())
+
+
+def test_untrack_keeps_the_object_and_its_value() -> None:
+    meld = HandMeld(True, (1, 2, 3), ((5, 0),))
+    assert gc.is_tracked(meld)
+    assert untrack(meld) is meld
+    assert not gc.is_tracked(meld)
+    assert meld == (True, (1, 2, 3), ((5, 0),), False)
+    assert meld.size == 4
+
+
+def test_a_cached_partition_and_its_melds_are_untracked() -> None:
+    bots.clear_caches()
+    # 3-4-5 of clubs, 7s of three suits, a joker (id 52), two loose cards
+    part = hand_partition([2, 3, 4, 6, 19, 32, 52, 11, 24])
+    assert isinstance(part, Partition)
+    assert part.melds
+    assert not gc.is_tracked(part)
+    assert not gc.is_tracked(part.melds)
+    assert not any(gc.is_tracked(m) for m in part.melds)
+    assert hand_partition([2, 3, 4, 6, 19, 32, 52, 11, 24]) is part
+
+
+def test_the_caches_leave_few_tracked_objects_however_full() -> None:
+    bots.clear_caches()
+    before = _tracked()
+    _play("jokeren13", 2)
+    _play("klassiek", 1)
+    after = _tracked()
+    caches = [
+        bots.partition,
+        bots._partition_live,
+        bots._opening_melds,
+        bots._points_split,
+        bots._relaxed_left,
+    ]
+    entries = sum(len(c.cache) for c in caches) + len(bots._CANDIDATES)
+    assert entries > 5_000
+    # an entry whose key or value the collector tracked would count one or more each
+    # (before the caches were untracked: about two per entry)
+    assert after - before < entries // 10
+    assert not any(isinstance(o, Partition) for o in gc.get_objects())
+    # an untracked dict is skipped by every collection, whatever its size
+    assert not gc.is_tracked(bots._CANDIDATES)
+    assert not any(gc.is_tracked(c.cache) for c in caches)
