@@ -1,0 +1,197 @@
+"""How much the Jokeren expert's search could gain with more knowledge: its decisions
+searched with the cards seen.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/expert_oracle.py [--deals 200] [--first 0]
+        [--preset jokeren7 ...] [--horizon turn|round] [--know all|hands|next|none]
+        [--worlds 8] [--jsonl out.jsonl]
+
+Not a bot (RULES.md §4: no bot sees what its seat cannot): a measuring stick for what
+the expert's decisions could gain. The ``oracle`` level plays like the strong bot but,
+where the released expert searches (the draw: open card or stock; the discard: the
+strong bot's card and the two loose cards with the most points, none that fits the
+table: ``expert._candidates``), it plays each candidate out with strong bots in every
+seat, to the end of its next turn (``--horizon turn``, as the expert's rollouts) or to
+the round's end (``round``), and takes the candidate of the best total value over the
+worlds (``expert._value``: the opponents' average penalty minus its own; the strong
+bot's choice on a tie). ``--know`` says what the worlds know:
+
+- ``all``: the true round (every hand, the stock's order, the reshuffles): one world, a
+  clairvoyant search without sampling noise;
+- ``hands``: ``--worlds`` worlds with every hand true and the stock shuffled;
+- ``next``: the next player's hand true, the rest sampled as the expert samples;
+- ``none``: sampled from the seat's observation alone, as the expert samples
+  (``expert._world``), with no budget: an honest search of ``--worlds`` worlds.
+
+In duplicate play against the strong bot (same deals and sign as ``duplicate.py``:
+negative, the oracle better) the results bound what a determinized search over these
+candidates with this rollout policy can reach with that much knowledge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from duplicate import summary
+
+from engine.dealing import Stream
+from engine.errors import IllegalMove
+from engine.jokeren import PRESETS, bots, expert, new_round
+
+
+def _worlds(state: expert.JokerenState, seat: int, know: str, n: int, rng: Stream) -> list[Any]:
+    """The worlds the search plays on: the true round (``all``), ``n`` with the true
+    hands and the stock shuffled (``hands``), ``n`` with the next player's true hand and
+    the rest sampled (``next``), or ``n`` sampled from the seat's observation alone as the
+    expert samples them (``none``)."""
+    if know == "all":
+        return [state]
+    obs = state.observe(seat)
+    unseen = expert._unseen(obs)
+    if know == "infer":
+        known = expert._known_in_hands(obs)
+        out = []
+        for _ in range(4 * n):
+            world = expert._world(obs, known, unseen, rng)
+            if obs.phase != "draw" or _consistent(world, obs):
+                out.append(world)
+                if len(out) == n:
+                    break
+        return out or [expert._world(obs, known, unseen, rng)]
+    if know == "hands":
+        known = [list(h) if s != seat else [] for s, h in enumerate(state.hands)]
+    else:
+        known = expert._known_in_hands(obs)
+        if know == "next":
+            nxt = (seat + 1) % len(state.hands)
+            known[nxt] = list(state.hands[nxt])
+    return [expert._world(obs, known, unseen, rng) for _ in range(n)]
+
+
+def _consistent(world: expert.JokerenState, obs: Any) -> bool:
+    """Whether the strong bot in the previous player's seat, holding in ``world`` its hand
+    and the card it has just discarded, would have discarded that card (at the seat's
+    draw, when the last action was that discard; the table has not changed since)."""
+    log = obs.log
+    if not log:
+        return True
+    kind, o, action, _ = log[-1]
+    if kind != "action" or not isinstance(action, expert.Discard) or o == obs.seat:
+        return True
+    taken = None
+    laid = False
+    start = len(log) - 1
+    while start > 0:
+        kind, who, act, data = log[start - 1]
+        if kind != "action" or who != o:
+            break
+        start -= 1
+        if data:
+            taken = data[0]
+        laid = laid or isinstance(act, expert.LayMelds)
+    earlier = any(
+        k == "action" and w == o and isinstance(a, expert.LayMelds) for k, w, a, _ in log[:start]
+    )
+    hands = list(world.hands)
+    hands[o] = tuple(sorted((*hands[o], action.card)))
+    past = world._evolve(
+        current_player=o,
+        phase="discard",
+        hands=tuple(hands),
+        open_pile=world.open_pile[:-1],
+        taken_from_open=taken,
+        came_out_this_turn=laid and not earlier,
+        turn=world.turn - 1,
+        move_count=world.move_count - 1,
+    )
+    try:
+        choice = bots.bot_action(past, level="strong")
+    except (IllegalMove, ValueError):
+        return True
+    if not isinstance(choice, expert.Discard):
+        return False
+    return expert.kind_of(choice.card) == expert.kind_of(action.card)
+
+
+def oracle_action(
+    state: expert.JokerenState, horizon: str, know: str = "all", worlds: int = 1
+) -> expert.Action:
+    seat = state.current_player
+    assert seat is not None
+    obs = state.observe(seat)
+    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
+    strong = bots.choose(obs, level="strong", rng=rng)
+    candidates = expert._candidates(obs, strong)
+    if len(candidates) < 2:
+        return strong
+    by_cards = obs.variant.scoring == "cards"
+    end_turn = obs.turn + obs.variant.num_players + 1
+    totals = [0.0] * len(candidates)
+    for world in _worlds(state, seat, know, worlds, rng):
+        for i, action in enumerate(candidates):
+            s = world.apply(action)
+            while not s.is_terminal and (horizon == "round" or s.turn < end_turn):
+                try:
+                    s = s.apply(bots.bot_action(s, level="strong"))
+                except IllegalMove:
+                    break
+            totals[i] += expert._value(s, seat, by_cards)
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]
+
+
+def deal_result(preset: str, deal: int, horizon: str, know: str = "all", worlds: int = 1) -> float:
+    """``duplicate.deal_result`` of the oracle (A) against strong (B)."""
+    variant = PRESETS[preset]
+    secret = deal.to_bytes(4, "big") * 8
+    total = 0.0
+    for a_seats in ((0, 2), (1, 3)):
+        state = new_round(variant, secret=secret, round_index=deal % variant.rounds)
+        while not state.is_terminal:
+            seat = state.current_player
+            if seat in a_seats:
+                action = oracle_action(state, horizon, know, worlds)
+            else:
+                action = bots.bot_action(state, level="strong")
+            state = state.apply(action)
+        scores = state.scores()
+        mine = [scores[s] for s in range(4) if s in a_seats]
+        theirs = [scores[s] for s in range(4) if s not in a_seats]
+        total += statistics.mean(mine) - statistics.mean(theirs)
+    return total / 2
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--deals", type=int, default=200)
+    p.add_argument("--first", type=int, default=0)
+    p.add_argument("--preset", action="append")
+    p.add_argument("--horizon", choices=("turn", "round"), default="turn")
+    p.add_argument("--know", choices=("all", "hands", "next", "none", "infer"), default="all")
+    p.add_argument("--worlds", type=int, default=8, help="worlds per decision (not with all)")
+    p.add_argument("--jsonl", type=Path, default=None)
+    args = p.parse_args()
+    name = f"oracle-{args.know}-{args.horizon}" + ("" if args.know == "all" else f"-{args.worlds}")
+    for preset in args.preset or ["jokeren7", "jokeren13"]:
+        diffs = []
+        for d in range(args.first, args.first + args.deals):
+            x = deal_result(preset, d, args.horizon, args.know, args.worlds)
+            diffs.append(x)
+            if args.jsonl is not None:
+                with args.jsonl.open("a") as f:
+                    row = {"preset": preset, "deal": d, "a": name}
+                    f.write(json.dumps({**row, "b": "strong", "result": x}) + "\n")
+        print(summary(preset, name, "strong", diffs), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
