@@ -27,6 +27,8 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Generic, Literal, TypeVar, overload
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import (
     CARD_CODE,
     CARD_POINTS,
@@ -69,6 +71,7 @@ def _invalid(nl: str, en: str) -> InvalidMeld:
 _T = TypeVar("_T")
 
 
+@mypyc_attr(native_class=False)
 class _cached(Generic[_T]):
     """A value computed on first use and kept in the instance's ``__dict__`` (like
     ``functools.cached_property``, without its lock: a meld's values depend only on the
@@ -76,7 +79,7 @@ class _cached(Generic[_T]):
 
     def __init__(self, func: Callable[[Any], _T]) -> None:
         self.func = func
-        self.name = func.__name__
+        self.name = getattr(func, "__name__", "")
         self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -96,6 +99,7 @@ class _cached(Generic[_T]):
         return value
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Meld:
     """A meld on the table.

@@ -1,0 +1,50 @@
+"""Builds the hot engine modules (``engine.native.COMPILED_MODULES``) as C extensions with
+mypyc; everything else about the package is in pyproject.toml.
+
+The extensions are optional: where they cannot be built (no C compiler, no Python
+headers) pip warns and installs the pure-Python engine, which plays the same game.
+``JOKEREN_PURE=1 pip install -e .`` skips them on purpose. An editable install
+(``pip install -e .``) builds them in place, next to their sources.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
+
+
+def _compiled_modules() -> tuple[str, ...]:
+    # engine/native.py is read on its own: importing the package is not needed to build it
+    spec = importlib.util.spec_from_file_location("_jokeren_native", HERE / "engine" / "native.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return tuple(module.COMPILED_MODULES)
+
+
+def _ext_modules() -> list[Any]:
+    if os.environ.get("JOKEREN_PURE", "") not in ("", "0"):
+        print("JOKEREN_PURE is set: the pure-Python engine only", file=sys.stderr)
+        return []
+    from mypyc.build import mypycify
+
+    paths = [name.replace(".", "/") + ".py" for name in _compiled_modules()]
+    # not pyproject's [tool.mypy] (it loads the django plugin): the engine alone, strict
+    extensions = mypycify(
+        ["--config-file", os.devnull, "--strict", *paths],
+        group_name="engine._native",
+        opt_level="3",
+    )
+    for ext in extensions:
+        ext.optional = True  # no compiler or headers: warn, install the pure engine
+    return extensions
+
+
+setup(ext_modules=_ext_modules())
