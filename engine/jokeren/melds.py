@@ -630,16 +630,17 @@ def ids_of_codes(codes: Sequence[str]) -> list[int]:
 def meld_verdict(codes: Sequence[str]) -> tuple[bool, str, str]:
     """Whether the cards (codes such as ``7h``, ``**``) form a meld: ``(ok, reason_nl,
     reason_en)``; the reasons are empty when it is a meld."""
+    # one name per exception type: mypyc types a name by its first ``except``
     try:
         ids = ids_of_codes(codes)
-    except CardCodeError as exc:
-        return False, f"Onbekende kaart: {exc}", f"Unknown card: {exc}"
-    except ValueError as exc:
-        return False, f"Te veel exemplaren: {exc}", f"Too many copies: {exc}"
+    except CardCodeError as unknown:
+        return False, f"Onbekende kaart: {unknown}", f"Unknown card: {unknown}"
+    except ValueError as copies:
+        return False, f"Te veel exemplaren: {copies}", f"Too many copies: {copies}"
     try:
         check_meld(ids)
-    except InvalidMeld as exc:
-        return False, exc.nl, exc.en
+    except InvalidMeld as invalid:
+        return False, invalid.nl, invalid.en
     return True, "", ""
 
 
