@@ -77,6 +77,6 @@ def prefer_pure() -> None:
     any of them is imported."""
     loaded = [name for name in COMPILED_MODULES if name in sys.modules]
     if loaded:
-        raise RuntimeError(f"prefer_pure() after {', '.join(loaded)} was imported")
+        raise RuntimeError(f"prefer_pure() after importing {', '.join(loaded)}")
     if not pure_preferred():
         sys.meta_path.insert(0, _PureFinder())
