@@ -3,6 +3,7 @@ and the pure-Python source loaded on request."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
@@ -24,6 +25,19 @@ def test_the_compiled_modules_are_loaded_where_expected() -> None:
         assert not missing, f"pure Python, compiled modules expected: {missing}"
     else:
         pytest.skip(f"{EXPECT_COMPILED_ENV} not set: compiled or pure, either may be loaded")
+
+
+def test_no_compiled_module_is_older_than_its_source() -> None:
+    """An extension built before its ``.py`` was last changed plays the old code: after
+    changing a compiled module, ``pip install -e .`` builds it again."""
+    stale = []
+    for name, compiled in compiled_status().items():
+        if compiled:
+            path = Path(importlib.import_module(name).__file__ or "")
+            source = path.parent / (name.rpartition(".")[2] + ".py")
+            if source.stat().st_mtime > path.stat().st_mtime:
+                stale.append(name)
+    assert not stale, f"built before their source changed, run pip install -e .: {stale}"
 
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
