@@ -79,7 +79,7 @@ class _cached(Generic[_T]):
 
     def __init__(self, func: Callable[[Any], _T]) -> None:
         self.func = func
-        self.name = getattr(func, "__name__", "")
+        self.name = getattr(func, "__name__", "")  # compiled methods have none: __set_name__
         self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -99,6 +99,8 @@ class _cached(Generic[_T]):
         return value
 
 
+# a Python class also when compiled (engine/native.py): ``_meld`` and the others below set
+# a new meld's ``__dict__`` directly, and ``_cached`` fills it in
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Meld:
