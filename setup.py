@@ -3,6 +3,7 @@ mypyc; everything else about the package is in pyproject.toml.
 
 The extensions are optional: where they cannot be built (no C compiler, no Python
 headers) pip warns and installs the pure-Python engine, which plays the same game.
+So does a module that mypyc cannot compile (a warning; CI's test_native.py then fails).
 ``JOKEREN_PURE=1 pip install -e .`` skips them on purpose. An editable install
 (``pip install -e .``) builds them in place, next to their sources.
 """
@@ -37,12 +38,18 @@ def _ext_modules() -> list[Any]:
     from mypyc.build import mypycify
 
     paths = [name.replace(".", "/") + ".py" for name in _compiled_modules()]
-    # not pyproject's [tool.mypy] (it loads the django plugin): the engine alone, strict
-    extensions = mypycify(
-        ["--config-file", os.devnull, "--strict", *paths],
-        group_name="engine._native",
-        opt_level="3",
-    )
+    try:
+        # not pyproject's [tool.mypy] (it loads the django plugin): the engine alone, strict
+        extensions = mypycify(
+            ["--config-file", os.devnull, "--strict", *paths],
+            group_name="engine._native",
+            opt_level="3",
+        )
+    except (Exception, SystemExit) as exc:  # mypyc reports its errors with sys.exit
+        # a module mypyc cannot compile must not stop the install: the pure engine (CI's
+        # JOKEREN_EXPECT_COMPILED=1 makes tests/engine/test_native.py fail)
+        print(f"WARNING: mypyc failed ({exc}): the pure-Python engine only", file=sys.stderr)
+        return []
     for ext in extensions:
         ext.optional = True  # no compiler or headers: warn, install the pure engine
     return extensions
