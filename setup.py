@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +32,21 @@ def _compiled_modules() -> tuple[str, ...]:
     return tuple(module.COMPILED_MODULES)
 
 
+def _pure(reason: str) -> list[Any]:
+    """No extensions; the ones an earlier build left next to the sources are removed (Python
+    would go on loading them)."""
+    print(f"WARNING: {reason}: the pure-Python engine only", file=sys.stderr)
+    names = [*_compiled_modules(), "engine._native__mypyc"]
+    for name in names:
+        folder, _, module = name.rpartition(".")
+        for suffix in EXTENSION_SUFFIXES:
+            (HERE / folder.replace(".", "/") / (module + suffix)).unlink(missing_ok=True)
+    return []
+
+
 def _ext_modules() -> list[Any]:
     if os.environ.get("JOKEREN_PURE", "") not in ("", "0"):
-        print("JOKEREN_PURE is set: the pure-Python engine only", file=sys.stderr)
-        return []
+        return _pure("JOKEREN_PURE is set")
     from mypyc.build import mypycify
 
     paths = [name.replace(".", "/") + ".py" for name in _compiled_modules()]
@@ -48,8 +60,7 @@ def _ext_modules() -> list[Any]:
     except (Exception, SystemExit) as exc:  # mypyc reports its errors with sys.exit
         # a module mypyc cannot compile must not stop the install: the pure engine (CI's
         # JOKEREN_EXPECT_COMPILED=1 makes tests/engine/test_native.py fail)
-        print(f"WARNING: mypyc failed ({exc}): the pure-Python engine only", file=sys.stderr)
-        return []
+        return _pure(f"mypyc failed ({exc})")
     for ext in extensions:
         ext.optional = True  # no compiler or headers: warn, install the pure engine
     return extensions
