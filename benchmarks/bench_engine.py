@@ -3,7 +3,10 @@ of a ``strong`` Jokeren decision, and OpenSpiel's ``gin_rummy`` as a yardstick.
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/bench_engine.py [--seconds 3] [--json out.json]
+    .venv/bin/python benchmarks/bench_engine.py [--seconds 3] [--json out.json] [--pure]
+
+``--pure`` measures the pure-Python engine even where its compiled modules are built
+(``engine.native.prefer_pure``); the figures name the modules loaded compiled.
 
 The process is pinned to one CPU core. Rounds are dealt from a fixed secret, so two
 runs play the same rounds; every measurement plays its own rounds (far apart round
@@ -29,6 +32,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.native import compiled_status, prefer_pure
+
+if "--pure" in sys.argv[1:]:  # before any compiled module is imported
+    prefer_pure()
 
 from engine.cli import BENCH_SECRET, rounds_per_second
 from engine.jokeren.bots import clear_caches
@@ -210,10 +218,12 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=3.0, help="time per rounds/s measurement")
     p.add_argument("--decision-rounds", type=int, default=20, help="Jokeren 13 rounds timed")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p.add_argument("--pure", action="store_true", help="the pure-Python engine only")
     args = p.parse_args()
     pinned = _pin_one_core()
     machine = {
         "python": sys.version.split()[0],
+        "compiled_modules": [name for name, c in compiled_status().items() if c],
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "affinity": pinned,

@@ -34,9 +34,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+# (``--pure``: bench_engine switches to the pure-Python engine as it is imported)
 from bench_engine import _cpu_model, _gin_rummy_games, _percentile, _pin_one_core
 
 from engine.cli import BENCH_SECRET
+from engine.native import compiled_status
 from engine.registry import GAMES, game_module, game_of_preset
 
 #: the issue's budget per expert decision
@@ -103,10 +105,12 @@ def main() -> int:
     p.add_argument("--preset", action="append", help="presets (default: every preset)")
     p.add_argument("--yardstick-seconds", type=float, default=1.0, help="gin_rummy per slice")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    p.add_argument("--pure", action="store_true", help="the pure-Python engine only")
     args = p.parse_args()
     pinned = _pin_one_core()
     machine = {
         "python": sys.version.split()[0],
+        "compiled_modules": [name for name, c in compiled_status().items() if c],
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "affinity": pinned,

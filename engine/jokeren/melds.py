@@ -27,6 +27,8 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Generic, Literal, TypeVar, overload
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import (
     CARD_CODE,
     CARD_POINTS,
@@ -69,6 +71,7 @@ def _invalid(nl: str, en: str) -> InvalidMeld:
 _T = TypeVar("_T")
 
 
+@mypyc_attr(native_class=False)
 class _cached(Generic[_T]):
     """A value computed on first use and kept in the instance's ``__dict__`` (like
     ``functools.cached_property``, without its lock: a meld's values depend only on the
@@ -76,7 +79,7 @@ class _cached(Generic[_T]):
 
     def __init__(self, func: Callable[[Any], _T]) -> None:
         self.func = func
-        self.name = func.__name__
+        self.name = getattr(func, "__name__", "")  # compiled methods have none: __set_name__
         self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -96,6 +99,9 @@ class _cached(Generic[_T]):
         return value
 
 
+# a Python class also when compiled (engine/native.py): ``_meld`` and the others below set
+# a new meld's ``__dict__`` directly, and ``_cached`` fills it in
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Meld:
     """A meld on the table.
@@ -626,16 +632,17 @@ def ids_of_codes(codes: Sequence[str]) -> list[int]:
 def meld_verdict(codes: Sequence[str]) -> tuple[bool, str, str]:
     """Whether the cards (codes such as ``7h``, ``**``) form a meld: ``(ok, reason_nl,
     reason_en)``; the reasons are empty when it is a meld."""
+    # one name per exception type: mypyc types a name by its first ``except``
     try:
         ids = ids_of_codes(codes)
-    except CardCodeError as exc:
-        return False, f"Onbekende kaart: {exc}", f"Unknown card: {exc}"
-    except ValueError as exc:
-        return False, f"Te veel exemplaren: {exc}", f"Too many copies: {exc}"
+    except CardCodeError as unknown:
+        return False, f"Onbekende kaart: {unknown}", f"Unknown card: {unknown}"
+    except ValueError as copies:
+        return False, f"Te veel exemplaren: {copies}", f"Too many copies: {copies}"
     try:
         check_meld(ids)
-    except InvalidMeld as exc:
-        return False, exc.nl, exc.en
+    except InvalidMeld as invalid:
+        return False, invalid.nl, invalid.en
     return True, "", ""
 
 

@@ -1,0 +1,82 @@
+"""The engine modules that ``setup.py`` compiles with mypyc, and which of them are loaded.
+
+``pip install -e .`` builds each of ``COMPILED_MODULES`` as a C extension next to its
+source (``bots.cpython-311-x86_64-linux-gnu.so`` beside ``bots.py``); Python imports the
+extension when it is there and the pure-Python source when it is not (no C compiler,
+``JOKEREN_PURE=1`` at install time, or the ``.so`` files removed). Both play the same
+game: tests/engine/test_bot_fingerprints.py pins every bot's choices on either.
+
+This module itself is never compiled (setup.py reads ``COMPILED_MODULES`` from it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Final
+
+#: The modules compiled by setup.py: the Jokeren bots and melds, about 60% of a basic
+#: round's time. The others stay pure Python: compiled code checks its arguments' types
+#: itself (``bot_move(version="1")`` would raise ``TypeError``, not ``UnknownBotVersion``),
+#: calls its own functions directly (a test that replaces ``expert._world`` would no longer
+#: see the calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``).
+COMPILED_MODULES: Final = (
+    "engine.jokeren.melds",
+    "engine.jokeren.bots",
+)
+
+#: Set (to ``1``) where the compiled modules must be loaded, as in CI (.ci/run):
+#: tests/engine/test_native.py then fails if any of them is pure Python.
+EXPECT_COMPILED_ENV: Final = "JOKEREN_EXPECT_COMPILED"
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """Whether ``module`` was loaded from a C extension."""
+    path = getattr(module, "__file__", None) or ""
+    return path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def compiled_status() -> dict[str, bool]:
+    """For each of ``COMPILED_MODULES`` (imported now if needed): loaded compiled?"""
+    return {name: is_compiled(importlib.import_module(name)) for name in COMPILED_MODULES}
+
+
+class _PureFinder(importlib.abc.MetaPathFinder):
+    """Finds the ``.py`` source of the compiled modules, ahead of their extensions."""
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in COMPILED_MODULES or path is None:
+            return None
+        filename = fullname.rpartition(".")[2] + ".py"
+        for entry in path:
+            source = os.path.join(entry, filename)
+            if os.path.isfile(source):
+                return importlib.util.spec_from_file_location(fullname, source)
+        return None
+
+
+def pure_preferred() -> bool:
+    """Whether ``prefer_pure()`` has run in this process."""
+    return any(isinstance(f, _PureFinder) for f in sys.meta_path)
+
+
+def prefer_pure() -> None:
+    """Load the pure-Python source of ``COMPILED_MODULES`` from now on, even where their
+    extensions are built (tests and benchmarks that compare the two). Must run before
+    any of them is imported."""
+    loaded = [name for name in COMPILED_MODULES if name in sys.modules]
+    if loaded:
+        raise RuntimeError(f"prefer_pure() after importing {', '.join(loaded)}")
+    if not pure_preferred():
+        sys.meta_path.insert(0, _PureFinder())
