@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from engine.cards import CARD_POINTS
 from engine.dealing import Stream
@@ -512,16 +512,18 @@ def _solve_live(
     for i, k in enumerate(live):
         if k not in both:
             key = (k, jokers, after[i] & _RELATED[k])
-            sets = cache.get(key)
+            # (typed ``object``: compiled code keeps a pair unboxed and would box it anew,
+            # tracked, for the dict; the one Python tuple made here is the one cached)
+            sets: object = cache.get(key)
             if sets is None:
-                sets = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
+                out, lone = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
                 if len(cache) >= 1 << 15:
                     cache.clear()
                 # cached for good: objects the garbage collector need not walk
-                untrack(sets[0])
-                untrack(sets[1])
-                cache[key] = untrack(sets)
-            both[k] = sets
+                sets = (untrack(out), untrack(lone))
+                untrack(sets)
+                cache[key] = sets
+            both[k] = cast(tuple[list[_Candidate], list[_Candidate]], sets)
     if jokers:
         return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
     # without jokers every meld of a sub-hand is a meld of the whole hand
@@ -536,7 +538,8 @@ _RELATED: Final = tuple(
     for k in range(52)
 )
 #: ``_candidate_sets`` by (kind, jokers, the related kinds present after it)
-_CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], list[_Candidate]]] = {}
+#: (values: pairs ``tuple[list[_Candidate], list[_Candidate]]``, typed ``object``, see above)
+_CANDIDATES: dict[tuple[int, int, int], object] = {}
 
 
 @untracked_cache(maxsize=1 << 16)
