@@ -30,6 +30,7 @@ from engine.errors import IllegalMove
 from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
+from jokeren.rows import columns_of, instance_from_row
 from tournaments.models import (
     DATES_FROM,
     DATES_UNTIL,
@@ -998,11 +999,7 @@ def _move_read_sql() -> str:
     ``FOR UPDATE`` and the tournament's ``FOR SHARE`` (``_lock_for_play``) in the same
     statement."""
     qn = connection.ops.quote_name
-    columns = ", ".join(
-        f"{alias}.{qn(str(f.column))}"
-        for alias, model in _MOVE_ROWS
-        for f in model._meta.concrete_fields
-    )
+    columns = ", ".join(columns_of(model, alias) for alias, model in _MOVE_ROWS)
     game, entry, tournament = (qn(model._meta.db_table) for _, model in _MOVE_ROWS)
     return (
         f"SELECT {columns} FROM {game} g"
@@ -1011,18 +1008,6 @@ def _move_read_sql() -> str:
         f" WHERE g.{qn('id')} = %s AND g.{qn('user_id')} = %s"
         " FOR UPDATE OF g FOR SHARE OF t"
     )
-
-
-def _from_row(model: Any, values: Sequence[Any]) -> Any:
-    """An instance of ``model`` from its columns' values as the database returned them
-    (each field's ``from_db_value`` applied, as the ORM does)."""
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values, strict=True):
-        for convert in field.get_db_converters(connection):
-            value = convert(value, field.cached_col, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
 
 def _game_for_move(game_id: int, user: User) -> Game:
@@ -1040,7 +1025,7 @@ def _game_for_move(game_id: int, user: User) -> Game:
             rows, start = [], 0
             for _alias, model in _MOVE_ROWS:
                 width = len(model._meta.concrete_fields)
-                rows.append(_from_row(model, row[start : start + width]))
+                rows.append(instance_from_row(model, row[start : start + width]))
                 start += width
             g, entry, tournament = rows
             entry.tournament = tournament

@@ -547,10 +547,11 @@ def test_a_move_post_reads_its_session_from_the_shared_cache(
         if "SAVEPOINT" not in q["sql"] and q["sql"] not in ("BEGIN", "COMMIT")
     ]
     assert not [s for s in statements if "django_session" in s], statements
-    # The whole request: the user's row (the session's user) and the move's own; the
-    # answer is built from the game in hand.
+    # The whole request: the user's row (the session's user, jokeren.auth) and the move's
+    # own; the answer is built from the game in hand.
     assert len(statements) == 1 + _move_statements(), statements
-    assert statements[0].startswith('SELECT "auth_user"'), statements
+    assert statements[0].startswith("SELECT "), statements
+    assert f'FROM "auth_user" WHERE "id" = {user.pk}' in statements[0], statements
 
 
 def test_the_settings_share_sessions_through_the_cache_only_with_redis() -> None:
