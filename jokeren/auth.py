@@ -22,7 +22,7 @@ from jokeren.rows import columns_of, instance_from_row
 def _user_sql() -> str:
     model = get_user_model()
     qn = connection.ops.quote_name
-    pk = qn(str(model._meta.pk.column))  # type: ignore[union-attr]
+    pk = qn(str(model._meta.pk.column))
     return f"SELECT {columns_of(model)} FROM {qn(model._meta.db_table)} WHERE {pk} = %s"
 
 

@@ -45,3 +45,59 @@ def columns_of(model: type[Model], alias: str | None = None) -> str:
     qn: Callable[[str], str] = connection.ops.quote_name
     prefix = f"{alias}." if alias else ""
     return ", ".join(f"{prefix}{qn(str(f.column))}" for f in model._meta.concrete_fields)
+
+
+#: Rows an insert sends at most in one statement (20 columns: 40,000 parameters, under
+#: PostgreSQL's 65,535; SQLite's own limit is applied besides, ``bulk_batch_size``).
+INSERT_BATCH = 2000
+
+
+@functools.lru_cache(maxsize=256)
+def _insert_sql(
+    model: type[Model],
+    rows: int,
+    unique_fields: tuple[str, ...],
+    update_fields: tuple[str, ...],
+) -> str:
+    qn: Callable[[str], str] = connection.ops.quote_name
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (
+        f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(str(f.column)) for f in fields)})"
+        f" VALUES {', '.join([one] * rows)}"
+    )
+    if unique_fields:
+        column = {f.name: str(f.column) for f in fields}
+        sets = ", ".join(f"{qn(column[n])} = EXCLUDED.{qn(column[n])}" for n in update_fields)
+        sql += (
+            f" ON CONFLICT({', '.join(qn(column[n]) for n in unique_fields)}) DO UPDATE SET {sets}"
+        )
+    return sql
+
+
+def insert_rows(
+    model: type[Model],
+    objs: Sequence[Model],
+    *,
+    unique_fields: Sequence[str] = (),
+    update_fields: Sequence[str] = (),
+) -> None:
+    """Insert ``objs`` (new instances, their primary key left to the database and not read
+    back) in statements written once per model and row count; with ``unique_fields`` a
+    row that exists already gets ``update_fields`` from the new one (an upsert: what
+    ``bulk_create(update_conflicts=True, ...)`` sends, without building it every time).
+    A row that breaks a constraint otherwise raises ``IntegrityError``, as there."""
+    if not objs:
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    batch = max(1, min(INSERT_BATCH, connection.ops.bulk_batch_size(fields, objs)))
+    with connection.cursor() as cursor:
+        for start in range(0, len(objs), batch):
+            chunk = objs[start : start + batch]
+            params = [
+                f.get_db_prep_save(f.pre_save(obj, True), connection)
+                for obj in chunk
+                for f in fields
+            ]
+            sql = _insert_sql(model, len(chunk), tuple(unique_fields), tuple(update_fields))
+            cursor.execute(sql, params)

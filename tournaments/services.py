@@ -30,7 +30,7 @@ from engine.errors import IllegalMove
 from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
-from jokeren.rows import columns_of, instance_from_row
+from jokeren.rows import columns_of, insert_rows, instance_from_row
 from tournaments.models import (
     DATES_FROM,
     DATES_UNTIL,
@@ -923,8 +923,7 @@ def _store(run: _Run) -> None:
     over = g.status == Game.Status.FINISHED and not run.actions
     g.round_actions = compact_json(run.last_actions if over else run.actions)
     g.keep_state(run.state)
-    if run.ended:
-        GameRound.objects.bulk_create(run.ended)
+    insert_rows(GameRound, run.ended)
     g.updated_at = timezone.now()
     sql, fields = _run_update_sql()
     params = [f.get_db_prep_save(getattr(g, f.attname), connection) for f in fields]
@@ -1388,21 +1387,15 @@ def _results_write(t: Tournament, games: Sequence[Game]) -> None:
     field = _entry_rounds(games)
     boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
     deals = [_deal_result(t, module, e, r) for e in field for r in range(len(e.round_scores))]
-    EntryResult.objects.bulk_create(
-        boards,
-        batch_size=2000,
-        update_conflicts=True,
-        unique_fields=["entry", "upto"],
-        update_fields=_ENTRY_RESULT_FIELDS,
+    insert_rows(
+        EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
     )
-    if deals:
-        DealResult.objects.bulk_create(
-            deals,
-            batch_size=2000,
-            update_conflicts=True,
-            unique_fields=["entry", "round_index"],
-            update_fields=_DEAL_RESULT_FIELDS,
-        )
+    insert_rows(
+        DealResult,
+        deals,
+        unique_fields=["entry", "round_index"],
+        update_fields=_DEAL_RESULT_FIELDS,
+    )
 
 
 def entry_results_update(*, game: Game) -> None:

@@ -29,3 +29,36 @@ def test_an_instance_from_its_row_equals_the_orms(
     names = [f.attname for f in model._meta.concrete_fields]
     assert [getattr(got, n) for n in names] == [getattr(stored, n) for n in names]
     assert not got._state.adding
+
+
+def test_insert_rows_inserts_upserts_and_keeps_the_constraints(
+    tournament: Tournament, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import IntegrityError, transaction
+
+    from jokeren import rows
+    from tournaments.models import GameRound
+
+    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    monkeypatch.setattr(rows, "INSERT_BATCH", 2)  # three rows: two statements
+    made = [GameRound(game=game, round_index=r, moves=10 + r, actions="[]") for r in range(3)]
+    rows.insert_rows(GameRound, made)
+    assert list(game.played_rounds.values_list("round_index", "moves")) == [
+        (0, 10),
+        (1, 11),
+        (2, 12),
+    ]
+    # A second row for a round breaks its unique constraint without an upsert...
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.insert_rows(GameRound, [GameRound(game=game, round_index=1, moves=99)])
+    # ... and with one, the existing row takes the new values.
+    again = [GameRound(game=game, round_index=r, moves=20 + r, actions="[1]") for r in (1, 3)]
+    rows.insert_rows(
+        GameRound, again, unique_fields=["game", "round_index"], update_fields=["moves"]
+    )
+    assert list(game.played_rounds.values_list("round_index", "moves", "actions")) == [
+        (0, 10, "[]"),
+        (1, 21, "[]"),
+        (2, 12, "[]"),
+        (3, 23, "[1]"),
+    ]
