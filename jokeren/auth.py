@@ -4,7 +4,13 @@ of a queryset built and compiled on every request. Every logged-in request reads
 (Django checks the session's hash against it); on the move POST the ORM's building of the
 query cost about three times its round trip (profiled with ``benchmarks/move_cpu.py``).
 What it returns is what ``ModelBackend.get_user`` returns: the user, or ``None`` when
-there is no such user or it may not log in (``user_can_authenticate``)."""
+there is no such user or it may not log in (``user_can_authenticate``).
+
+A session names the backend that logged it in, and Django serves it only while that
+backend is listed: ``settings.AUTHENTICATION_BACKENDS`` lists this one first (log-ins
+store it) and Django's after it, for the sessions made before. Django's is never asked
+to check a password: this backend's refusal is final (``PermissionDenied``, which ends
+``authenticate``), so a wrong password is hashed once, not twice."""
 
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 
 from jokeren.rows import columns_of, instance_from_row
@@ -28,6 +35,14 @@ def _user_sql() -> str:
 
 class ModelBackend(DjangoModelBackend):
     """Django's model backend (log-in, permissions); the session's user read as above."""
+
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kw: Any
+    ) -> Any:
+        user = super().authenticate(request, username=username, password=password, **kw)
+        if user is None and password is not None:
+            raise PermissionDenied  # final: the backends after this one only serve sessions
+        return user
 
     def get_user(self, user_id: Any) -> Any:
         with connection.cursor() as cursor:

@@ -4,6 +4,8 @@ an inactive or deleted account or a session whose password has changed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import factories
 import pytest
 from django.contrib.auth import get_user_model
@@ -49,3 +51,33 @@ def test_a_deactivated_account_is_logged_out(client: Client) -> None:
     assert client.get(reverse("home")).wsgi_request.user.pk == user.pk
     get_user_model().objects.filter(pk=user.pk).update(is_active=False)
     assert not client.get(reverse("home")).wsgi_request.user.is_authenticated
+
+
+def test_a_session_of_djangos_backend_is_still_served(client: Client) -> None:
+    """Sessions made before this backend name Django's; they stay logged in."""
+    user = factories.make_user()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    assert client.get(reverse("home")).wsgi_request.user.pk == user.pk
+    client.logout()
+    client.force_login(user)  # a new log-in stores this site's backend
+    assert client.session["_auth_user_backend"] == "jokeren.auth.ModelBackend"
+
+
+def test_a_wrong_password_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Django's backend, listed after this one for old sessions, is not asked again."""
+    from django.contrib.auth import authenticate, base_user
+
+    user = factories.make_user()
+    real = base_user.check_password
+    calls = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(base_user, "check_password", counted)
+    assert authenticate(username=user.username, password="fout") is None
+    assert len(calls) == 1
+    got = authenticate(username=user.username, password=factories.PASSWORD)
+    assert got is not None and got.pk == user.pk and len(calls) == 2
+    assert got.backend == "jokeren.auth.ModelBackend"
