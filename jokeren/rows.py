@@ -8,8 +8,15 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
+
+
+def database() -> Any:
+    """The default database's connection wrapper itself: ``django.db.connection`` is a
+    proxy that finds it again (a lookup in the thread's connections) on every attribute,
+    and the fields' conversions ask it for ``ops`` and ``features`` many times a row."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 @functools.cache
@@ -31,12 +38,13 @@ def instance_from_row(model: type[Model], values: Sequence[Any]) -> Any:
     """An instance of ``model`` from its columns' values (every concrete field, in field
     order) as the database returned them, the backend's and each field's converters
     applied, as the ORM does."""
-    names, converters = _loader(model, connection.vendor)
+    db = database()
+    names, converters = _loader(model, db.vendor)
     converted = list(values)
     for i, field_converters in enumerate(converters):
         for convert, col in field_converters:
-            converted[i] = convert(converted[i], col, connection)
-    return model.from_db(connection.alias, list(names), converted)
+            converted[i] = convert(converted[i], col, db)
+    return model.from_db(db.alias, list(names), converted)
 
 
 def columns_of(model: type[Model], alias: str | None = None) -> str:
@@ -90,14 +98,13 @@ def insert_rows(
     if not objs:
         return
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    batch = max(1, min(INSERT_BATCH, connection.ops.bulk_batch_size(fields, objs)))
-    with connection.cursor() as cursor:
+    db = database()
+    batch = max(1, min(INSERT_BATCH, db.ops.bulk_batch_size(fields, objs)))
+    with db.cursor() as cursor:
         for start in range(0, len(objs), batch):
             chunk = objs[start : start + batch]
             params = [
-                f.get_db_prep_save(f.pre_save(obj, True), connection)
-                for obj in chunk
-                for f in fields
+                f.get_db_prep_save(f.pre_save(obj, True), db) for obj in chunk for f in fields
             ]
             sql = _insert_sql(model, len(chunk), tuple(unique_fields), tuple(update_fields))
             cursor.execute(sql, params)

@@ -30,7 +30,7 @@ from engine.errors import IllegalMove
 from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
-from jokeren.rows import columns_of, insert_rows, instance_from_row
+from jokeren.rows import columns_of, database, insert_rows, instance_from_row
 from tournaments.models import (
     DATES_FROM,
     DATES_UNTIL,
@@ -934,8 +934,9 @@ def _store(run: _Run) -> None:
     insert_rows(GameRound, run.ended)
     g.updated_at = timezone.now()
     sql, fields = _run_update_sql()
-    params = [f.get_db_prep_save(getattr(g, f.attname), connection) for f in fields]
-    with connection.cursor() as cursor:
+    db = database()
+    params = [f.get_db_prep_save(getattr(g, f.attname), db) for f in fields]
+    with db.cursor() as cursor:
         cursor.execute(sql, [*params, g.pk])
     if run.rounds_done and g.entry_id is not None and not run.quiet:
         _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
