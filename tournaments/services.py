@@ -939,7 +939,8 @@ def _store(run: _Run) -> None:
     with db.cursor() as cursor:
         cursor.execute(sql, [*params, g.pk])
     if run.rounds_done and g.entry_id is not None and not run.quiet:
-        _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
+        tournament = g.entry.tournament  # type: ignore[union-attr]
+        _results_write(tournament, [g], last_deals=run.rounds_done)
 
 
 def game_finish(*, game: Game) -> Game:
@@ -1387,14 +1388,24 @@ _DEAL_RESULT_FIELDS = [
 ]
 
 
-def _results_write(t: Tournament, games: Sequence[Game]) -> None:
+def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | None = None) -> None:
     """Write the board rows (one per visible-rounds count) and the per-deal rows of these
-    games' entries (an upsert: safe to repeat)."""
+    games' entries (an upsert: safe to repeat); with ``last_deals`` only the rows of each
+    game's last ``last_deals`` rounds among the per-deal ones (a move that ended them: a
+    deal's row never changes in play once written, the bot's takeover and the audit write
+    them all)."""
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
     field = _entry_rounds(games)
     boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
-    deals = [_deal_result(t, module, e, r) for e in field for r in range(len(e.round_scores))]
+    deals = [
+        _deal_result(t, module, e, r)
+        for e in field
+        for r in range(
+            0 if last_deals is None else max(0, len(e.round_scores) - last_deals),
+            len(e.round_scores),
+        )
+    ]
     insert_rows(
         EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
     )
