@@ -1392,8 +1392,8 @@ def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | No
     """Write the board rows (one per visible-rounds count) and the per-deal rows of these
     games' entries (an upsert: safe to repeat); with ``last_deals`` only the rows of each
     game's last ``last_deals`` rounds among the per-deal ones (a move that ended them: a
-    deal's row never changes in play once written, the bot's takeover and the audit write
-    them all)."""
+    deal's row does not change in play once written; the bot's takeover, the audit and
+    the close's rebuild write them all, the last also a name changed in the admin)."""
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
     field = _entry_rounds(games)
