@@ -164,7 +164,7 @@ def session_headers(user: Any) -> dict[str, str]:
 
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]  # what a log-in stores
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.save()
     csrf = secrets.token_hex(16)

@@ -219,6 +219,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Auth ------------------------------------------------------------------------------
+# Django's model backend, the session's user read by a query written once (jokeren/auth.py);
+# log-ins store the first. Django's own serves the sessions made before it (a session names
+# the backend that logged it in) and checks no password (jokeren/auth.py).
+AUTHENTICATION_BACKENDS = ["jokeren.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

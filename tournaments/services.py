@@ -30,6 +30,7 @@ from engine.errors import IllegalMove
 from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
+from jokeren.rows import columns_of, database, insert_rows, instance_from_row
 from tournaments.models import (
     DATES_FROM,
     DATES_UNTIL,
@@ -155,6 +156,16 @@ def module_of(game: str) -> GameModule:
     if game not in GAMES:
         raise InvalidSettings.of(_("Unknown game: %(game)s."), game=game)
     return game_module(game)
+
+
+@functools.lru_cache(maxsize=512)
+def dealt_round(game: str, variant: Any, secret: bytes, round_index: int) -> Any:
+    """The dealt state of a round of ``game`` (its module's ``new_round``), kept: the
+    engine's states are immutable (frozen, ``apply`` returns a new one) and a duplicate
+    tournament deals the same rounds to every entrant, so a process deals each round of a
+    tournament once instead of on every move (the shuffle and the deal were about 3 % of
+    a move's CPU)."""
+    return module_of(game).new_round(variant, secret=secret, round_index=round_index)
 
 
 def available_games() -> dict[str, GameModule]:
@@ -611,7 +622,7 @@ def _game_start(
 ) -> tuple[Game, list[dict[str, Any]]]:
     module = module_of(game)
     v = module.variant_from_json(variant)
-    state = module.new_round(v, secret=deal_secret, round_index=0)
+    state = dealt_round(game, v, deal_secret, 0)
     g = Game(
         user=user,
         entry=entry,
@@ -825,9 +836,7 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
                 _finish(g)
                 return
             g.round_index += 1
-            run.state = run.module.new_round(
-                run.variant, secret=run.secret, round_index=g.round_index
-            )
+            run.state = dealt_round(g.game, run.variant, run.secret, g.round_index)
             if run.quiet:
                 run.recorded = []
             continue
@@ -922,15 +931,16 @@ def _store(run: _Run) -> None:
     over = g.status == Game.Status.FINISHED and not run.actions
     g.round_actions = compact_json(run.last_actions if over else run.actions)
     g.keep_state(run.state)
-    if run.ended:
-        GameRound.objects.bulk_create(run.ended)
+    insert_rows(GameRound, run.ended)
     g.updated_at = timezone.now()
     sql, fields = _run_update_sql()
-    params = [f.get_db_prep_save(getattr(g, f.attname), connection) for f in fields]
-    with connection.cursor() as cursor:
+    db = database()
+    params = [f.get_db_prep_save(getattr(g, f.attname), db) for f in fields]
+    with db.cursor() as cursor:
         cursor.execute(sql, [*params, g.pk])
     if run.rounds_done and g.entry_id is not None and not run.quiet:
-        _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
+        tournament = g.entry.tournament  # type: ignore[union-attr]
+        _results_write(tournament, [g], last_deals=run.rounds_done)
 
 
 def game_finish(*, game: Game) -> Game:
@@ -950,9 +960,8 @@ def _current_round(g: Game) -> tuple[Any, list[Any], list[Any]]:
     the entrant's)."""
     module = module_of(g.game)
     actions = json.loads(g.round_actions)
-    state = module.new_round(
-        module.variant_from_json(g.variant), secret=g.secret_bytes, round_index=g.round_index
-    )
+    variant = module.variant_from_json(g.variant)
+    state = dealt_round(g.game, variant, g.secret_bytes, g.round_index)
     own = []
     for action in actions:
         if state.current_player == PLAYER_SEAT:
@@ -998,11 +1007,7 @@ def _move_read_sql() -> str:
     ``FOR UPDATE`` and the tournament's ``FOR SHARE`` (``_lock_for_play``) in the same
     statement."""
     qn = connection.ops.quote_name
-    columns = ", ".join(
-        f"{alias}.{qn(str(f.column))}"
-        for alias, model in _MOVE_ROWS
-        for f in model._meta.concrete_fields
-    )
+    columns = ", ".join(columns_of(model, alias) for alias, model in _MOVE_ROWS)
     game, entry, tournament = (qn(model._meta.db_table) for _, model in _MOVE_ROWS)
     return (
         f"SELECT {columns} FROM {game} g"
@@ -1011,18 +1016,6 @@ def _move_read_sql() -> str:
         f" WHERE g.{qn('id')} = %s AND g.{qn('user_id')} = %s"
         " FOR UPDATE OF g FOR SHARE OF t"
     )
-
-
-def _from_row(model: Any, values: Sequence[Any]) -> Any:
-    """An instance of ``model`` from its columns' values as the database returned them
-    (each field's ``from_db_value`` applied, as the ORM does)."""
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values, strict=True):
-        for convert in field.get_db_converters(connection):
-            value = convert(value, field.cached_col, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
 
 def _game_for_move(game_id: int, user: User) -> Game:
@@ -1040,7 +1033,7 @@ def _game_for_move(game_id: int, user: User) -> Game:
             rows, start = [], 0
             for _alias, model in _MOVE_ROWS:
                 width = len(model._meta.concrete_fields)
-                rows.append(_from_row(model, row[start : start + width]))
+                rows.append(instance_from_row(model, row[start : start + width]))
                 start += width
             g, entry, tournament = rows
             entry.tournament = tournament
@@ -1395,29 +1388,33 @@ _DEAL_RESULT_FIELDS = [
 ]
 
 
-def _results_write(t: Tournament, games: Sequence[Game]) -> None:
+def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | None = None) -> None:
     """Write the board rows (one per visible-rounds count) and the per-deal rows of these
-    games' entries (an upsert: safe to repeat)."""
+    games' entries (an upsert: safe to repeat); with ``last_deals`` only the rows of each
+    game's last ``last_deals`` rounds among the per-deal ones (a move that ended them: a
+    deal's row does not change in play once written; the bot's takeover, the audit and
+    the close's rebuild write them all, the last also a name changed in the admin)."""
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
     field = _entry_rounds(games)
     boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
-    deals = [_deal_result(t, module, e, r) for e in field for r in range(len(e.round_scores))]
-    EntryResult.objects.bulk_create(
-        boards,
-        batch_size=2000,
-        update_conflicts=True,
-        unique_fields=["entry", "upto"],
-        update_fields=_ENTRY_RESULT_FIELDS,
-    )
-    if deals:
-        DealResult.objects.bulk_create(
-            deals,
-            batch_size=2000,
-            update_conflicts=True,
-            unique_fields=["entry", "round_index"],
-            update_fields=_DEAL_RESULT_FIELDS,
+    deals = [
+        _deal_result(t, module, e, r)
+        for e in field
+        for r in range(
+            0 if last_deals is None else max(0, len(e.round_scores) - last_deals),
+            len(e.round_scores),
         )
+    ]
+    insert_rows(
+        EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
+    )
+    insert_rows(
+        DealResult,
+        deals,
+        unique_fields=["entry", "round_index"],
+        update_fields=_DEAL_RESULT_FIELDS,
+    )
 
 
 def entry_results_update(*, game: Game) -> None:

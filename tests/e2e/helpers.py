@@ -97,8 +97,9 @@ def deal_position(monkeypatch: Any, game: Any, state: dict[str, Any]) -> None:
     """Make ``state`` (a state JSON the engine accepts) the game's current round as dealt:
     the site keeps no state snapshot, it deals the round from the secret and applies the
     round's actions, so the game module's ``new_round`` hands out ``state`` for this
-    game's secret and round (the live server runs in this process) and the round's stored
-    actions are emptied. Other rounds are dealt as usual."""
+    game's secret and round (the live server runs in this process), the deals the site
+    keeps (``services.dealt_round``) are not used while the test runs, and the round's
+    stored actions are emptied. Other rounds are dealt as usual."""
     from tournaments import services
     from tournaments.models import Game
 
@@ -113,4 +114,5 @@ def deal_position(monkeypatch: Any, game: Any, state: dict[str, Any]) -> None:
         return real(variant, secret=secret, round_index=round_index)
 
     monkeypatch.setattr(module, "new_round", new_round)
+    monkeypatch.setattr(services, "dealt_round", services.dealt_round.__wrapped__)
     Game.objects.filter(pk=game.pk).update(round_actions="[]")

@@ -547,10 +547,11 @@ def test_a_move_post_reads_its_session_from_the_shared_cache(
         if "SAVEPOINT" not in q["sql"] and q["sql"] not in ("BEGIN", "COMMIT")
     ]
     assert not [s for s in statements if "django_session" in s], statements
-    # The whole request: the user's row (the session's user) and the move's own; the
-    # answer is built from the game in hand.
+    # The whole request: the user's row (the session's user, jokeren.auth) and the move's
+    # own; the answer is built from the game in hand.
     assert len(statements) == 1 + _move_statements(), statements
-    assert statements[0].startswith('SELECT "auth_user"'), statements
+    assert statements[0].startswith("SELECT "), statements
+    assert f'FROM "auth_user" WHERE "id" = {user.pk}' in statements[0], statements
 
 
 def test_the_settings_share_sessions_through_the_cache_only_with_redis() -> None:
@@ -576,3 +577,23 @@ def test_the_settings_share_sessions_through_the_cache_only_with_redis() -> None
         engines[redis] = out.stdout.strip()
     assert engines[""] == "django.contrib.sessions.backends.db"
     assert engines["redis://127.0.0.1:6379/5"] == "django.contrib.sessions.backends.cached_db"
+
+
+@pytest.mark.parametrize("game_name", ["jokeren", "klaverjas"])
+def test_a_dealt_round_is_kept_and_never_changed_by_play(game_name: str) -> None:
+    """``services.dealt_round`` keeps each round's deal: the engine's deal itself, the same
+    object for every game of the tournament, and playing from it leaves it as dealt."""
+    module = services.module_of(game_name)
+    preset = next(iter(module.PRESETS))
+    variant = module.variant_from_json(module.PRESETS[preset].to_json())
+    secret = b"a duplicate deal"
+    dealt = services.dealt_round(game_name, variant, secret, 1)
+    fresh = module.new_round(variant, secret=secret, round_index=1)
+    assert dealt.to_json() == fresh.to_json()
+    again = services.dealt_round(game_name, module.variant_from_json(variant.to_json()), secret, 1)
+    assert again is dealt
+    state = dealt
+    for _ in range(6):
+        state = state.apply(module.action_from_json(state.legal_actions()[0].to_json()))
+    assert dealt.to_json() == fresh.to_json()
+    assert services.dealt_round(game_name, variant, secret, 2).to_json() != dealt.to_json()

@@ -252,3 +252,33 @@ def test_the_organizers_entries_page_is_paginated_with_each_rows_rank(organizer:
     assert names == [f"veld{i:04d}" for i in range(100, 120)]
     # a page out of range is the last one, not an error
     assert client.get(url, {"page": 99}).context["rows"] == rows
+
+
+def test_the_rows_moves_write_are_the_rows_a_rebuild_writes(organizer: Any) -> None:
+    """A move that ends a round writes the entry's board rows and that round's deal row
+    only; after a whole game the rows are what the standings rebuild writes from scratch."""
+    from tournaments.models import DealResult
+
+    t = factories.make_tournament(created_by=organizer, rounds=3)
+    user = factories.make_user("speler")
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    while game.status == game.Status.PLAYING:
+        game = services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
+        ).game
+
+    def rows() -> tuple[list[Any], list[Any]]:
+        boards = EntryResult.objects.filter(entry__game=game).order_by("upto")
+        deals = DealResult.objects.filter(entry__game=game).order_by("round_index")
+        skip = {"id"}
+        return (
+            [{k: v for k, v in vars(r).items() if k not in skip and k[0] != "_"} for r in boards],
+            [{k: v for k, v in vars(r).items() if k not in skip and k[0] != "_"} for r in deals],
+        )
+
+    played = rows()
+    assert len(played[0]) == t.rounds + 1 and len(played[1]) == t.rounds
+    EntryResult.objects.filter(entry__game=game).delete()
+    DealResult.objects.filter(entry__game=game).delete()
+    services.standings_rebuild(tournament=t)
+    assert rows() == played

@@ -1,0 +1,110 @@
+"""Model instances from rows read with SQL written once (the hot paths of a move: the
+session's user, the game with its entry and tournament), without the ORM building and
+compiling the query on every request."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Model
+
+
+def database() -> Any:
+    """The default database's connection wrapper itself: ``django.db.connection`` is a
+    proxy that finds it again (a lookup in the thread's connections) on every attribute,
+    and the fields' conversions ask it for ``ops`` and ``features`` many times a row."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+@functools.cache
+def _loader(model: type[Model], vendor: str) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """The attribute names of ``model``'s columns, in field order, and for each field its
+    converters (the backend's, then the field's ``from_db_value``) with the column they
+    convert. Cached per model and database vendor (one database a process)."""
+    fields = model._meta.concrete_fields
+    converters = []
+    for field in fields:
+        col = field.cached_col
+        # The order of Django's SQL compiler: the backend's converters, then the field's.
+        found = [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
+        converters.append(tuple((convert, col) for convert in found))
+    return tuple(f.attname for f in fields), tuple(converters)
+
+
+def instance_from_row(model: type[Model], values: Sequence[Any]) -> Any:
+    """An instance of ``model`` from its columns' values (every concrete field, in field
+    order) as the database returned them, the backend's and each field's converters
+    applied, as the ORM does."""
+    db = database()
+    names, converters = _loader(model, db.vendor)
+    converted = list(values)
+    for i, field_converters in enumerate(converters):
+        for convert, col in field_converters:
+            converted[i] = convert(converted[i], col, db)
+    return model.from_db(db.alias, list(names), converted)
+
+
+def columns_of(model: type[Model], alias: str | None = None) -> str:
+    """The quoted columns of every concrete field of ``model``, in field order (what
+    ``instance_from_row`` reads), each prefixed by ``alias`` when given."""
+    qn: Callable[[str], str] = connection.ops.quote_name
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f"{prefix}{qn(str(f.column))}" for f in model._meta.concrete_fields)
+
+
+#: Rows an insert sends at most in one statement (20 columns: 40,000 parameters, under
+#: PostgreSQL's 65,535; SQLite's own limit is applied besides, ``bulk_batch_size``).
+INSERT_BATCH = 2000
+
+
+@functools.lru_cache(maxsize=256)
+def _insert_sql(
+    model: type[Model],
+    rows: int,
+    unique_fields: tuple[str, ...],
+    update_fields: tuple[str, ...],
+) -> str:
+    qn: Callable[[str], str] = connection.ops.quote_name
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (
+        f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(str(f.column)) for f in fields)})"
+        f" VALUES {', '.join([one] * rows)}"
+    )
+    if unique_fields:
+        column = {f.name: str(f.column) for f in fields}
+        sets = ", ".join(f"{qn(column[n])} = EXCLUDED.{qn(column[n])}" for n in update_fields)
+        sql += (
+            f" ON CONFLICT({', '.join(qn(column[n]) for n in unique_fields)}) DO UPDATE SET {sets}"
+        )
+    return sql
+
+
+def insert_rows(
+    model: type[Model],
+    objs: Sequence[Model],
+    *,
+    unique_fields: Sequence[str] = (),
+    update_fields: Sequence[str] = (),
+) -> None:
+    """Insert ``objs`` (new instances, their primary key left to the database and not read
+    back) in statements written once per model and row count; with ``unique_fields`` a
+    row that exists already gets ``update_fields`` from the new one (an upsert: what
+    ``bulk_create(update_conflicts=True, ...)`` sends, without building it every time).
+    A row that breaks a constraint otherwise raises ``IntegrityError``, as there."""
+    if not objs:
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    db = database()
+    batch = max(1, min(INSERT_BATCH, db.ops.bulk_batch_size(fields, objs)))
+    with db.cursor() as cursor:
+        for start in range(0, len(objs), batch):
+            chunk = objs[start : start + batch]
+            params = [
+                f.get_db_prep_save(f.pre_save(obj, True), db) for obj in chunk for f in fields
+            ]
+            sql = _insert_sql(model, len(chunk), tuple(unique_fields), tuple(update_fields))
+            cursor.execute(sql, params)
