@@ -34,6 +34,7 @@ def _child(mode: str, preset: str, seconds: float, first_round: int) -> dict[str
         import random
 
         import pyspiel  # type: ignore[import-not-found]
+        from yardstick import gin_rummy_game
 
         game = pyspiel.load_game("gin_rummy")
         rng = random.Random(first_round)
@@ -59,15 +60,7 @@ def _child(mode: str, preset: str, seconds: float, first_round: int) -> dict[str
     wall0, cpu0 = time.perf_counter(), time.process_time()
     while n == 0 or time.perf_counter() - wall0 < seconds:
         if mode == "gin":
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    action = outcomes[rng.randrange(len(outcomes))][0]
-                else:
-                    legal = state.legal_actions()
-                    action = legal[rng.randrange(len(legal))]
-                state.apply_action(action)
+            gin_rummy_game(game, rng)
         else:
             play_round(
                 jokeren, variant, secret=BENCH_SECRET, round_index=first_round + n, levels=levels

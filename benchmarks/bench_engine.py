@@ -33,6 +33,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from yardstick import gin_rummy_game
+
 from engine.native import compiled_status, prefer_pure
 
 if "--pure" in sys.argv[1:]:  # before any compiled module is imported
@@ -161,15 +163,7 @@ def _gin_rummy_games(game: Any, rng: Any, seconds: float) -> tuple[int, float]:
     start = time.perf_counter()
     elapsed = 0.0
     while n == 0 or elapsed < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = outcomes[rng.randrange(len(outcomes))][0]
-            else:
-                legal = state.legal_actions()
-                action = legal[rng.randrange(len(legal))]
-            state.apply_action(action)
+        gin_rummy_game(game, rng)
         n += 1
         elapsed = time.perf_counter() - start
     return n, elapsed
