@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Final, NamedTuple, cast
+from typing import Final, NamedTuple
 
 from engine.cards import CARD_POINTS
 from engine.dealing import Stream
@@ -234,7 +234,7 @@ def _solve_jokers(
     rem: tuple[int, ...],
     jokers: int,
     weights: tuple[int, ...],
-    both: dict[int, tuple[list[_Candidate], list[_Candidate]]],
+    both: dict[int, tuple[list[_Candidate], ...]],
     memo: _Memo,
     exact: bool,
     lone_always: bool = False,
@@ -507,23 +507,22 @@ def _solve_live(
     for i in range(len(live) - 1, -1, -1):
         after[i] = mask
         mask |= 1 << live[i]
-    both: dict[int, tuple[list[_Candidate], list[_Candidate]]] = {}
+    both: dict[int, tuple[list[_Candidate], ...]] = {}
     cache = _CANDIDATES
     for i, k in enumerate(live):
         if k not in both:
             key = (k, jokers, after[i] & _RELATED[k])
-            # (typed ``object``: compiled code keeps a pair unboxed and would box it anew,
-            # tracked, for the dict; the one Python tuple made here is the one cached)
-            sets: object = cache.get(key)
+            sets = cache.get(key)
             if sets is None:
                 out, lone = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
                 if len(cache) >= 1 << 15:
                     cache.clear()
-                # cached for good: objects the garbage collector need not walk
-                sets = (untrack(out), untrack(lone))
-                untrack(sets)
+                # cached for good: objects the garbage collector need not walk (a tuple
+                # of no fixed length: compiled code keeps a pair unboxed and would box it
+                # anew, tracked, wherever it is stored)
+                sets = untrack(tuple((untrack(out), untrack(lone))))
                 cache[key] = sets
-            both[k] = cast(tuple[list[_Candidate], list[_Candidate]], sets)
+            both[k] = sets
     if jokers:
         return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
     # without jokers every meld of a sub-hand is a meld of the whole hand
@@ -538,8 +537,8 @@ _RELATED: Final = tuple(
     for k in range(52)
 )
 #: ``_candidate_sets`` by (kind, jokers, the related kinds present after it)
-#: (values: pairs ``tuple[list[_Candidate], list[_Candidate]]``, typed ``object``, see above)
-_CANDIDATES: dict[tuple[int, int, int], object] = {}
+#: (each value a pair: the candidates, and the lone ones)
+_CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], ...]] = {}
 
 
 @untracked_cache(maxsize=1 << 16)
