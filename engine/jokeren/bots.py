@@ -2066,11 +2066,13 @@ def _out_after_swaps(
     available = jokers
     m = _lane_mask(naturals)
     runs: dict[int, tuple[tuple[int, int], ...]] = {}
-    placeable: list[int] = []
+    #: the kinds that may go to the table, as bits (bit k for kind k): ``_relaxed_left``'s
+    #: cache key, ints, which the garbage collector need not walk
+    placeable = 0
     costly: list[tuple[int, tuple[int, int], int]] = []
     for k in naturals:
         if placed & bits[k]:
-            placeable.append(k)
+            placeable |= 1 << k
             continue
         suit = k // 13
         spans = runs.get(suit)
@@ -2086,9 +2088,10 @@ def _out_after_swaps(
             lo, end, need = ends[0]
             costly.append((k, (lo, end), need))
         elif ends:
-            placeable.append(k)
+            placeable |= 1 << k
     if len(costly) > 4:  # too many to try: let them all go
-        placeable += [k for k, _, _ in costly]
+        for k, _, _ in costly:
+            placeable |= 1 << k
         costly = []
     best = 99
     for mask in range(1 << len(costly)):
@@ -2104,11 +2107,7 @@ def _out_after_swaps(
         rest = list(naturals)
         for k in gone:
             rest.remove(k)
-        # the kinds as bits: a cache key of ints, which the garbage collector need not walk
-        place = 0
-        for k in placeable:
-            place |= 1 << k
-        left = _relaxed_left(tuple(rest), available - used, place, free_jokers)
+        left = _relaxed_left(tuple(rest), available - used, placeable, free_jokers)
         best = min(best, left)
         if best <= keep:
             return True
