@@ -30,14 +30,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Generic, ParamSpec, TypeVar, cast
+from typing import ParamSpec, Protocol, TypeVar, cast
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
-
-
-def _identity(obj: _T) -> _T:
-    return obj
 
 
 def _make_untrack() -> object:
@@ -65,17 +61,15 @@ def untrack(obj: _T) -> _T:
     return obj
 
 
-class UntrackedCache(Generic[_P, _T]):
+class UntrackedCache(Protocol[_P, _T]):
     """The type of an ``untracked_cache`` function (for the type checker; the function
     itself is a closure, quicker to call than an object)."""
 
     cache: dict[tuple[object, ...], _T]
 
-    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _T:  # pragma: no cover
-        raise NotImplementedError
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _T: ...
 
-    def cache_clear(self) -> None:  # pragma: no cover
-        raise NotImplementedError
+    def cache_clear(self) -> None: ...
 
 
 _MISS: object = object()
