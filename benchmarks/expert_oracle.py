@@ -4,7 +4,7 @@ searched with the cards seen.
 Run from the repository root::
 
     .venv/bin/python benchmarks/expert_oracle.py [--deals 200] [--first 0]
-        [--preset jokeren7 ...] [--horizon turn|round] [--know all|hands|next|none]
+        [--preset jokeren7 ...] [--horizon turn|round] [--know all|hands|next|none|infer]
         [--worlds 8] [--jsonl out.jsonl]
 
 Not a bot (RULES.md §4: no bot sees what its seat cannot): a measuring stick for what
@@ -22,7 +22,9 @@ bot's choice on a tie). ``--know`` says what the worlds know:
 - ``hands``: ``--worlds`` worlds with every hand true and the stock shuffled;
 - ``next``: the next player's hand true, the rest sampled as the expert samples;
 - ``none``: sampled from the seat's observation alone, as the expert samples
-  (``expert._world``), with no budget: an honest search of ``--worlds`` worlds.
+  (``expert._world``), with no budget: an honest search of ``--worlds`` worlds;
+- ``infer``: sampled as ``none``, keeping at the seat's draw only the worlds where the
+  strong bot in the previous seat would have made the discard it just made (honest too).
 
 In duplicate play against the strong bot (same deals and sign as ``duplicate.py``:
 negative, the oracle better) the results bound what a determinized search over these
