@@ -954,13 +954,11 @@ def game_finish(*, game: Game) -> Game:
     return game
 
 
-def _current_round(g: Game) -> tuple[Any, list[Any], list[Any]]:
+def _current_round(g: Game, module: GameModule, variant: Any) -> tuple[Any, list[Any], list[Any]]:
     """The current round's state (``Game.current_state``: dealt and its actions applied),
     its actions and the entrant's among them (a game being played: every seat-0 action is
-    the entrant's)."""
-    module = module_of(g.game)
+    the entrant's); ``module`` and ``variant`` are the game's (its callers have them)."""
     actions = json.loads(g.round_actions)
-    variant = module.variant_from_json(g.variant)
     state = dealt_round(g.game, variant, g.secret_bytes, g.round_index)
     own = []
     for action in actions:
@@ -1077,7 +1075,7 @@ def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, A
                 raise TournamentClosed.of(_("This tournament is closed for play."))
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
-            state, actions, own = _current_round(g)
+            state, actions, own = _current_round(g, module, variant)
             if state.current_player != PLAYER_SEAT:
                 raise IllegalMoveError.of(_("It is not your turn."))
             try:
@@ -1131,7 +1129,7 @@ def _bot_finish(game_id: int) -> tuple[Game, dict[int, PlayedRound]]:
             return g, {}
         module = module_of(g.game)
         variant = module.variant_from_json(g.variant)
-        state, actions, own = _current_round(g)
+        state, actions, own = _current_round(g, module, variant)
         run = _Run(
             game=g,
             module=module,
@@ -2115,7 +2113,9 @@ def _stored_rounds(game: Game) -> list[StoredRound]:
         out.append(StoredRound(round_index, json.loads(actions), bot_from, moves, seq))
         seq += moves
     if game.status != Game.Status.FINISHED:
-        _state, current, own = _current_round(game)
+        module = module_of(game.game)
+        variant = module.variant_from_json(game.variant)
+        _state, current, own = _current_round(game, module, variant)
         out.append(StoredRound(game.round_index, own, None, len(current), game.seq - len(current)))
     return out
 
