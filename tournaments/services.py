@@ -1424,6 +1424,22 @@ def entry_results_update(*, game: Game) -> None:
     _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
 
 
+def user_results_rename(*, user: User) -> int:
+    """A renamed account's name on every leaderboard and per-deal row of its entries (the
+    rows carry the name for the boards' order of equal results and the name search, and a
+    round's end writes only its own rows). The number of rows changed."""
+    name = user.get_username()
+    entries = Entry.objects.filter(user=user).values("pk")
+    changed = 0
+    for model in (EntryResult, DealResult):
+        changed += (
+            model.objects.filter(entry__in=entries)
+            .exclude(name=name)
+            .update(name=name, name_key=name.lower())
+        )
+    return changed
+
+
 def standings_rebuild(*, tournament: Tournament) -> int:
     """Write every entry's results of a tournament again from its games (the close does it
     once at the end; also after games were changed outside the services). The number of

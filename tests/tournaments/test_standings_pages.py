@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import services
-from tournaments.models import EntryResult, Game, Tournament
+from tournaments.models import DealResult, EntryResult, Game, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -282,3 +282,44 @@ def test_the_rows_moves_write_are_the_rows_a_rebuild_writes(organizer: Any) -> N
     DealResult.objects.filter(entry__game=game).delete()
     services.standings_rebuild(tournament=t)
     assert rows() == played
+
+
+def test_a_renamed_account_is_renamed_on_the_boards_at_once(organizer: Any) -> None:
+    """The admin's change form renames an entrant: every leaderboard and per-deal row of
+    theirs carries the new name (the search finds it, the order of equal results follows
+    it) without waiting for a round's end or the close."""
+    t = factories.make_tournament(created_by=organizer, rounds=1, max_entrants=50)
+    games = _field(t, [20, 20, 30], prefix="speler")
+    _reveal(t)
+    renamed = games[2].user
+    admin = factories.make_user("beheerder", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(admin)
+    page = reverse("admin:auth_user_change", args=[renamed.pk])
+    response = client.post(
+        page,
+        {
+            "username": "Aafke",
+            "first_name": "",
+            "last_name": "",
+            "email": "",
+            "is_active": "on",
+            "date_joined_0": "2026-12-01",
+            "date_joined_1": "10:00:00",
+        },
+    )
+    assert response.status_code == 302, response.content
+    rows = EntryResult.objects.filter(entry__user=renamed)
+    assert {(r.name, r.name_key) for r in rows} == {("Aafke", "aafke")}
+    assert DealResult.objects.get(entry__user=renamed).name == "Aafke"
+    found = services.standings_page(tournament=t, user=None, q="aaf")
+    assert [(s.username, s.rank) for s in found.rows] == [("Aafke", 3)]
+    # Equal results go by name: the renamed entrant now comes first of the two 20s.
+    games[1].user.username = "Bert"
+    games[1].user.save()
+    (deal,) = services.deal_results(tournament=t, visibility=found.visibility)
+    assert [r.username for r in deal.rows] == ["Bert", "speler00", "Aafke"]
+    # A log-in's save of last_login alone writes no standings row.
+    with CaptureQueriesContext(connection) as queries:
+        Client().login(username="Bert", password=factories.PASSWORD)
+    assert not any("tournaments_" in q["sql"] for q in queries.captured_queries)

@@ -1,0 +1,23 @@
+"""What the site keeps in step with a model it does not own: an account renamed (in the
+admin, or anywhere else that saves the user) is renamed on its entries' standings rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from tournaments import services
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="tournaments.user_renamed")
+def _user_saved(
+    sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any
+) -> None:
+    # A new account has no rows yet; a save of other fields (the log-in's last_login) keeps
+    # the name.
+    if created or (update_fields is not None and "username" not in update_fields):
+        return
+    services.user_results_rename(user=instance)
