@@ -541,13 +541,16 @@ _RELATED: Final = tuple(
 _CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], ...]] = {}
 
 
-@untracked_cache(maxsize=1 << 16)
 def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
     """The split of a hand (sorted natural kinds and a number of jokers) into melds that
     leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first.
     The cards that cannot meld (``_live_mask``) are loose in every split: the melds are
     searched among the others (and cached on them: a hand that changes only by such
-    cards reuses them)."""
+    cards reuses them). Not cached itself: most hands it is asked about are new (two
+    calls in three in basic rounds, four in five in strong ones), and what it adds to
+    the cached search of the live cards is a few bit operations; a cache entry per new
+    hand cost more (its insertion, the untracking, and the garbage collections its
+    growth triggers: benchmarks/README.md, "Jokeren 7 basic at 1,000 rounds/s")."""
     if jokers >= 2:
         return _partition_live(naturals, jokers, by_cards)
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
@@ -573,7 +576,7 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
         cost = jokers * weights[JOKER_KIND]
         for k in naturals:
             cost += weights[k]
-        return untrack(tuple.__new__(Partition, ((), naturals, jokers, cost)))
+        return _new_partition((), naturals, jokers, cost)
     live: list[int] = []
     dead: list[int] = []
     dead_cost = 0
@@ -597,8 +600,8 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
 def _new_partition(
     melds: tuple[HandMeld, ...], loose: tuple[int, ...], loose_jokers: int, cost: int
 ) -> Partition:
-    # cached: an object the garbage collector need not walk (engine/untracked.py)
-    return untrack(tuple.__new__(Partition, (melds, loose, loose_jokers, cost)))
+    # made positionally (the named form calls the named tuple's Python ``__new__``)
+    return tuple.__new__(Partition, (melds, loose, loose_jokers, cost))
 
 
 @untracked_cache(maxsize=1 << 16)
@@ -633,7 +636,7 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
         for k in m.naturals:
             loose.remove(k)
     # cached: objects the garbage collector need not walk (engine/untracked.py)
-    return untrack(Partition(untrack(tuple(map(untrack, melds))), tuple(loose), spare, cost))
+    return untrack(_new_partition(untrack(tuple(map(untrack, melds))), tuple(loose), spare, cost))
 
 
 _new_meld: Final = tuple.__new__
@@ -641,7 +644,6 @@ _new_meld: Final = tuple.__new__
 
 def clear_caches() -> None:
     """Empty the hand-analysis caches (for benchmarks of the worst case)."""
-    partition.cache_clear()
     _partition_live.cache_clear()
     _opening_melds.cache_clear()
     _points_split.cache_clear()
