@@ -44,9 +44,9 @@ spare jokers it can hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from engine.cards import CARD_POINTS
@@ -65,15 +65,16 @@ from engine.jokeren.actions import (
     lay_off_action,
 )
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
-from engine.jokeren.state import JokerenObservation, JokerenState, SeatView
+from engine.jokeren.state import JokerenObservation, JokerenState, SeatView, state_of_fields
 from engine.jokeren.variants import Variant
 from engine.untracked import untrack, untracked_cache
 
 #: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
 #: the same values by the same names)
 _Seen = SeatView | JokerenObservation
-#: the seat's whole observation, made when a rarer decision needs more than ``SeatView``
-_Full = Callable[[], JokerenObservation]
+#: the seat's whole observation, or the state to make it from (``observe``) when a rarer
+#: decision needs more than ``SeatView``
+_Full = JokerenObservation | JokerenState
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -921,9 +922,9 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
         lo = kinds[cards[0]] % 13 + 1 if first is None else first[0]
         hi = lo + size - 1
         suit = -1
-        for c, sf in zip(cards, stands_for, strict=True):
-            if sf is None:
-                suit = kinds[c] // 13
+        for i in range(size):  # (an index loop: compiled, ``zip(strict=True)`` is a call)
+            if stands_for[i] is None:
+                suit = kinds[cards[i]] // 13
                 break
         base = suit * 13
         room = size + 1 < 13
@@ -937,9 +938,10 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
         return []
     used = [False] * 4
     ri = -1
-    for c, sf in zip(cards, stands_for, strict=True):
+    for i in range(size):
+        sf = stands_for[i]
         if sf is None:
-            k = kinds[c]
+            k = kinds[cards[i]]
             used[k // 13] = True
             ri = k % 13
         else:
@@ -989,8 +991,10 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
         for sf in m.stands_for:
             if sf is not None:
                 swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
-    view = TableView(fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
-    if len(_TABLE_CACHE) >= 256:
+    view = _new_view(
+        TableView, (fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
+    )
+    if len(_TABLE_CACHE) >= _TABLES_KEPT:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
     _LAST_VIEW[0] = (table, view)
@@ -1031,8 +1035,8 @@ def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
     for sf in meld.stands_for:
         if sf is not None:
             swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
-    out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
-    if len(_FITS_CACHE) >= 1024:
+    out = _new_view(TableBits, (places, swap_bits, tuple(nexts), next_bits, joker_fits))
+    if len(_FITS_CACHE) >= _MELDS_KEPT:
         _FITS_CACHE.clear()
     _FITS_CACHE[id(meld)] = (meld, fits, out)
     return fits, out
@@ -1063,13 +1067,20 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
             nexts += b.next_places
         if b.joker_fits:
             joker_fits = True
-    out = TableBits(places, swap_bits, nexts, next_bits, joker_fits)
-    if len(_BITS_CACHE) >= 256:
+    out = _new_view(TableBits, (places, swap_bits, nexts, next_bits, joker_fits))
+    if len(_BITS_CACHE) >= _TABLES_KEPT:
         _BITS_CACHE.clear()
     _BITS_CACHE[id(table)] = (table, out)
     return out
 
 
+#: how many tables (``table_view``, ``table_bits``) and melds (``_meld_places``) the caches
+#: below keep before they are emptied: the tables of a turn and of its going-out search.
+#: Few, so that what they keep dies young: objects that outlive a collection of the
+#: youngest generation make the older ones long and frequent (256 tables and 1,024
+#: melds kept the collector busy for about a tenth of a basic round).
+_TABLES_KEPT: Final = 32
+_MELDS_KEPT: Final = 128
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
 _FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: ``table_bits`` by the identity of the table tuple (kept, as above)
@@ -1199,7 +1210,8 @@ def _basic_play(obs: _Seen, full: _Full) -> Action:
     can go out, else ``decide``, read straight from the seat's view (``obs``) when the
     hand has nothing to lay down, swap or lay off (most turns): then it discards
     (``_basic_discard``). Otherwise, or when no loose card may go, the whole view is made
-    from the seat's observation (``full()``) and ``decide`` chooses."""
+    from the seat's observation (``full``, or made from the state ``full``) and ``decide``
+    chooses."""
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     table = obs.table
@@ -1227,7 +1239,8 @@ def _basic_play(obs: _Seen, full: _Full) -> Action:
             )
             if k >= 0:
                 return DISCARDS[_lowest_id(hand, k)]
-    return decide(view_of(full(), strong=False), strong=False, rng=None)
+    whole = full.observe(obs.seat) if isinstance(full, JokerenState) else full
+    return decide(view_of(whole, strong=False), strong=False, rng=None)
 
 
 def _lowest_id(hand: Sequence[int], k: int) -> int:
@@ -1813,7 +1826,7 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
     if not strong:
-        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs, lambda: obs)
+        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs, obs)
     if obs.phase == "draw":
         draw = decide(view_of(obs, strong=True), strong=True, rng=rng)
         if draw is DRAW_STOCK and open_card_goes_out(obs):
@@ -1836,7 +1849,7 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
         # narrow view (``SeatView``), the whole observation only when it needs more
         if state.phase == "draw":
             return _basic_draw(state.seat_view(seat))
-        return _basic_play(state.seat_view(seat), partial(state.observe, seat))
+        return _basic_play(state.seat_view(seat), state)
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
 
@@ -1861,28 +1874,32 @@ def _own_state(obs: _Seen) -> JokerenState:
     """A state that holds only what the seat of ``obs`` knows: its hand, the table, the
     open pile and the public counters; the other hands and the stock are empty."""
     seat = obs.seat
-    return JokerenState(
-        variant=obs.variant,
-        round_index=obs.round_index,
-        dealer=obs.dealer,
-        round_seed=b"",
-        current_player=obs.current_player,
-        phase=obs.phase,
-        hands=tuple(obs.hand if s == seat else () for s in range(obs.variant.num_players)),
-        stock=(),
-        open_pile=obs.open_pile,
-        table=obs.table,
-        out=obs.out,
-        came_out_this_turn=obs.came_out_this_turn,
-        taken_from_open=obs.taken_from_open,
-        turn=obs.turn,
-        move_count=obs.move_count,
-        reshuffles=obs.reshuffles,
-        removed=obs.removed,
-        winner=None,
-        end_reason=None,
-        log_chunks=(),
-        log_tail=(),
+    v = obs.variant
+    return state_of_fields(
+        {
+            "variant": v,
+            "round_index": obs.round_index,
+            "dealer": obs.dealer,
+            "round_seed": b"",
+            "current_player": obs.current_player,
+            "phase": obs.phase,
+            "hands": tuple([obs.hand if s == seat else () for s in range(v.num_players)]),
+            "stock": (),
+            "open_pile": obs.open_pile,
+            "table": obs.table,
+            "out": obs.out,
+            "came_out_this_turn": obs.came_out_this_turn,
+            "taken_from_open": obs.taken_from_open,
+            "turn": obs.turn,
+            "move_count": obs.move_count,
+            "reshuffles": obs.reshuffles,
+            "removed": obs.removed,
+            "winner": None,
+            "end_reason": None,
+            "log_chunks": (),
+            "log_tail": (),
+            "open_takes": (),
+        }
     )
 
 

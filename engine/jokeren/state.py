@@ -293,8 +293,11 @@ _new = object.__new__
 _new_seat_view: Final = tuple.__new__
 
 
-def _state_of(fields: dict[str, Any]) -> JokerenState:
-    """A state with these fields (every field; the dict becomes the state's own)."""
+def state_of_fields(fields: dict[str, Any]) -> JokerenState:
+    """A state with these fields (every field of ``JokerenState``, by name; the dict
+    becomes the state's own): ``JokerenState(**fields)`` without the frozen dataclass's
+    ``__init__``, which sets each field with a call (the bots' going-out search makes
+    one for every search)."""
     state = _new(JokerenState)
     _set_state_dict(state, fields)
     return state
@@ -481,7 +484,7 @@ class JokerenState:
         """A copy with some fields changed (cheaper than ``dataclasses.replace``)."""
         d = self.__dict__.copy()
         d.update(changes)
-        return _state_of(d)
+        return state_of_fields(d)
 
     @property
     def is_terminal(self) -> bool:
@@ -636,7 +639,7 @@ class JokerenState:
         d["phase"] = "play"
         d["move_count"] = self.move_count + 1
         _append_log(d, (("action", seat, DRAW_OPEN, (card,)),))
-        return _state_of(d)
+        return state_of_fields(d)
 
     def _discard(self, seat: int, action: Discard) -> JokerenState:
         card = action.card
@@ -669,7 +672,7 @@ class JokerenState:
             d["winner"] = seat
             d["end_reason"] = "out"
             _append_log(d, (entry, ("end", seat, None, (0,))))
-            return _state_of(d)
+            return state_of_fields(d)
         turn = self.turn + 1
         d["turn"] = turn
         v = self.variant
@@ -678,7 +681,7 @@ class JokerenState:
             d["phase"] = "over"
             d["end_reason"] = "turn_limit"
             _append_log(d, (entry, ("end", -1, None, (2,))))
-            return _state_of(d)
+            return state_of_fields(d)
         if self.stock:
             _append_log(d, (entry,))
         else:
@@ -688,7 +691,7 @@ class JokerenState:
                 d["phase"] = "over"
                 d["end_reason"] = "stock"
                 _append_log(d, (entry, ("end", -1, None, (1,))))
-                return _state_of(d)
+                return state_of_fields(d)
             reshuffles = self.reshuffles
             d["stock"] = tuple(Stream(self.round_seed, f"reshuffle:{reshuffles}").shuffle(below))
             d["open_pile"] = pile[-1:]
@@ -1359,7 +1362,7 @@ def new_round(variant: Variant, *, secret: bytes, round_index: int) -> JokerenSt
     seed, hands, open_card, stock = deal(variant, secret=secret, round_index=round_index)
     n = variant.num_players
     dealer = round_index % n
-    return _state_of(
+    return state_of_fields(
         {
             "variant": variant,
             "round_index": round_index,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 from collections.abc import Iterator
 
@@ -271,9 +270,9 @@ def test_basic_bot_plays_as_its_whole_decision(preset: str) -> None:
         else:
             line = going_out_line(obs)
             expected = whole if line is None else line[0]
-            full = functools.partial(state.observe, obs.seat)
-            assert _basic_play(obs, full) == expected
-            assert _basic_play(state.seat_view(obs.seat), full) == expected
+            assert _basic_play(obs, obs) == expected
+            assert _basic_play(obs, state) == expected
+            assert _basic_play(state.seat_view(obs.seat), state) == expected
         checked += 1
     assert checked > 100
 
