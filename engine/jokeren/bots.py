@@ -72,9 +72,6 @@ from engine.untracked import untrack, untracked_cache
 #: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
 #: the same values by the same names)
 _Seen = SeatView | JokerenObservation
-#: the seat's whole observation, or the state to make it from (``observe``) when a rarer
-#: decision needs more than ``SeatView``
-_Full = JokerenObservation | JokerenState
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -1127,7 +1124,7 @@ class BotView(NamedTuple):
     #: the variant scores cards in hand (not points)
     by_cards: bool
     decks: int
-    #: cards in each seat's hand
+    #: cards in each seat's hand (a strong bot's view; empty in a basic bot's)
     hand_counts: tuple[int, ...]
     #: per kind (0..52), how many cards this seat has seen outside its hand: on the table,
     #: in the open pile, removed from the game
@@ -1205,13 +1202,12 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
     return DISCARDS[_discard(view, part, strong, rng)]
 
 
-def _basic_play(obs: _Seen, full: _Full) -> Action:
+def _basic_play(obs: _Seen) -> Action:
     """A basic bot's action after its draw: the next action of ``going_out_line`` when it
     can go out, else ``decide``, read straight from the seat's view (``obs``) when the
     hand has nothing to lay down, swap or lay off (most turns): then it discards
-    (``_basic_discard``). Otherwise, or when no loose card may go, the whole view is made
-    from the seat's observation (``full``, or made from the state ``full``) and ``decide``
-    chooses."""
+    (``_basic_discard``). Otherwise, or when no loose card may go, ``decide`` chooses on
+    the bot's whole view (``view_of``, which a basic bot makes from the same narrow view)."""
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     table = obs.table
@@ -1239,8 +1235,7 @@ def _basic_play(obs: _Seen, full: _Full) -> Action:
             )
             if k >= 0:
                 return DISCARDS[_lowest_id(hand, k)]
-    whole = full.observe(obs.seat) if isinstance(full, JokerenState) else full
-    return decide(view_of(whole, strong=False), strong=False, rng=None)
+    return decide(view_of(obs, strong=False), strong=False, rng=None)
 
 
 def _lowest_id(hand: Sequence[int], k: int) -> int:
@@ -1733,13 +1728,14 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
 # --- the observation, and the protocol's entry points ------------------------------------
 
 
-def _requirement(obs: JokerenObservation) -> Requirement | None:
+def _requirement(obs: _Seen) -> Requirement | None:
     if not obs.needs_opening:
         return None
     v = obs.variant
     if v.opening == "points":
         return Requirement(points=v.opening_points)
-    c = obs.contract
+    # (the observation's ``contract``: the round's, when the opening is a contract)
+    c = v.contract_for(obs.round_index) if v.opening == "contract" else None
     if c is None:
         return None
     return Requirement(c.runs, c.groups, c.all_out, c.points, c.any_meld)
@@ -1765,10 +1761,27 @@ def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
 #: what a basic bot's view holds for the facts only a strong bot uses
 _NOTHING_SEEN: Final = (0,) * 53
 _NO_KINDS: Final[frozenset[int]] = frozenset()
+_NO_COUNTS: Final[tuple[int, ...]] = ()
 
 
-def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
-    """The ``BotView`` of an observation (the seat to move)."""
+def view_of(obs: _Seen, *, strong: bool) -> BotView:
+    """The ``BotView`` of the seat to move: from its observation, or for a basic bot also
+    from its ``SeatView`` (the facts only a strong bot uses, the hand counts, the cards
+    seen and the next player's takes, are then left empty)."""
+    if strong:
+        if not isinstance(obs, JokerenObservation):
+            raise TypeError("a strong bot's view is made from the whole observation")
+        hand_counts = obs.hand_counts
+        seen = _seen(obs)
+        next_taken = (
+            _NO_KINDS
+            if obs.phase == "draw"
+            else _taken_by(obs, (obs.seat + 1) % obs.variant.num_players)
+        )
+    else:
+        hand_counts = _NO_COUNTS
+        seen = _NOTHING_SEEN
+        next_taken = _NO_KINDS
     seat = obs.seat
     v = obs.variant
     drawing = obs.phase == "draw"
@@ -1779,7 +1792,6 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
         may_lay = obs.may_meld
         lay_off_now = obs.may_lay_off
     taken = obs.taken_from_open
-    n = v.num_players
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     out = obs.out[seat]
@@ -1807,9 +1819,9 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
             None if taken is None else _KIND[taken],
             v.scoring == "cards",
             v.decks,
-            obs.hand_counts,
-            _seen(obs) if strong else _NOTHING_SEEN,
-            _taken_by(obs, (seat + 1) % n) if strong and not drawing else _NO_KINDS,
+            hand_counts,
+            seen,
+            next_taken,
         ),
     )
 
@@ -1826,7 +1838,7 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
     if not strong:
-        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs, obs)
+        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs)
     if obs.phase == "draw":
         draw = decide(view_of(obs, strong=True), strong=True, rng=rng)
         if draw is DRAW_STOCK and open_card_goes_out(obs):
@@ -1846,10 +1858,10 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
     if level == "basic":
         # a basic bot breaks no ties at random (it needs no stream) and reads its seat's
-        # narrow view (``SeatView``), the whole observation only when it needs more
+        # narrow view (``SeatView``) only, never the whole observation
         if state.phase == "draw":
             return _basic_draw(state.seat_view(seat))
-        return _basic_play(state.seat_view(seat), state)
+        return _basic_play(state.seat_view(seat))
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
 

@@ -148,6 +148,12 @@ LogNode = tuple[Any, LogEntry] | None
 
 #: The log entry of a draw from the stock, per seat (shared: entries are immutable).
 _STOCK_DRAWS: tuple[LogEntry, ...] = tuple(("action", s, DRAW_STOCK, ()) for s in range(4))
+#: The log entry of the discard of each card (``DISCARDS``), per seat (shared too: a log
+#: entry lives as long as the round, and an entry made for every discard outlived the
+#: garbage collector's youngest generation)
+_DISCARD_ENTRIES: tuple[tuple[LogEntry, ...], ...] = tuple(
+    tuple(("action", s, d, ()) for d in DISCARDS) for s in range(4)
+)
 #: The ``CARD_KIND`` of every joker.
 _JOKER_KIND = CARD_KIND[52]
 
@@ -665,7 +671,8 @@ class JokerenState:
         d["came_out_this_turn"] = False
         d["taken_from_open"] = None
         d["move_count"] = self.move_count + 1
-        entry: LogEntry = ("action", seat, action, ())
+        shared = action is DISCARDS[card]
+        entry = _DISCARD_ENTRIES[seat][card] if shared else ("action", seat, action, ())
         if not new_hand:
             d["current_player"] = None
             d["phase"] = "over"
