@@ -520,6 +520,9 @@ def _solve_live(
                 # anew, tracked, wherever it is stored)
                 sets = untrack(tuple((untrack(out), untrack(lone))))
                 cache[key] = sets
+                # the new key (a tuple, tracked until a collection looks at it) made the
+                # dict tracked again: the next young collection would walk all of it
+                untrack(cache)
             both[k] = sets
     if jokers:
         return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
