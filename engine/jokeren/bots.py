@@ -44,9 +44,9 @@ spare jokers it can hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from engine.cards import CARD_POINTS
@@ -65,15 +65,13 @@ from engine.jokeren.actions import (
     lay_off_action,
 )
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
-from engine.jokeren.state import JokerenObservation, JokerenState, SeatView
+from engine.jokeren.state import JokerenObservation, JokerenState, SeatView, state_of_fields
 from engine.jokeren.variants import Variant
 from engine.untracked import untrack, untracked_cache
 
 #: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
 #: the same values by the same names)
 _Seen = SeatView | JokerenObservation
-#: the seat's whole observation, made when a rarer decision needs more than ``SeatView``
-_Full = Callable[[], JokerenObservation]
 
 BOT_LEVELS: Final = ("basic", "strong")
 
@@ -522,6 +520,9 @@ def _solve_live(
                 # anew, tracked, wherever it is stored)
                 sets = untrack(tuple((untrack(out), untrack(lone))))
                 cache[key] = sets
+                # the new key (a tuple, tracked until a collection looks at it) made the
+                # dict tracked again: the next young collection would walk all of it
+                untrack(cache)
             both[k] = sets
     if jokers:
         return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
@@ -541,13 +542,16 @@ _RELATED: Final = tuple(
 _CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], ...]] = {}
 
 
-@untracked_cache(maxsize=1 << 16)
 def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
     """The split of a hand (sorted natural kinds and a number of jokers) into melds that
     leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first.
     The cards that cannot meld (``_live_mask``) are loose in every split: the melds are
     searched among the others (and cached on them: a hand that changes only by such
-    cards reuses them)."""
+    cards reuses them). Not cached itself: most hands it is asked about are new (two
+    calls in three in basic rounds, four in five in strong ones), and what it adds to
+    the cached search of the live cards is a few bit operations; a cache entry per new
+    hand cost more (its insertion, the untracking, and the garbage collections its
+    growth triggers: benchmarks/README.md, "Jokeren 7 basic at 1,000 rounds/s")."""
     if jokers >= 2:
         return _partition_live(naturals, jokers, by_cards)
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
@@ -573,7 +577,7 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
         cost = jokers * weights[JOKER_KIND]
         for k in naturals:
             cost += weights[k]
-        return untrack(tuple.__new__(Partition, ((), naturals, jokers, cost)))
+        return _new_partition((), naturals, jokers, cost)
     live: list[int] = []
     dead: list[int] = []
     dead_cost = 0
@@ -597,8 +601,8 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
 def _new_partition(
     melds: tuple[HandMeld, ...], loose: tuple[int, ...], loose_jokers: int, cost: int
 ) -> Partition:
-    # cached: an object the garbage collector need not walk (engine/untracked.py)
-    return untrack(tuple.__new__(Partition, (melds, loose, loose_jokers, cost)))
+    # made positionally (the named form calls the named tuple's Python ``__new__``)
+    return tuple.__new__(Partition, (melds, loose, loose_jokers, cost))
 
 
 @untracked_cache(maxsize=1 << 16)
@@ -633,7 +637,7 @@ def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Parti
         for k in m.naturals:
             loose.remove(k)
     # cached: objects the garbage collector need not walk (engine/untracked.py)
-    return untrack(Partition(untrack(tuple(map(untrack, melds))), tuple(loose), spare, cost))
+    return untrack(_new_partition(untrack(tuple(map(untrack, melds))), tuple(loose), spare, cost))
 
 
 _new_meld: Final = tuple.__new__
@@ -641,7 +645,6 @@ _new_meld: Final = tuple.__new__
 
 def clear_caches() -> None:
     """Empty the hand-analysis caches (for benchmarks of the worst case)."""
-    partition.cache_clear()
     _partition_live.cache_clear()
     _opening_melds.cache_clear()
     _points_split.cache_clear()
@@ -919,9 +922,9 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
         lo = kinds[cards[0]] % 13 + 1 if first is None else first[0]
         hi = lo + size - 1
         suit = -1
-        for c, sf in zip(cards, stands_for, strict=True):
-            if sf is None:
-                suit = kinds[c] // 13
+        for i in range(size):  # (an index loop: compiled, ``zip(strict=True)`` is a call)
+            if stands_for[i] is None:
+                suit = kinds[cards[i]] // 13
                 break
         base = suit * 13
         room = size + 1 < 13
@@ -935,9 +938,10 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
         return []
     used = [False] * 4
     ri = -1
-    for c, sf in zip(cards, stands_for, strict=True):
+    for i in range(size):
+        sf = stands_for[i]
         if sf is None:
-            k = kinds[c]
+            k = kinds[cards[i]]
             used[k // 13] = True
             ri = k % 13
         else:
@@ -987,8 +991,10 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
         for sf in m.stands_for:
             if sf is not None:
                 swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
-    view = TableView(fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
-    if len(_TABLE_CACHE) >= 256:
+    view = _new_view(
+        TableView, (fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
+    )
+    if len(_TABLE_CACHE) >= _TABLES_KEPT:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[id(table)] = (table, view)
     _LAST_VIEW[0] = (table, view)
@@ -1029,8 +1035,8 @@ def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
     for sf in meld.stands_for:
         if sf is not None:
             swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
-    out = TableBits(places, swap_bits, tuple(nexts), next_bits, joker_fits)
-    if len(_FITS_CACHE) >= 1024:
+    out = _new_view(TableBits, (places, swap_bits, tuple(nexts), next_bits, joker_fits))
+    if len(_FITS_CACHE) >= _MELDS_KEPT:
         _FITS_CACHE.clear()
     _FITS_CACHE[id(meld)] = (meld, fits, out)
     return fits, out
@@ -1061,13 +1067,20 @@ def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
             nexts += b.next_places
         if b.joker_fits:
             joker_fits = True
-    out = TableBits(places, swap_bits, nexts, next_bits, joker_fits)
-    if len(_BITS_CACHE) >= 256:
+    out = _new_view(TableBits, (places, swap_bits, nexts, next_bits, joker_fits))
+    if len(_BITS_CACHE) >= _TABLES_KEPT:
         _BITS_CACHE.clear()
     _BITS_CACHE[id(table)] = (table, out)
     return out
 
 
+#: how many tables (``table_view``, ``table_bits``) and melds (``_meld_places``) the caches
+#: below keep before they are emptied: the tables of a turn and of its going-out search.
+#: Few, so that what they keep dies young: objects that outlive a collection of the
+#: youngest generation make the older ones long and frequent (256 tables and 1,024
+#: melds kept the collector busy for about a tenth of a basic round).
+_TABLES_KEPT: Final = 32
+_MELDS_KEPT: Final = 128
 #: the lay-off places of each meld, by the identity of the meld (kept, as above)
 _FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
 #: ``table_bits`` by the identity of the table tuple (kept, as above)
@@ -1114,7 +1127,7 @@ class BotView(NamedTuple):
     #: the variant scores cards in hand (not points)
     by_cards: bool
     decks: int
-    #: cards in each seat's hand
+    #: cards in each seat's hand (a strong bot's view; empty in a basic bot's)
     hand_counts: tuple[int, ...]
     #: per kind (0..52), how many cards this seat has seen outside its hand: on the table,
     #: in the open pile, removed from the game
@@ -1192,12 +1205,12 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
     return DISCARDS[_discard(view, part, strong, rng)]
 
 
-def _basic_play(obs: _Seen, full: _Full) -> Action:
+def _basic_play(obs: _Seen) -> Action:
     """A basic bot's action after its draw: the next action of ``going_out_line`` when it
     can go out, else ``decide``, read straight from the seat's view (``obs``) when the
     hand has nothing to lay down, swap or lay off (most turns): then it discards
-    (``_basic_discard``). Otherwise, or when no loose card may go, the whole view is made
-    from the seat's observation (``full()``) and ``decide`` chooses."""
+    (``_basic_discard``). Otherwise, or when no loose card may go, ``decide`` chooses on
+    the bot's whole view (``view_of``, which a basic bot makes from the same narrow view)."""
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     table = obs.table
@@ -1225,7 +1238,7 @@ def _basic_play(obs: _Seen, full: _Full) -> Action:
             )
             if k >= 0:
                 return DISCARDS[_lowest_id(hand, k)]
-    return decide(view_of(full(), strong=False), strong=False, rng=None)
+    return decide(view_of(obs, strong=False), strong=False, rng=None)
 
 
 def _lowest_id(hand: Sequence[int], k: int) -> int:
@@ -1718,13 +1731,14 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
 # --- the observation, and the protocol's entry points ------------------------------------
 
 
-def _requirement(obs: JokerenObservation) -> Requirement | None:
+def _requirement(obs: _Seen) -> Requirement | None:
     if not obs.needs_opening:
         return None
     v = obs.variant
     if v.opening == "points":
         return Requirement(points=v.opening_points)
-    c = obs.contract
+    # (the observation's ``contract``: the round's, when the opening is a contract)
+    c = v.contract_for(obs.round_index) if v.opening == "contract" else None
     if c is None:
         return None
     return Requirement(c.runs, c.groups, c.all_out, c.points, c.any_meld)
@@ -1750,10 +1764,27 @@ def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
 #: what a basic bot's view holds for the facts only a strong bot uses
 _NOTHING_SEEN: Final = (0,) * 53
 _NO_KINDS: Final[frozenset[int]] = frozenset()
+_NO_COUNTS: Final[tuple[int, ...]] = ()
 
 
-def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
-    """The ``BotView`` of an observation (the seat to move)."""
+def view_of(obs: _Seen, *, strong: bool) -> BotView:
+    """The ``BotView`` of the seat to move: from its observation, or for a basic bot also
+    from its ``SeatView`` (the facts only a strong bot uses, the hand counts, the cards
+    seen and the next player's takes, are then left empty)."""
+    if strong:
+        if not isinstance(obs, JokerenObservation):
+            raise TypeError("a strong bot's view is made from the whole observation")
+        hand_counts = obs.hand_counts
+        seen = _seen(obs)
+        next_taken = (
+            _NO_KINDS
+            if obs.phase == "draw"
+            else _taken_by(obs, (obs.seat + 1) % obs.variant.num_players)
+        )
+    else:
+        hand_counts = _NO_COUNTS
+        seen = _NOTHING_SEEN
+        next_taken = _NO_KINDS
     seat = obs.seat
     v = obs.variant
     drawing = obs.phase == "draw"
@@ -1764,7 +1795,6 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
         may_lay = obs.may_meld
         lay_off_now = obs.may_lay_off
     taken = obs.taken_from_open
-    n = v.num_players
     hand = obs.hand
     naturals, jokers = _kinds(hand)
     out = obs.out[seat]
@@ -1792,9 +1822,9 @@ def view_of(obs: JokerenObservation, *, strong: bool) -> BotView:
             None if taken is None else _KIND[taken],
             v.scoring == "cards",
             v.decks,
-            obs.hand_counts,
-            _seen(obs) if strong else _NOTHING_SEEN,
-            _taken_by(obs, (seat + 1) % n) if strong and not drawing else _NO_KINDS,
+            hand_counts,
+            seen,
+            next_taken,
         ),
     )
 
@@ -1811,7 +1841,7 @@ def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action
         raise ValueError("a bot decides only on its own turn")
     strong = level == "strong"
     if not strong:
-        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs, lambda: obs)
+        return _basic_draw(obs) if obs.phase == "draw" else _basic_play(obs)
     if obs.phase == "draw":
         draw = decide(view_of(obs, strong=True), strong=True, rng=rng)
         if draw is DRAW_STOCK and open_card_goes_out(obs):
@@ -1831,10 +1861,10 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
     if level == "basic":
         # a basic bot breaks no ties at random (it needs no stream) and reads its seat's
-        # narrow view (``SeatView``), the whole observation only when it needs more
+        # narrow view (``SeatView``) only, never the whole observation
         if state.phase == "draw":
             return _basic_draw(state.seat_view(seat))
-        return _basic_play(state.seat_view(seat), partial(state.observe, seat))
+        return _basic_play(state.seat_view(seat))
     rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
     return choose(state.observe(seat), level=level, rng=rng)
 
@@ -1859,28 +1889,32 @@ def _own_state(obs: _Seen) -> JokerenState:
     """A state that holds only what the seat of ``obs`` knows: its hand, the table, the
     open pile and the public counters; the other hands and the stock are empty."""
     seat = obs.seat
-    return JokerenState(
-        variant=obs.variant,
-        round_index=obs.round_index,
-        dealer=obs.dealer,
-        round_seed=b"",
-        current_player=obs.current_player,
-        phase=obs.phase,
-        hands=tuple(obs.hand if s == seat else () for s in range(obs.variant.num_players)),
-        stock=(),
-        open_pile=obs.open_pile,
-        table=obs.table,
-        out=obs.out,
-        came_out_this_turn=obs.came_out_this_turn,
-        taken_from_open=obs.taken_from_open,
-        turn=obs.turn,
-        move_count=obs.move_count,
-        reshuffles=obs.reshuffles,
-        removed=obs.removed,
-        winner=None,
-        end_reason=None,
-        log_chunks=(),
-        log_tail=(),
+    v = obs.variant
+    return state_of_fields(
+        {
+            "variant": v,
+            "round_index": obs.round_index,
+            "dealer": obs.dealer,
+            "round_seed": b"",
+            "current_player": obs.current_player,
+            "phase": obs.phase,
+            "hands": tuple([obs.hand if s == seat else () for s in range(v.num_players)]),
+            "stock": (),
+            "open_pile": obs.open_pile,
+            "table": obs.table,
+            "out": obs.out,
+            "came_out_this_turn": obs.came_out_this_turn,
+            "taken_from_open": obs.taken_from_open,
+            "turn": obs.turn,
+            "move_count": obs.move_count,
+            "reshuffles": obs.reshuffles,
+            "removed": obs.removed,
+            "winner": None,
+            "end_reason": None,
+            "log_chunks": (),
+            "log_tail": (),
+            "open_takes": (),
+        }
     )
 
 

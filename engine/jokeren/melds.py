@@ -116,6 +116,12 @@ class Meld:
     stands_for: tuple[StandsFor, ...]
     owner: int = -1
 
+    def __hash__(self) -> int:
+        # the cards alone (equal melds hold the same cards): the dataclass's own hash of
+        # every field is a Python function, and the bots' going-out search hashes the
+        # table's melds at every position it looks at
+        return hash(self.cards)
+
     @_cached
     def _natural(self) -> int:
         """A natural card of the meld (every meld holds one)."""

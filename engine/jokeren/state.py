@@ -148,6 +148,12 @@ LogNode = tuple[Any, LogEntry] | None
 
 #: The log entry of a draw from the stock, per seat (shared: entries are immutable).
 _STOCK_DRAWS: tuple[LogEntry, ...] = tuple(("action", s, DRAW_STOCK, ()) for s in range(4))
+#: The log entry of the discard of each card (``DISCARDS``), per seat (shared too: a log
+#: entry lives as long as the round, and an entry made for every discard outlived the
+#: garbage collector's youngest generation)
+_DISCARD_ENTRIES: tuple[tuple[LogEntry, ...], ...] = tuple(
+    tuple(("action", s, d, ()) for d in DISCARDS) for s in range(4)
+)
 #: The ``CARD_KIND`` of every joker.
 _JOKER_KIND = CARD_KIND[52]
 
@@ -293,8 +299,11 @@ _new = object.__new__
 _new_seat_view: Final = tuple.__new__
 
 
-def _state_of(fields: dict[str, Any]) -> JokerenState:
-    """A state with these fields (every field; the dict becomes the state's own)."""
+def state_of_fields(fields: dict[str, Any]) -> JokerenState:
+    """A state with these fields (every field of ``JokerenState``, by name; the dict
+    becomes the state's own): ``JokerenState(**fields)`` without the frozen dataclass's
+    ``__init__``, which sets each field with a call (the bots' going-out search makes
+    one for every search)."""
     state = _new(JokerenState)
     _set_state_dict(state, fields)
     return state
@@ -481,7 +490,7 @@ class JokerenState:
         """A copy with some fields changed (cheaper than ``dataclasses.replace``)."""
         d = self.__dict__.copy()
         d.update(changes)
-        return _state_of(d)
+        return state_of_fields(d)
 
     @property
     def is_terminal(self) -> bool:
@@ -636,7 +645,7 @@ class JokerenState:
         d["phase"] = "play"
         d["move_count"] = self.move_count + 1
         _append_log(d, (("action", seat, DRAW_OPEN, (card,)),))
-        return _state_of(d)
+        return state_of_fields(d)
 
     def _discard(self, seat: int, action: Discard) -> JokerenState:
         card = action.card
@@ -662,14 +671,15 @@ class JokerenState:
         d["came_out_this_turn"] = False
         d["taken_from_open"] = None
         d["move_count"] = self.move_count + 1
-        entry: LogEntry = ("action", seat, action, ())
+        shared = action is DISCARDS[card]
+        entry = _DISCARD_ENTRIES[seat][card] if shared else ("action", seat, action, ())
         if not new_hand:
             d["current_player"] = None
             d["phase"] = "over"
             d["winner"] = seat
             d["end_reason"] = "out"
             _append_log(d, (entry, ("end", seat, None, (0,))))
-            return _state_of(d)
+            return state_of_fields(d)
         turn = self.turn + 1
         d["turn"] = turn
         v = self.variant
@@ -678,7 +688,7 @@ class JokerenState:
             d["phase"] = "over"
             d["end_reason"] = "turn_limit"
             _append_log(d, (entry, ("end", -1, None, (2,))))
-            return _state_of(d)
+            return state_of_fields(d)
         if self.stock:
             _append_log(d, (entry,))
         else:
@@ -688,7 +698,7 @@ class JokerenState:
                 d["phase"] = "over"
                 d["end_reason"] = "stock"
                 _append_log(d, (entry, ("end", -1, None, (1,))))
-                return _state_of(d)
+                return state_of_fields(d)
             reshuffles = self.reshuffles
             d["stock"] = tuple(Stream(self.round_seed, f"reshuffle:{reshuffles}").shuffle(below))
             d["open_pile"] = pile[-1:]
@@ -1359,7 +1369,7 @@ def new_round(variant: Variant, *, secret: bytes, round_index: int) -> JokerenSt
     seed, hands, open_card, stock = deal(variant, secret=secret, round_index=round_index)
     n = variant.num_players
     dealer = round_index % n
-    return _state_of(
+    return state_of_fields(
         {
             "variant": variant,
             "round_index": round_index,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 from collections.abc import Iterator
 
@@ -271,11 +270,26 @@ def test_basic_bot_plays_as_its_whole_decision(preset: str) -> None:
         else:
             line = going_out_line(obs)
             expected = whole if line is None else line[0]
-            full = functools.partial(state.observe, obs.seat)
-            assert _basic_play(obs, full) == expected
-            assert _basic_play(state.seat_view(obs.seat), full) == expected
+            assert _basic_play(obs) == expected
+            assert _basic_play(state.seat_view(obs.seat)) == expected
         checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_basic_view_is_the_same_from_the_seat_view(preset: str) -> None:
+    """A basic bot makes its whole view (``view_of``) from its seat's narrow view: the same
+    view as from the whole observation, in every position of some rounds."""
+    checked = 0
+    for state in positions(preset, 6, ("basic", "strong", "basic", "strong")):
+        assert state.current_player is not None
+        seat = state.current_player
+        narrow = view_of(state.seat_view(seat), strong=False)
+        assert narrow == view_of(state.observe(seat), strong=False)
+        checked += 1
+    assert checked > 100
+    with pytest.raises(TypeError):
+        view_of(state.seat_view(0), strong=True)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
