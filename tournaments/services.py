@@ -902,26 +902,29 @@ def _finish(g: Game) -> None:
 #: The columns of a game that playing it changes: ``_store`` writes only these.
 _RUN_FIELDS = (
     "seq",
-    "round_index",
     "round_actions",
+    "updated_at",
+    "round_index",
     "totals",
     "round_scores",
     "round_results",
     "status",
     "bot_finished",
     "finished_at",
-    "updated_at",
 )
+#: Those a turn changes when no round ends in it (the others change at a round's end, at
+#: the game's, and in the bot's finish): a move within a round writes only these.
+_TURN_FIELDS = _RUN_FIELDS[:3]
 
 
 @functools.cache
-def _run_update_sql() -> tuple[str, tuple[Any, ...]]:
-    """``UPDATE`` of the game's ``_RUN_FIELDS`` (written once: what
-    ``save(update_fields=_RUN_FIELDS)`` sends, without building the query on every move)
-    and those fields."""
+def _run_update_sql(names: tuple[str, ...]) -> tuple[str, tuple[Any, ...]]:
+    """``UPDATE`` of the game's columns ``names`` (written once: what
+    ``save(update_fields=names)`` sends, without building the query on every move) and
+    those fields."""
     qn = connection.ops.quote_name
-    fields = tuple(f for f in Game._meta.concrete_fields if f.name in _RUN_FIELDS)
-    assert len(fields) == len(_RUN_FIELDS), "a name in _RUN_FIELDS is not a column of Game"
+    fields = tuple(f for f in Game._meta.concrete_fields if f.name in names)
+    assert len(fields) == len(names), "a name in names is not a column of Game"
     assignments = ", ".join(f"{qn(str(f.column))} = %s" for f in fields)
     return f"UPDATE {qn(Game._meta.db_table)} SET {assignments} WHERE {qn('id')} = %s", fields
 
@@ -934,7 +937,7 @@ def _store(run: _Run) -> None:
     g.keep_state(run.state)
     insert_rows(GameRound, run.ended)
     g.updated_at = timezone.now()
-    sql, fields = _run_update_sql()
+    sql, fields = _run_update_sql(_RUN_FIELDS if run.rounds_done or run.quiet else _TURN_FIELDS)
     db = database()
     params = [f.get_db_prep_save(getattr(g, f.attname), db) for f in fields]
     with db.cursor() as cursor:

@@ -400,7 +400,20 @@ def test_a_move_takes_two_statements_and_the_round_end_its_rows(user: Any) -> No
         assert len(statements) == _move_statements() + 3 * ended, statements
         if connection.vendor == "postgresql":
             assert statements[0].endswith("FOR UPDATE OF g FOR SHARE OF t"), statements[0]
-        assert len([s for s in statements if s.startswith('UPDATE "tournaments_game"')]) == 1
+        updates = [s for s in statements if s.startswith('UPDATE "tournaments_game" ')]
+        assert len(updates) == 1
+        # Within a round only the turn's columns are written; at a round's end all.
+        written = {"seq", "round_actions", "updated_at"}
+        if ended:
+            written |= {"round_index", "totals", "round_scores", "round_results"}
+            written |= {"status", "bot_finished", "finished_at"}
+        assignments = updates[0].split(" WHERE ")[0]
+        for column in [f.column for f in Game._meta.concrete_fields]:
+            assert (f'"{column}" = ' in assignments) == (column in written), column
+        # ...and the row stored is the game in hand, every column.
+        stored = Game.objects.get(pk=game.pk)
+        for f in Game._meta.concrete_fields:
+            assert getattr(stored, f.attname) == getattr(outcome.game, f.attname), f.name
         game = outcome.game
     assert {ended for _, ended in counts} >= {0, 1}
     assert game.played_rounds.count() == 2
