@@ -19,6 +19,13 @@ pytestmark = [
 ]
 
 
+def _fresh_connection() -> None:
+    """A new connection (an earlier test may have left its own in any state)."""
+    connection.close()
+    connection.ensure_connection()
+    connection.health_check_enabled = True
+
+
 def _new_request() -> None:
     """What Django does between two requests on a persistent connection."""
     connection.close_if_unusable_or_obsolete()
@@ -55,9 +62,7 @@ def test_the_site_uses_its_own_backend() -> None:
 
 
 def test_a_live_connection_is_checked_without_a_query(monkeypatch: pytest.MonkeyPatch) -> None:
-    connection.settings_dict["CONN_HEALTH_CHECKS"] = True
-    connection.ensure_connection()
-    connection.health_check_enabled = True
+    _fresh_connection()
     calls = _counting_is_usable(monkeypatch)
     raw = connection.connection
     for _ in range(3):
@@ -72,8 +77,7 @@ def test_a_live_connection_is_checked_without_a_query(monkeypatch: pytest.Monkey
 def test_a_connection_the_server_ended_is_replaced_before_the_first_query(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    connection.ensure_connection()
-    connection.health_check_enabled = True
+    _fresh_connection()
     old_pid = connection.connection.info.backend_pid
     _terminate(old_pid)
     calls = _counting_is_usable(monkeypatch)
@@ -88,7 +92,7 @@ def test_a_connection_the_server_ended_is_replaced_before_the_first_query(
 def test_a_connection_in_a_transaction_gets_djangos_check(monkeypatch: pytest.MonkeyPatch) -> None:
     from jokeren.postgresql.base import quietly_idle
 
-    connection.ensure_connection()
+    _fresh_connection()
     raw = connection.connection
     assert quietly_idle(raw)
     raw.autocommit = False
