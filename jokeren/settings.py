@@ -139,6 +139,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's, with a health check that makes no round trip (jokeren/postgresql/base.py).
+        DATABASES["default"]["ENGINE"] = "jokeren.postgresql"
 
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"].setdefault("TEST", {})["NAME"] = env.str("TEST_DATABASE_NAME")

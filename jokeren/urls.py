@@ -5,10 +5,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from jokeren import views
+from tournaments import api
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("api/ping/", views.ping, name="api_ping"),
+    # The move POST, the site's busiest address, first: Django tries the patterns in order
+    # (behind the ~60 of tournaments.urls it took 25 us to resolve, 9 us here).
+    path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.login_view, name="login"),

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
@@ -23,6 +24,7 @@ from django.views.decorators.vary import vary_on_cookie
 from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
+from jokeren import auth
 from tournaments import analysis, json_input, services
 from tournaments.models import Game, Tournament
 from tournaments.series import bot_user_ids
@@ -225,27 +227,55 @@ def _event_in(event: dict[str, Any], *, english: bool) -> dict[str, Any]:
 
 @api_view("POST")
 def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
-    """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md."""
-    if not request.user.is_authenticated:
+    """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md.
+
+    A session's log-in is checked with the move's read (``jokeren.auth.session_claim``,
+    ``services.ClaimNotHeld``): the user's row is not read on its own first. Every answer
+    other than the move's is given as before, after ``request.user`` is read (403 first
+    for a session that does not hold)."""
+    claim = auth.session_claim(request)
+    player: User | auth.SessionClaim
+    if claim is not None:
+        player = claim
+    elif request.user.is_authenticated:
+        player = request.user
+    else:
         return _forbidden()
     rate = settings.MOVE_RATE_LIMIT
+    # Keyed on the user's id as ``key="user"`` (the claimed id before the user is read).
+    user_key = str(claim.user_id if claim is not None else request.user.pk)
     if rate and is_ratelimited(
-        request, group="game_move", key="user", rate=rate, method="POST", increment=True
+        request,
+        group="game_move",
+        key=lambda _group, _request: user_key,
+        rate=rate,
+        method="POST",
+        increment=True,
     ):
+        if not request.user.is_authenticated:
+            return _forbidden()
         return _error(
             _fail(_("Too many moves in a short time; wait a moment."), "rate_limited", 429)
         )
     try:
         body = read_json_object(request)
     except services.ServiceError as exc:
-        return _error(exc)
+        return _forbidden() if not request.user.is_authenticated else _error(exc)
     seq, action = body.get("seq"), body.get("action")
     if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, dict):
-        return _error(_malformed_request())
+        return _forbidden() if not request.user.is_authenticated else _error(_malformed_request())
     try:
-        outcome = services.game_play_move(
-            game_id=game_id, user=request.user, seq=seq, action=action
-        )
+        try:
+            outcome = services.game_play_move(game_id=game_id, user=player, seq=seq, action=action)
+        except services.ClaimNotHeld:
+            if not request.user.is_authenticated:
+                return _forbidden()
+            outcome = services.game_play_move(
+                game_id=game_id, user=request.user, seq=seq, action=action
+            )
+        else:
+            if claim is not None:
+                request.user = outcome.game.user
     except Game.DoesNotExist:
         return _not_found()
     except services.StaleMove as exc:

@@ -30,6 +30,7 @@ from engine.errors import IllegalMove
 from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
+from jokeren.auth import SessionClaim, claim_holds
 from jokeren.rows import columns_of, database, insert_rows, instance_from_row
 from tournaments.models import (
     DATES_FROM,
@@ -901,26 +902,29 @@ def _finish(g: Game) -> None:
 #: The columns of a game that playing it changes: ``_store`` writes only these.
 _RUN_FIELDS = (
     "seq",
-    "round_index",
     "round_actions",
+    "updated_at",
+    "round_index",
     "totals",
     "round_scores",
     "round_results",
     "status",
     "bot_finished",
     "finished_at",
-    "updated_at",
 )
+#: Those a turn changes when no round ends in it (the others change at a round's end, at
+#: the game's, and in the bot's finish): a move within a round writes only these.
+_TURN_FIELDS = _RUN_FIELDS[:3]
 
 
 @functools.cache
-def _run_update_sql() -> tuple[str, tuple[Any, ...]]:
-    """``UPDATE`` of the game's ``_RUN_FIELDS`` (written once: what
-    ``save(update_fields=_RUN_FIELDS)`` sends, without building the query on every move)
-    and those fields."""
+def _run_update_sql(names: tuple[str, ...]) -> tuple[str, tuple[Any, ...]]:
+    """``UPDATE`` of the game's columns ``names`` (written once: what
+    ``save(update_fields=names)`` sends, without building the query on every move) and
+    those fields."""
     qn = connection.ops.quote_name
-    fields = tuple(f for f in Game._meta.concrete_fields if f.name in _RUN_FIELDS)
-    assert len(fields) == len(_RUN_FIELDS), "a name in _RUN_FIELDS is not a column of Game"
+    fields = tuple(f for f in Game._meta.concrete_fields if f.name in names)
+    assert len(fields) == len(names), "a name in names is not a column of Game"
     assignments = ", ".join(f"{qn(str(f.column))} = %s" for f in fields)
     return f"UPDATE {qn(Game._meta.db_table)} SET {assignments} WHERE {qn('id')} = %s", fields
 
@@ -933,7 +937,7 @@ def _store(run: _Run) -> None:
     g.keep_state(run.state)
     insert_rows(GameRound, run.ended)
     g.updated_at = timezone.now()
-    sql, fields = _run_update_sql()
+    sql, fields = _run_update_sql(_RUN_FIELDS if run.rounds_done or run.quiet else _TURN_FIELDS)
     db = database()
     params = [f.get_db_prep_save(getattr(g, f.attname), db) for f in fields]
     with db.cursor() as cursor:
@@ -996,54 +1000,91 @@ _MOVE_ROWS: tuple[tuple[str, type[Game] | type[Entry] | type[Tournament]], ...] 
     ("e", Entry),
     ("t", Tournament),
 )
+#: The same, and the user's row (for a session's claim).
+_MOVE_ROWS_WITH_USER: tuple[
+    tuple[str, type[Game] | type[Entry] | type[Tournament] | type[User]], ...
+] = (
+    *_MOVE_ROWS,
+    ("u", User),
+)
 
 
 @functools.cache
-def _move_read_sql() -> str:
+def _move_read_sql(with_user: bool) -> str:
     """The one query that reads a tournament game for a move on PostgreSQL: its row, its
     entry's and its tournament's (every column, in field order), the game's row locked
     ``FOR UPDATE`` and the tournament's ``FOR SHARE`` (``_lock_for_play``) in the same
-    statement."""
+    statement; ``with_user``: the user's row after them (not locked), for a session's
+    claim to be checked against (``jokeren.auth.claim_holds``)."""
     qn = connection.ops.quote_name
-    columns = ", ".join(columns_of(model, alias) for alias, model in _MOVE_ROWS)
+    rows = _MOVE_ROWS_WITH_USER if with_user else _MOVE_ROWS
+    columns = ", ".join(columns_of(model, alias) for alias, model in rows)
     game, entry, tournament = (qn(model._meta.db_table) for _, model in _MOVE_ROWS)
+    user = (
+        f" JOIN {qn(User._meta.db_table)} u ON u.{qn('id')} = g.{qn('user_id')}"
+        if with_user
+        else ""
+    )
     return (
         f"SELECT {columns} FROM {game} g"
         f" JOIN {entry} e ON e.{qn('id')} = g.{qn('entry_id')}"
-        f" JOIN {tournament} t ON t.{qn('id')} = e.{qn('tournament_id')}"
+        f" JOIN {tournament} t ON t.{qn('id')} = e.{qn('tournament_id')}{user}"
         f" WHERE g.{qn('id')} = %s AND g.{qn('user_id')} = %s"
         " FOR UPDATE OF g FOR SHARE OF t"
     )
 
 
-def _game_for_move(game_id: int, user: User) -> Game:
+class ClaimNotHeld(Exception):
+    """A move made with a session's claim (``jokeren.auth.SessionClaim``) that its read
+    could not check: no such game of the claimed user (or not a tournament game, on
+    PostgreSQL), or the user's row does not hold it. Nothing was read for the move and
+    nothing is stored; the caller reads the request's user as Django does and answers
+    from that (403, or the move made with the user)."""
+
+
+def _game_for_move(game_id: int, user: User | SessionClaim) -> Game:
     """The user's game for a move, its row locked until the move's transaction ends, and,
     for a tournament game, its entry and its tournament, the tournament's row under the
     share lock of ``_lock_for_play``. On PostgreSQL a tournament game takes one query (the
     clock is read after it returns, so after the share lock is granted); a practice game,
     and any game on another database, is read as before: the game (``Game.DoesNotExist``
-    if it is not the user's), then the tournament's lock."""
+    if it is not the user's), then the tournament's lock. With a session's claim the
+    user's row comes with the game's (in the same query) and must hold the claim, else
+    ``ClaimNotHeld``."""
+    claim = user if isinstance(user, SessionClaim) else None
+    user_id = user.user_id if isinstance(user, SessionClaim) else user.pk
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(_move_read_sql(), [game_id, user.pk])
+            cursor.execute(_move_read_sql(claim is not None), [game_id, user_id])
             row = cursor.fetchone()
         if row is not None:
             rows, start = [], 0
-            for _alias, model in _MOVE_ROWS:
+            for _alias, model in _MOVE_ROWS_WITH_USER if claim else _MOVE_ROWS:
                 width = len(model._meta.concrete_fields)
                 rows.append(instance_from_row(model, row[start : start + width]))
                 start += width
-            g, entry, tournament = rows
+            g, entry, tournament = rows[:3]
+            if claim is not None:
+                user = rows[3]
+                if not claim_holds(claim, user):
+                    raise ClaimNotHeld
             entry.tournament = tournament
             g.entry = entry
             g.user = user
             return g  # type: ignore[no-any-return]
-    g = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("entry__tournament")
-        .get(pk=game_id, user=user)
-    )
-    g.user = user
+        if claim is not None:
+            raise ClaimNotHeld
+    query = Game.objects.select_for_update(of=("self",)).select_related("entry__tournament")
+    if isinstance(user, SessionClaim):
+        try:
+            g = query.select_related("user").get(pk=game_id, user_id=user_id)
+        except Game.DoesNotExist:
+            raise ClaimNotHeld from None
+        if not claim_holds(user, g.user):
+            raise ClaimNotHeld
+    else:
+        g = query.get(pk=game_id, user_id=user_id)
+        g.user = user
     if g.entry is not None:
         g.entry.tournament = _lock_for_play(g.entry.tournament_id)
     return g
@@ -1055,11 +1096,16 @@ class MoveOutcome:
     events: list[dict[str, Any]]
 
 
-def game_play_move(*, game_id: int, user: User, seq: int, action: Mapping[str, Any]) -> MoveOutcome:
+def game_play_move(
+    *, game_id: int, user: User | SessionClaim, seq: int, action: Mapping[str, Any]
+) -> MoveOutcome:
     """Play the player's ``action`` in their game, then the bots until it is the player's
-    turn again or the game is over.
+    turn again or the game is over. ``user``: the player, or a session's claim to be
+    checked with the game's read (``_game_for_move``; the outcome's ``game.user`` is the
+    user then).
 
-    Raises ``Game.DoesNotExist`` (not the user's game), ``StaleMove`` (``seq`` is not the
+    Raises ``ClaimNotHeld`` (a claim that the read could not check: nothing done),
+    ``Game.DoesNotExist`` (not the user's game), ``StaleMove`` (``seq`` is not the
     current one: nothing stored), ``IllegalMoveError`` (the engine refused it, with its
     reason: nothing stored), ``GameFinished`` and ``TournamentClosed``.
     """

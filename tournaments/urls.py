@@ -64,7 +64,6 @@ urlpatterns = [
     path("api/series/<int:series_id>/", api_clubs.series_detail, name="api_series"),
     path("api/series/<int:series_id>/season/", api_clubs.series_season, name="api_series_season"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
-    path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
     path(
         "api/tournaments/<int:tournament_id>/standings/",
         api.tournament_standings,

@@ -400,7 +400,20 @@ def test_a_move_takes_two_statements_and_the_round_end_its_rows(user: Any) -> No
         assert len(statements) == _move_statements() + 3 * ended, statements
         if connection.vendor == "postgresql":
             assert statements[0].endswith("FOR UPDATE OF g FOR SHARE OF t"), statements[0]
-        assert len([s for s in statements if s.startswith('UPDATE "tournaments_game"')]) == 1
+        updates = [s for s in statements if s.startswith('UPDATE "tournaments_game" ')]
+        assert len(updates) == 1
+        # Within a round only the turn's columns are written; at a round's end all.
+        written = {"seq", "round_actions", "updated_at"}
+        if ended:
+            written |= {"round_index", "totals", "round_scores", "round_results"}
+            written |= {"status", "bot_finished", "finished_at"}
+        assignments = updates[0].split(" WHERE ")[0]
+        for column in [f.column for f in Game._meta.concrete_fields]:
+            assert (f'"{column}" = ' in assignments) == (column in written), column
+        # ...and the row stored is the game in hand, every column.
+        stored = Game.objects.get(pk=game.pk)
+        for f in Game._meta.concrete_fields:
+            assert getattr(stored, f.attname) == getattr(outcome.game, f.attname), f.name
         game = outcome.game
     assert {ended for _, ended in counts} >= {0, 1}
     assert game.played_rounds.count() == 2
@@ -529,9 +542,9 @@ def test_a_practice_game_starts_with_strong_bots_by_default(user: Any) -> None:
 def test_a_move_post_reads_its_session_from_the_shared_cache(
     user: Any, settings: Any, client: Client
 ) -> None:
-    """With a shared cache (Redis) the session is read from it: a move POST makes the
-    move's own queries and the user's row, no session query (it used to read
-    ``django_session`` every request)."""
+    """With a shared cache (Redis) the session is read from it, and the session's user
+    comes with the game's read: a move POST makes the move's own statements and nothing
+    else (it used to read ``django_session``, then the user's row, on their own)."""
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     t = factories.make_tournament(preset="jokeren7", rounds=2)
     game = services.entry_join(tournament_id=t.pk, user=user).game
@@ -540,6 +553,7 @@ def test_a_move_post_reads_its_session_from_the_shared_cache(
     with CaptureQueriesContext(connection) as queries:
         response = _post(client, game, {"seq": game.seq, "action": factories.south_action(game)})
     assert response.status_code == 200
+    assert response.wsgi_request.user.pk == user.pk
     assert not [e for e in response.json()["events"] if e.get("type") == "round_over"]
     statements = [
         q["sql"]
@@ -547,11 +561,116 @@ def test_a_move_post_reads_its_session_from_the_shared_cache(
         if "SAVEPOINT" not in q["sql"] and q["sql"] not in ("BEGIN", "COMMIT")
     ]
     assert not [s for s in statements if "django_session" in s], statements
-    # The whole request: the user's row (the session's user, jokeren.auth) and the move's
-    # own; the answer is built from the game in hand.
-    assert len(statements) == 1 + _move_statements(), statements
+    # The whole request: the move's own statements; the user's row is read with the
+    # game's (its first), the answer is built from the game in hand.
+    assert len(statements) == _move_statements(), statements
     assert statements[0].startswith("SELECT "), statements
-    assert f'FROM "auth_user" WHERE "id" = {user.pk}' in statements[0], statements
+    assert ' JOIN "auth_user" ' in statements[0], statements[0]
+    assert not [s for s in statements[1:] if '"auth_user"' in s], statements
+
+
+def _logged_in(user: Any) -> Client:
+    """A client logged in with ``user``'s password (the session holds the account's hash)."""
+    client = Client()
+    assert client.login(username=user.username, password=factories.PASSWORD)
+    return client
+
+
+def _move(client: Client, game: Game) -> Any:
+    """South's next move in ``game`` as stored, POSTed by ``client``."""
+    game.refresh_from_db()
+    return _post(client, game, {"seq": game.seq, "action": factories.south_action(game)})
+
+
+def _refused_as_anonymous(client: Client, game: Game) -> None:
+    """The move is answered as for a visitor (403 ``not_logged_in``) and changes nothing."""
+    seq = Game.objects.get(pk=game.pk).seq
+    response = _move(client, game)
+    assert response.status_code == 403, response.content
+    assert response.json()["error"]["code"] == "not_logged_in"
+    assert not response.wsgi_request.user.is_authenticated
+    assert Game.objects.get(pk=game.pk).seq == seq
+
+
+def test_a_session_whose_password_changed_cannot_move_and_is_logged_out(game: Game) -> None:
+    client = _logged_in(game.user)
+    assert _move(client, game).status_code == 200
+    game.user.set_password("een-ander-wachtwoord-7")
+    game.user.save()
+    _refused_as_anonymous(client, game)
+    # Django's own check ran: the session was flushed, as on any other page.
+    assert "_auth_user_id" not in client.session
+
+
+def test_an_inactive_account_cannot_move(game: Game) -> None:
+    client = _logged_in(game.user)
+    type(game.user).objects.filter(pk=game.user.pk).update(is_active=False)
+    _refused_as_anonymous(client, game)
+
+
+def test_a_deleted_account_cannot_move(game: Game, user: Any) -> None:
+    client = _logged_in(user)
+    user_id = user.pk
+    user.delete()  # its games go with it
+    response = _post(client, game, {"seq": 0, "action": {"type": "draw", "source": "stock"}})
+    assert response.status_code == 403 and response.json()["error"]["code"] == "not_logged_in"
+    assert not type(user).objects.filter(pk=user_id).exists()
+
+
+def test_a_session_of_an_older_secret_key_still_moves(game: Game, settings: Any) -> None:
+    """A session hashed with a key in ``SECRET_KEY_FALLBACKS`` does not hold as it is:
+    Django logs it in (and stores the new hash) and the move is made."""
+    client = _logged_in(game.user)
+    old = settings.SECRET_KEY
+    settings.SECRET_KEY = "a-new-secret-key-" + "x" * 50
+    settings.SECRET_KEY_FALLBACKS = [old]
+    seq = Game.objects.get(pk=game.pk).seq
+    response = _move(client, game)
+    assert response.status_code == 200, response.content
+    assert response.wsgi_request.user.pk == game.user.pk
+    assert Game.objects.get(pk=game.pk).seq > seq
+    assert client.session["_auth_user_hash"] == game.user.get_session_auth_hash()
+
+
+def test_a_session_that_holds_is_not_read_twice(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move's read checks the session: Django's ``get_user`` is not asked."""
+    from django.contrib import auth
+
+    def refused(request: Any) -> Any:
+        raise AssertionError("request.user was read")
+
+    client = _logged_in(game.user)
+    monkeypatch.setattr(auth, "get_user", refused)
+    response = _move(client, game)
+    assert response.status_code == 200, response.content
+
+
+def test_a_session_that_does_not_hold_gets_the_answer_of_a_visitor_first(
+    game: Game, settings: Any
+) -> None:
+    """A session that no longer holds is 403 before a bad body's 400 and before the rate
+    limit's 429."""
+    client = _logged_in(game.user)
+    settings.MOVE_RATE_LIMIT = "1/m"
+    assert _move(client, game).status_code == 200
+    assert _post(client, game, {"seq": "x"}).status_code == 429
+    type(game.user).objects.filter(pk=game.user.pk).update(is_active=False)
+    assert _post(client, game, {"seq": "x"}).status_code == 403
+    settings.MOVE_RATE_LIMIT = ""
+    type(game.user).objects.filter(pk=game.user.pk).update(is_active=True)
+    client = _logged_in(game.user)
+    assert _post(client, game, {"seq": "x"}).status_code == 400
+    type(game.user).objects.filter(pk=game.user.pk).update(is_active=False)
+    assert _post(client, game, {"seq": "x"}).status_code == 403
+
+
+def test_a_claimed_move_of_someone_elses_game_is_404(game: Game, other_user: Any) -> None:
+    client = _logged_in(other_user)
+    response = _move(client, game)
+    assert response.status_code == 404
+    assert response.wsgi_request.user.pk == other_user.pk
 
 
 def test_the_settings_share_sessions_through_the_cache_only_with_redis() -> None:

@@ -1,0 +1,103 @@
+"""The site's PostgreSQL backend (jokeren/postgresql): Django's health check of a
+persistent connection without a round trip, and a connection the server ended still
+replaced before the request's first query."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import psycopg
+import pytest
+from django.db import connections
+
+connection = connections["default"]  # the wrapper itself (its class is patched below)
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only"),
+]
+
+
+def _fresh_connection() -> None:
+    """A new connection (an earlier test may have left its own in any state)."""
+    connection.close()
+    connection.ensure_connection()
+    connection.health_check_enabled = True
+
+
+def _new_request() -> None:
+    """What Django does between two requests on a persistent connection."""
+    connection.close_if_unusable_or_obsolete()
+
+
+def _counting_is_usable(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = type(connection).is_usable
+
+    def counted(self: Any) -> bool:
+        calls.append(1)
+        return bool(real(self))
+
+    monkeypatch.setattr(type(connection), "is_usable", counted)
+    return calls
+
+
+def _terminate(pid: int) -> None:
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
+        for _ in range(100):
+            row = other.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid]).fetchone()
+            if row is None:
+                break
+            time.sleep(0.05)
+
+
+def test_the_site_uses_its_own_backend() -> None:
+    assert type(connection).__module__ == "jokeren.postgresql.base"
+    assert connection.settings_dict["CONN_HEALTH_CHECKS"] is True
+
+
+def test_a_live_connection_is_checked_without_a_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fresh_connection()
+    calls = _counting_is_usable(monkeypatch)
+    raw = connection.connection
+    for _ in range(3):
+        _new_request()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 2")
+            assert cursor.fetchone() == (2,)
+    assert calls == []  # no SELECT 1
+    assert connection.connection is raw  # the same connection, kept
+
+
+def test_a_connection_the_server_ended_is_replaced_before_the_first_query(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _fresh_connection()
+    old_pid = connection.connection.info.backend_pid
+    _terminate(old_pid)
+    calls = _counting_is_usable(monkeypatch)
+    _new_request()
+    with connection.cursor() as cursor:  # no OperationalError: a new connection
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    assert pid != old_pid
+    assert calls == [1]  # the socket had the server's goodbye: Django's check decided
+
+
+def test_a_connection_in_a_transaction_gets_djangos_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jokeren.postgresql.base import quietly_idle
+
+    _fresh_connection()
+    raw = connection.connection
+    assert quietly_idle(raw)
+    raw.autocommit = False
+    raw.execute("SELECT 1")
+    assert not quietly_idle(raw)  # in a transaction
+    raw.rollback()
+    raw.autocommit = True
+    assert quietly_idle(raw)
