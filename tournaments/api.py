@@ -225,6 +225,12 @@ def _event_in(event: dict[str, Any], *, english: bool) -> dict[str, Any]:
     return out
 
 
+def _refused_move(request: HttpRequest, exc: services.ServiceError) -> JsonResponse:
+    """A move refused before its read: 403 first when the session does not hold (reading
+    ``request.user`` decides it, as on every other request), else ``exc``."""
+    return _error(exc) if request.user.is_authenticated else _forbidden()
+
+
 @api_view("POST")
 def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md.
@@ -252,18 +258,16 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
         method="POST",
         increment=True,
     ):
-        if not request.user.is_authenticated:
-            return _forbidden()
-        return _error(
-            _fail(_("Too many moves in a short time; wait a moment."), "rate_limited", 429)
+        return _refused_move(
+            request, _fail(_("Too many moves in a short time; wait a moment."), "rate_limited", 429)
         )
     try:
         body = read_json_object(request)
     except services.ServiceError as exc:
-        return _forbidden() if not request.user.is_authenticated else _error(exc)
+        return _refused_move(request, exc)
     seq, action = body.get("seq"), body.get("action")
     if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, dict):
-        return _forbidden() if not request.user.is_authenticated else _error(_malformed_request())
+        return _refused_move(request, _malformed_request())
     try:
         try:
             outcome = services.game_play_move(game_id=game_id, user=player, seq=seq, action=action)
