@@ -1737,8 +1737,8 @@ def _requirement(obs: _Seen) -> Requirement | None:
     v = obs.variant
     if v.opening == "points":
         return Requirement(points=v.opening_points)
-    # (the observation's ``contract``: the round's, when the opening is a contract)
-    c = v.contract_for(obs.round_index) if v.opening == "contract" else None
+    # the observation's ``contract`` (``None`` unless the opening is a contract)
+    c = v.contract_for(obs.round_index)
     if c is None:
         return None
     return Requirement(c.runs, c.groups, c.all_out, c.points, c.any_meld)

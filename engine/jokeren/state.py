@@ -1161,7 +1161,7 @@ class JokerenState:
         d["first_cycle"] = first_cycle
         opening = v.opening
         d["needs_opening"] = opening != "none" and not out[seat]
-        d["contract"] = None if opening != "contract" else v.contract_for(d["round_index"])
+        d["contract"] = v.contract_for(d["round_index"])
         d["is_terminal"] = player is None
         obs = _new(JokerenObservation)
         _set_obs_dict(obs, d)
