@@ -4,8 +4,10 @@ method, Content-Type and body (valid-ish moves, random JSON, deep nesting, rando
 form fields with huge numbers, far dates, unicode, NUL), through the CSRF check as in
 production (the token sent, now and then left out). Every answer is below 500 (the
 test client re-raises a view's exception, so a 500 cannot hide), every ``/api/`` error
-has the error body of docs/api.md, and afterwards every game still replays from its
-secret and move log to its stored state and scores.
+has the error body of docs/api.md, every ``PLAY_EVERY`` requests the player's next real
+move is accepted (``play_on``: the games go on between the fuzzed requests), and
+afterwards every game still replays from its secret and move log to its stored state and
+scores.
 
 Default tier: ``DEFAULT_REQUESTS`` requests; ``-m slow``: ``SLOW_REQUESTS``."""
 
@@ -33,6 +35,8 @@ from tournaments.models import Game, GameRound, Tournament, compact_json
 pytestmark = pytest.mark.django_db
 
 DEFAULT_REQUESTS = 600
+#: Every this many fuzzed requests, the player plays one real move (``play_on``).
+PLAY_EVERY = 20
 SLOW_REQUESTS = 6000
 HUGE = 10**20
 ROLES = ("anonymous", "player", "organizer")
@@ -62,6 +66,8 @@ class World:
     kept: list[int]
     closed: int
     sent: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Moves of ``play_on``: one every ``PLAY_EVERY`` fuzzed requests.
+    played: int = 0
 
     def tournament_ids(self) -> list[int]:
         return list(Tournament.objects.values_list("pk", flat=True))
@@ -435,6 +441,30 @@ def check(request: Request, response: Any) -> None:
         json.loads(response.content)
 
 
+def play_on(world: World, game_index: int) -> None:
+    """The player's next move in one of their games still going (``game_index`` modulo
+    their number), sent as the table sends it: a legal action at the current seq, JSON,
+    with the CSRF token. Whatever the fuzz sent before, it is accepted: a refusal means a
+    fuzzed request left a game the site cannot go on with. (Fuzzed moves alone rarely hit
+    a legal action at the current seq, so without these the fuzz could end with its games
+    barely begun.)"""
+    game = pick(
+        [g for g in world.playing_games() if _legal_actions(g)],
+        game_index,
+    )
+    if game is None:
+        return
+    action = factories.south_action(game)
+    request = Request(
+        "POST",
+        f"/api/games/{game.pk}/moves/",
+        json.dumps({"seq": game.seq, "action": action}).encode(),
+    )
+    response = send(world.clients["player"], request)
+    assert response.status_code == 200, (game.pk, game.seq, action, response.content[:300])
+    world.played += 1
+
+
 # --- The replay audit -------------------------------------------------------------------------
 
 
@@ -472,13 +502,17 @@ def _fuzz(world: World, requests: int) -> None:
         world.sent.append((request.method, request.path, response.status_code))
         check(request, response)
 
+        played_game = data.draw(st.integers(0, 2**16), label="played game")
+        if len(world.sent) % PLAY_EVERY == 0:
+            play_on(world, played_game)
+
     one_request()
     assert len(world.sent) >= requests
     statuses = {status for _m, _p, status in world.sent}
     # The fuzz reached the site's happy paths as well as its refusals.
     assert 200 in statuses and {400, 404} <= statuses
-    moved = [s for m, p, s in world.sent if p.endswith("/moves/") and m == "POST" and s == 200]
-    assert moved, "no generated move was legal: the fuzz did not play"
+    # Between the fuzzed requests the games went on (until they ended, in the slow tier).
+    assert world.played >= 10, "the fuzz did not play: its games barely began"
     games = list(Game.objects.select_related("entry__tournament").order_by("pk"))
     assert len(games) >= 5
     for game in games:
