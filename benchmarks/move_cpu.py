@@ -43,6 +43,12 @@ def main() -> None:
     )
     parser.add_argument("--profile", type=int, default=0, help="print the N top functions")
     parser.add_argument(
+        "--split",
+        action="store_true",
+        help="also time each move alone and report CPU and wall percentiles of the moves"
+        " that end a round (the round's scores and results written) apart from the others",
+    )
+    parser.add_argument(
         "--secret",
         default="6d6f76652d637075",
         help="the tournament's deal secret (hex): the same deals, so runs compare",
@@ -105,6 +111,8 @@ def main() -> None:
     starts = [(k * group, b) for k in range(args.repeat) for b in range(0, group, args.block)]
     least_move: dict[int, float] = {}  # block (offset in its group) -> least CPU over groups
     least_ping: dict[int, float] = {}
+    rounds_seen: dict[str, int] = {}  # url -> round index of its last answer
+    split: dict[str, list[tuple[float, float]]] = {}  # kind of move -> (CPU, wall) each
     for first, offset in starts:
         block = posts[first + offset : first + min(offset + args.block, group)]
         cpu, wall = time.process_time(), time.perf_counter()
@@ -120,11 +128,23 @@ def main() -> None:
                 profile.enable()
             cpu, wall = time.process_time(), time.perf_counter()
             for client, url, body, answer in block:
+                one_cpu, one_wall = time.process_time(), time.perf_counter()
                 response = client.post(
                     url, body, content_type="application/json", HTTP_X_CSRFTOKEN="x" * 32
                 )
+                if args.split:
+                    one_cpu, one_wall = (
+                        time.process_time() - one_cpu,
+                        time.perf_counter() - one_wall,
+                    )
                 if response.status_code != 200 or response.json()["seq"] != answer:
                     raise SystemExit(f"{url}: {response.status_code} {response.content[:300]!r}")
+                if args.split:
+                    ended = response.json()["round"] != rounds_seen.get(url, 0)
+                    rounds_seen[url] = response.json()["round"]
+                    finished = response.json()["status"] != "playing"
+                    kind = "round ends" if ended or finished else "in a round"
+                    split.setdefault(kind, []).append((one_cpu, one_wall))
             spent = time.process_time() - cpu
             least_move[offset] = min(least_move.get(offset, spent), spent)
             move_cpu += spent
@@ -149,10 +169,21 @@ def main() -> None:
             f" ping {1000 * best_ping / group:.3f} ms CPU; ratio ping/move"
             f" {best_ping / best_move:.3f}"
         )
+    for kind, times in sorted(split.items()):
+        print(
+            f"{kind}: {len(times)} moves; CPU {_percentiles([c for c, _w in times])};"
+            f" wall {_percentiles([w for _c, w in times])}"
+        )
     if args.profile:
         stats: Any = pstats.Stats(profile)
         stats.sort_stats("cumulative").print_stats(args.profile)
         stats.sort_stats("tottime").print_stats(args.profile)
+
+
+def _percentiles(seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    at = {q: ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))] for q in (50, 95, 99)}
+    return " ".join(f"p{q} {1000 * v:.2f}" for q, v in at.items()) + " ms"
 
 
 if __name__ == "__main__":
