@@ -43,6 +43,9 @@ def main() -> None:
     )
     parser.add_argument("--profile", type=int, default=0, help="print the N top functions")
     parser.add_argument(
+        "--profile-out", type=Path, default=None, help="with --profile: also save the stats here"
+    )
+    parser.add_argument(
         "--split",
         action="store_true",
         help="also time each move alone and report CPU and wall percentiles of the moves"
@@ -102,6 +105,8 @@ def main() -> None:
     pinger = Client(HTTP_HOST="127.0.0.1")
     for _ in range(20):
         pinger.get("/api/ping/")
+    backend = _backend_pid(connection)
+    backend_move = backend_ping = 0.0
 
     profile = cProfile.Profile(time.process_time)  # CPU time, not the waits
     move_cpu = move_wall = ping_cpu = ping_wall = 0.0
@@ -115,10 +120,11 @@ def main() -> None:
     split: dict[str, list[tuple[float, float]]] = {}  # kind of move -> (CPU, wall) each
     for first, offset in starts:
         block = posts[first + offset : first + min(offset + args.block, group)]
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, wall, server = time.process_time(), time.perf_counter(), _cpu_of(backend)
         for _ in block:
             pinger.get("/api/ping/")
         spent = time.process_time() - cpu
+        backend_ping += _cpu_of(backend) - server
         least_ping[offset] = min(least_ping.get(offset, spent), spent)
         ping_cpu += spent
         ping_wall += time.perf_counter() - wall
@@ -126,7 +132,7 @@ def main() -> None:
         with CaptureQueriesContext(connection) as captured:
             if args.profile:
                 profile.enable()
-            cpu, wall = time.process_time(), time.perf_counter()
+            cpu, wall, server = time.process_time(), time.perf_counter(), _cpu_of(backend)
             for client, url, body, answer in block:
                 one_cpu, one_wall = time.process_time(), time.perf_counter()
                 response = client.post(
@@ -146,6 +152,7 @@ def main() -> None:
                     kind = "round ends" if ended or finished else "in a round"
                     split.setdefault(kind, []).append((one_cpu, one_wall))
             spent = time.process_time() - cpu
+            backend_move += _cpu_of(backend) - server
             least_move[offset] = min(least_move.get(offset, spent), spent)
             move_cpu += spent
             move_wall += time.perf_counter() - wall
@@ -162,6 +169,12 @@ def main() -> None:
         f" ping {1000 * ping_cpu / pings:.3f} ms CPU (wall {1000 * ping_wall / pings:.3f} ms);"
         f" CPU ratio ping/move {ping_cpu / pings / (move_cpu / n):.3f}; load average {load}"
     )
+    if backend is not None:
+        print(
+            f"PostgreSQL backend (pid {backend}) CPU: {1000 * backend_move / n:.2f} ms a move,"
+            f" {1000 * backend_ping / pings:.3f} ms a ping (/proc, 10 ms ticks summed over"
+            f" the blocks)"
+        )
     if args.repeat > 1:
         best_move, best_ping = sum(least_move.values()), sum(least_ping.values())
         print(
@@ -176,8 +189,33 @@ def main() -> None:
         )
     if args.profile:
         stats: Any = pstats.Stats(profile)
+        if args.profile_out:
+            stats.dump_stats(args.profile_out)
         stats.sort_stats("cumulative").print_stats(args.profile)
         stats.sort_stats("tottime").print_stats(args.profile)
+
+
+def _backend_pid(connection: Any) -> int | None:
+    """The PostgreSQL server process of this connection, where /proc shows it (``None``
+    on another database or without /proc)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = int(cursor.fetchone()[0])
+    return pid if os.path.exists(f"/proc/{pid}/stat") else None
+
+
+def _cpu_of(pid: int | None) -> float:
+    """User and system CPU seconds of a process so far (0 without one)."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _percentiles(seconds: list[float]) -> str:

@@ -92,8 +92,19 @@ class RoundState(Protocol):
         """Points of each seat for this round (only meaningful once terminal)."""
         ...
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see, as JSON: never another hand, never the stock order."""
+    def observation(self, seat: int, *, log: bool = True) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON: never another hand, never the stock order;
+        ``log=False`` leaves out the public log (key ``"log"``, where the game keeps one)."""
+        ...
+
+    @property
+    def log_length(self) -> int:
+        """How many entries the public log has (0 where the game keeps none)."""
+        ...
+
+    def log_json(self, start: int = 0) -> list[dict[str, Any]]:
+        """The public log's entries from ``start`` on, as the observation shows them (the
+        log only grows within a round)."""
         ...
 
     def to_json(self) -> dict[str, Any]: ...

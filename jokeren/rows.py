@@ -19,6 +19,15 @@ def database() -> Any:
     return connections[DEFAULT_DB_ALIAS]
 
 
+def hot_cursor() -> Any:
+    """A cursor for a statement of the move's hot path, written once as SQL: prepared on
+    the server where the backend can (``jokeren.postgresql``'s ``prepared_cursor``), a
+    plain cursor elsewhere (SQLite)."""
+    db = database()
+    prepared = getattr(db, "prepared_cursor", None)
+    return prepared() if prepared is not None else db.cursor()
+
+
 @functools.cache
 def _loader(model: type[Model], vendor: str) -> tuple[tuple[str, ...], tuple[Any, ...]]:
     """The attribute names of ``model``'s columns, in field order, and for each field its

@@ -140,8 +140,16 @@ else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Django's, with a health check that makes no round trip (jokeren/postgresql/base.py).
+        # Django's, with a health check that makes no round trip and prepared statements
+        # for the move's hot path (jokeren/postgresql/base.py).
         DATABASES["default"]["ENGINE"] = "jokeren.postgresql"
+        # 0: a statement of prepared_cursor() is prepared at its first use on a connection
+        # (Django's own queries bind on the client and are never prepared); None: never
+        # (a pooler that cannot keep prepared statements).
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "prepare_threshold",
+            0 if env.bool("DATABASE_PREPARED_STATEMENTS", default=True) else None,
+        )
 
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"].setdefault("TEST", {})["NAME"] = env.str("TEST_DATABASE_NAME")

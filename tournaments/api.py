@@ -162,8 +162,10 @@ def _too_large() -> services.ServiceError:
     )
 
 
-def game_payload(game: Game) -> dict[str, Any]:
-    """The GET shape: the player's view of their game (never another hand or the stock)."""
+def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
+    """The GET shape: the player's view of their game (never another hand or the stock);
+    ``log=False``: its observation without the round's public log (a move's answer, whose
+    events carry the log's growth)."""
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
     state = game.current_state()
@@ -195,7 +197,7 @@ def game_payload(game: Game) -> dict[str, Any]:
         "totals": list(game.totals),
         "round_scores": [list(r) for r in game.round_scores],
         "round_results": list(game.round_results),
-        "observation": state.observation(services.PLAYER_SEAT),
+        "observation": state.observation(services.PLAYER_SEAT, log=log),
         "your_turn": (not game.is_finished)
         and state.current_player == services.PLAYER_SEAT
         and (tournament is None or tournament.window_open()),
@@ -288,22 +290,15 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
         return _error(exc)
     # The events carry only what each action changed, and its text in the request's
     # language; the final observation comes once, in the payload (the game as stored),
-    # without the public log: the events' splices carry its growth (MOVE_LEFT_OUT).
+    # without the public log: the events' splices carry its growth (the whole log of a
+    # long Jokeren 13 round was about half of a response).
     english = (translation.get_language() or settings.LANGUAGE_CODE).startswith("en")
     events = [_event_in(event, english=english) for event in outcome.events]
-    payload = game_payload(outcome.game)
-    observation = payload["observation"]
-    payload["observation"] = {k: v for k, v in observation.items() if k not in MOVE_LEFT_OUT}
+    payload = game_payload(outcome.game, log=False)
     return JsonResponse(
         {**payload, "events": events},
         json_dumps_params={"separators": (",", ":")},
     )
-
-
-#: Keys of the observation a move response leaves out: the events rebuild them from the
-#: observation the client had (the round's log grows by one entry an action; the whole
-#: log of a long Jokeren 13 round was about half of a response).
-MOVE_LEFT_OUT = frozenset({"log"})
 
 
 @api_view("GET")

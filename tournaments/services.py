@@ -31,7 +31,7 @@ from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
 from jokeren.auth import SessionClaim, claim_holds
-from jokeren.rows import columns_of, database, insert_rows, instance_from_row
+from jokeren.rows import columns_of, database, hot_cursor, insert_rows, instance_from_row
 from tournaments.models import (
     DATES_FROM,
     DATES_UNTIL,
@@ -581,7 +581,10 @@ class _Run:
     those came before the bot took over seat 0 in it (``None``: it has not); ``ended``:
     the rows of the rounds that ended, to insert, and ``last_actions`` every action of the
     last of them; ``shown``: the player's observation as the last event left it (each
-    event carries only what changed since, ``_event_delta``)."""
+    event carries only what changed since, ``_event_delta``), without the public log:
+    ``log_shown`` is how many of the round's log entries the player has (``None``: no log
+    yet, the game's first events) and ``log_dropped`` how many of the last round's they
+    still hold once a new round is dealt (each event adds the new entries only)."""
 
     game: Game
     module: GameModule
@@ -594,6 +597,8 @@ class _Run:
     last_actions: list[Any] = dataclasses.field(default_factory=list)
     ended: list[GameRound] = dataclasses.field(default_factory=list)
     shown: dict[str, Any] = dataclasses.field(default_factory=dict)
+    log_shown: int | None = None
+    log_dropped: int = 0
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     rounds_done: int = 0
     #: Nobody reads the events (the bot finishing a game at the close): the moves are
@@ -650,7 +655,27 @@ def _bot_seats(variant: Any) -> frozenset[int]:
 
 
 def _observe(run: _Run) -> dict[str, Any]:
-    return dict(run.state.observation(PLAYER_SEAT))
+    """The player's observation without the public log (``_log_delta`` sends its growth)."""
+    observation: dict[str, Any] = run.state.observation(PLAYER_SEAT, log=False)
+    return observation
+
+
+def _log_delta(run: _Run, delta: dict[str, Any]) -> None:
+    """Add the growth of the round's public log since the last event to an event's
+    ``delta``: a ``splice`` of the new entries at the log's end (replacing the last round's
+    log at a new round's first event), or the whole log in ``set`` for a player who had
+    none. Only the new entries are made into JSON (the log only grows within a round)."""
+    if run.log_shown is None:
+        log = run.state.log_json()
+        if log:
+            delta.setdefault("set", {})["log"] = log
+            run.log_shown = len(log)
+        return
+    added = run.state.log_json(run.log_shown)
+    if added or run.log_dropped:
+        delta.setdefault("splice", {})["log"] = [run.log_shown, run.log_dropped, added]
+        run.log_shown += len(added)
+        run.log_dropped = 0
 
 
 def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | None = None) -> None:
@@ -663,7 +688,7 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | Non
         after = run.state.apply(action)
     run.actions.append(action.to_json())
     if seat == PLAYER_SEAT and not by_bot:
-        run.own.append(action.to_json())
+        run.own.append(run.actions[-1])
     elif seat == PLAYER_SEAT and run.bot_from is None:
         run.bot_from = len(run.own)
     g.seq += 1
@@ -674,13 +699,15 @@ def _record(run: _Run, action: Any, *, seat: int, by_bot: bool, after: Any | Non
         return
     nl, en = describe_action(action, seat, run.variant.num_players)
     observation = _observe(run)
+    delta = _event_delta(run.shown, observation)
+    _log_delta(run, delta)
     run.events.append(
         {
             "seat": seat,
-            "action": action.to_json(),
+            "action": run.actions[-1],
             "text_nl": nl,
             "text_en": en,
-            **_event_delta(run.shown, observation),
+            **delta,
         }
     )
     run.shown = observation
@@ -840,6 +867,10 @@ def _advance(run: _Run, *, bot_seats: frozenset[int]) -> None:
             run.state = dealt_round(g.game, run.variant, run.secret, g.round_index)
             if run.quiet:
                 run.recorded = []
+            elif run.log_shown is not None:
+                # The player still holds the last round's log: the next event replaces it.
+                run.log_dropped += run.log_shown
+                run.log_shown = 0
             continue
         seat = run.state.current_player
         if seat not in bot_seats:
@@ -891,7 +922,7 @@ def _game_over(run: _Run) -> bool:
 
 def _revealed_hands(state: Any, num_players: int) -> list[Any]:
     """Each seat's remaining cards at the end of a round (what the round's scoring shows)."""
-    return [state.observation(seat).get("hand", []) for seat in range(num_players)]
+    return [state.observation(seat, log=False).get("hand", []) for seat in range(num_players)]
 
 
 def _finish(g: Game) -> None:
@@ -940,7 +971,7 @@ def _store(run: _Run) -> None:
     sql, fields = _run_update_sql(_RUN_FIELDS if run.rounds_done or run.quiet else _TURN_FIELDS)
     db = database()
     params = [f.get_db_prep_save(getattr(g, f.attname), db) for f in fields]
-    with db.cursor() as cursor:
+    with hot_cursor() as cursor:
         cursor.execute(sql, [*params, g.pk])
     if run.rounds_done and g.entry_id is not None and not run.quiet:
         tournament = g.entry.tournament  # type: ignore[union-attr]
@@ -1054,7 +1085,7 @@ def _game_for_move(game_id: int, user: User | SessionClaim) -> Game:
     claim = user if isinstance(user, SessionClaim) else None
     user_id = user.user_id if isinstance(user, SessionClaim) else user.pk
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with hot_cursor() as cursor:
             cursor.execute(_move_read_sql(claim is not None), [game_id, user_id])
             row = cursor.fetchone()
         if row is not None:
@@ -1140,7 +1171,8 @@ def game_play_move(
                 state=state,
                 actions=actions,
                 own=own,
-                shown=dict(state.observation(PLAYER_SEAT)),
+                shown=state.observation(PLAYER_SEAT, log=False),
+                log_shown=state.log_length,
             )
             try:
                 _record(run, act, seat=PLAYER_SEAT, by_bot=False)

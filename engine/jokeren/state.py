@@ -1206,13 +1206,16 @@ class JokerenState:
             ),
         )
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see, as JSON (shape in the module text)."""
+    def observation(self, seat: int, *, log: bool = True) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON (shape in the module text); ``log=False`` leaves
+        out the public log (its ``"log"`` key), which ``log_json`` gives from any entry on:
+        it only grows within a round, so a caller that has shown its first entries needs
+        only the new ones."""
         if not 0 <= seat < self.variant.num_players:
             raise ValueError(f"no seat {seat} at this table")
         hand = self.hands[seat]
         contract = self.contract
-        return {
+        seen = {
             "game": "jokeren",
             "variant": self.variant.name,
             "seat": seat,
@@ -1241,13 +1244,36 @@ class JokerenState:
             "opening": self.variant.opening,
             "opening_points": self.variant.opening_points,
             "reshuffles": self.reshuffles,
-            "log": [_entry_json(e) for e in self.log],
+            "log": None,
             "is_terminal": self.is_terminal,
             "winner": self.winner,
             "end_reason": self.end_reason,
             "scores": self.scores() if self.is_terminal else None,
             "final_hands": [list(h) for h in self.hands] if self.is_terminal else None,
         }
+        if log:
+            seen["log"] = self.log_json()
+        else:
+            del seen["log"]
+        return seen
+
+    @property
+    def log_length(self) -> int:
+        """How many entries the public log has."""
+        return len(self.log_chunks) * _LOG_CHUNK + len(self.log_tail)
+
+    def log_json(self, start: int = 0) -> list[dict[str, Any]]:
+        """The public log's entries from ``start`` on, as the observation shows them
+        (oldest first; the whole log from 0)."""
+        cut = len(self.log_chunks) * _LOG_CHUNK
+        if start >= cut:
+            return [_entry_json(e) for e in self.log_tail[max(0, start - cut) :]]
+        first, skip = divmod(start, _LOG_CHUNK)
+        entries = [_entry_json(e) for e in self.log_chunks[first][skip:]]
+        for chunk in self.log_chunks[first + 1 :]:
+            entries.extend(_entry_json(e) for e in chunk)
+        entries.extend(_entry_json(e) for e in self.log_tail)
+        return entries
 
     # --- JSON ------------------------------------------------------------------------------
 

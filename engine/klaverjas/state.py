@@ -521,11 +521,12 @@ class KlaverjasState:
             legal=legal,
         )
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int, *, log: bool = True) -> dict[str, Any]:
         """What ``seat`` may see, as JSON: its own hand, the bidding, trump, the trick on the
         table and every trick played (cards are public once played), the number of cards
         per seat, points and roem per team, its legal actions when it is to move, and the
-        round's score at the end. Never another hand, never the round seed."""
+        round's score at the end. Never another hand, never the round seed. A Klaverjas
+        round keeps no public log beside its tricks, so ``log`` changes nothing."""
         if not 0 <= seat < NUM_SEATS:
             raise ValueError(f"no seat {seat} at this table")
         result = self.result()
@@ -566,6 +567,15 @@ class KlaverjasState:
             "result": None if result is None else result.to_json(),
             "scores": None if result is None else self.scores(),
         }
+
+    @property
+    def log_length(self) -> int:
+        """How many entries the public log has: none (the tricks are the record)."""
+        return 0
+
+    def log_json(self, start: int = 0) -> list[dict[str, Any]]:
+        """The public log's entries from ``start`` on: none."""
+        return []
 
     # --- JSON --------------------------------------------------------------------
 

@@ -101,3 +101,45 @@ def test_a_connection_in_a_transaction_gets_djangos_check(monkeypatch: pytest.Mo
     raw.rollback()
     raw.autocommit = True
     assert quietly_idle(raw)
+
+
+def _prepared() -> list[str]:
+    """The statements prepared in this connection's server session."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_move_prepares_its_read_and_update_once_per_connection(user: Any) -> None:
+    """The statements every move runs (the game's locked read, its update) are prepared on
+    the server at their first use on a connection and reused by the next moves; only those
+    are prepared. The moves' results are those of the plain path: the
+    game goes on from the stored seq."""
+    import factories
+
+    from tournaments import services
+    from tournaments.models import Game
+
+    _fresh_connection()
+    assert _prepared() == []
+    t = factories.make_tournament(preset="jokeren7", rounds=2)
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    # joining deals and plays the bots' first turns: the game's update, not the move's read
+    assert not [s for s in _prepared() if "FOR UPDATE OF g" in s]
+    seqs, reads = [], []
+    for _ in range(3):
+        game.refresh_from_db()
+        outcome = services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
+        )
+        seqs.append(outcome.game.seq)
+        prepared = _prepared()
+        assert any(s.startswith('UPDATE "tournaments_game" SET') for s in prepared), prepared
+        assert all("$1" in s for s in prepared), prepared  # bound on the server
+        reads.append([s for s in prepared if "FOR UPDATE OF g FOR SHARE OF t" in s])
+        assert len(prepared) == 2, prepared  # Django's other queries are not prepared
+    # one prepared read, made by the first move and reused by the next ones
+    assert reads[0] == reads[1] == reads[2] and len(reads[0]) == 1, reads
+    game.refresh_from_db()
+    assert game.seq == seqs[-1] and seqs == sorted(set(seqs))
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING

@@ -92,6 +92,34 @@ def test_log_replays_and_json_round_trips(
         assert json.loads(json.dumps(state.observation(seat))) == state.observation(seat)
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=presets, secret=secrets, round_index=st.integers(0, 11), seed=st.integers())
+def test_the_log_only_grows_and_log_json_gives_it_from_any_entry(
+    preset: str, secret: bytes, round_index: int, seed: int
+) -> None:
+    """Within a round the public log only grows (every earlier entry stays as it was), so a
+    player shown its first ``k`` entries needs only ``log_json(k)``; ``observation(seat,
+    log=False)`` is the observation without its ``"log"`` key, nothing else changed."""
+    rng = random.Random(seed)
+    state = new_round(PRESETS[preset], secret=secret, round_index=round_index)
+    shown: list[object] = []
+    while True:
+        full = state.observation(0)
+        log = full["log"]
+        assert log[: len(shown)] == shown
+        assert state.log_length == len(log)
+        for start in {len(shown), len(log), len(log) + 20, rng.randrange(len(log) + 1)}:
+            assert state.log_json(start) == log[start:]
+        for seat in range(state.variant.num_players) if state.move_count % 5 == 0 else ():
+            without = state.observation(seat, log=False)
+            assert "log" not in without
+            assert without == {k: v for k, v in state.observation(seat).items() if k != "log"}
+        shown = log
+        if state.is_terminal:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
 @settings(max_examples=30, deadline=None)
 @given(preset=presets, secret=secrets, seed=st.integers(), junk=st.integers(-5, 120))
 def test_illegal_actions_raise_illegal_move_and_change_nothing(
