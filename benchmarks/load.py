@@ -16,8 +16,12 @@ It reports, each part measured in the same run beside a yardstick:
    only POST them; each answer must be 200 with the seq the computation expects (any
    other answer is counted and reported as an error). gunicorn runs as
    ``deploy/gunicorn.conf.py`` does by default (sync workers, 2 x cores + 1;
-   ``--workers``/``--threads`` change it). The last lines printed are the moves' table
-   with issue 10's targets at 10 players;
+   ``--workers``/``--threads`` change it). Beside them, the CPU time a request took in
+   each part, read from /proc around each slice (``CpuMeter``: gunicorn's processes, the
+   PostgreSQL backends of the benchmark's database, the benchmark's own client threads),
+   which other work on the machine does not disturb, and the server's CPU a ping over its
+   CPU a move (what the ratio would be with the clients elsewhere). The last lines
+   printed are the moves' tables with issue 10's targets at 10 players;
 2. the close of a tournament whose games are unfinished (just joined), with 1 and with 2
    Celery worker processes: seconds and games per second;
 3. bytes per stored round: the size on disk (``pg_total_relation_size``, indexes and
@@ -80,6 +84,69 @@ def summary(latencies: list[float], seconds: float) -> dict[str, float]:
 
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _process_group(pgid: int) -> list[int]:
+    """The processes of a process group (gunicorn's master and its workers)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid:
+                pids.append(int(entry))
+    return pids
+
+
+class CpuMeter:
+    """CPU seconds spent by the site's processes during a slice, read from /proc, so other
+    work on the machine does not count: gunicorn (its process group), the PostgreSQL
+    backends connected to the benchmark's database (the benchmark's own excepted) and the
+    benchmark's process itself (the client threads). Linux only."""
+
+    def __init__(self, gunicorn_pgid: int) -> None:
+        self.gunicorn_pgid = gunicorn_pgid
+
+    def _backends(self) -> list[int]:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid()"
+            )
+            return [int(row[0]) for row in cursor.fetchall()]
+
+    def sample(self) -> dict[str, dict[int, float]]:
+        return {
+            "gunicorn": {p: _cpu_seconds(p) for p in _process_group(self.gunicorn_pgid)},
+            "postgres": {p: _cpu_seconds(p) for p in self._backends()},
+            "client": {0: time.process_time()},
+        }
+
+    @staticmethod
+    def spent(
+        before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]
+    ) -> dict[str, float]:
+        """CPU seconds of each class between two samples (a process born in between
+        counts from 0)."""
+        return {
+            name: sum(after[name][p] - before[name].get(p, 0.0) for p in after[name])
+            for name in after
+        }
 
 
 def log(message: str) -> None:
@@ -359,7 +426,7 @@ def new_tournament(name: str, *, rounds: int, max_entrants: int) -> Any:
     )
 
 
-def bench_moves(http: Http, args: argparse.Namespace) -> dict[str, Any]:
+def bench_moves(http: Http, args: argparse.Namespace, meter: CpuMeter) -> dict[str, Any]:
     levels = [int(x) for x in args.levels.split(",")]
     t = new_tournament("Load: moves", rounds=8, max_entrants=10_000)
     log(f"moves: {args.games} entrants join")
@@ -390,18 +457,34 @@ def bench_moves(http: Http, args: argparse.Namespace) -> dict[str, Any]:
         moves: list[float] = []
         pings: list[float] = []
         move_time = ping_time = 0.0
+        cpu: dict[str, dict[str, float]] = {"moves": {}, "ping": {}}
         for _ in range(args.alternations):
-            lat, secs = ping_slice(http, level, args.slice)
-            pings += lat
-            ping_time += secs
-            lat, secs = move_slice(players, level, args.slice)
-            moves += lat
-            move_time += secs
+            for kind in ("ping", "moves"):
+                before = meter.sample()
+                if kind == "ping":
+                    lat, secs = ping_slice(http, level, args.slice)
+                    pings += lat
+                    ping_time += secs
+                else:
+                    lat, secs = move_slice(players, level, args.slice)
+                    moves += lat
+                    move_time += secs
+                for name, spent in meter.spent(before, meter.sample()).items():
+                    cpu[kind][name] = cpu[kind].get(name, 0.0) + spent
         m, p = summary(moves, move_time), summary(pings, ping_time)
+        for kind, figures in (("moves", m), ("ping", p)):
+            n = figures["requests"] or 1
+            figures["cpu_ms"] = {name: round(1000 * v / n, 3) for name, v in cpu[kind].items()}
+            figures["cpu_ms"]["server"] = round(
+                figures["cpu_ms"]["gunicorn"] + figures["cpu_ms"]["postgres"], 3
+            )
         out[str(level)] = {
             "moves": m,
             "ping": p,
             "ratio": round(m["per_second"] / p["per_second"], 3) if p["per_second"] else None,
+            "server_cpu_ratio": round(p["cpu_ms"]["server"] / m["cpu_ms"]["server"], 3)
+            if m["cpu_ms"]["server"]
+            else None,
             "load_average": load_average(),
         }
         log(f"  moves {m}\n  ping  {p}\n  ratio {out[str(level)]['ratio']}")
@@ -442,6 +525,21 @@ def moves_table(moves: dict[str, Any]) -> str:
             f" {'met' if p95_ok else 'NOT met'} ({f['moves']['p95_ms']} ms);"
             f" ratio >= {TARGET_RATIO} {'met' if ratio_ok else 'NOT met'} ({f['ratio']})"
         )
+    lines += [
+        "",
+        "CPU a request, ms (/proc: gunicorn's processes, the PostgreSQL backends of the"
+        " benchmark's database, the benchmark's client threads):",
+        "players | move: gunicorn | postgres | client | ping: gunicorn | postgres | client"
+        " | server ping ÷ server move",
+        "---|--:|--:|--:|--:|--:|--:|--:",
+    ]
+    for level, f in moves.items():
+        if isinstance(f, dict):
+            m, p = f["moves"]["cpu_ms"], f["ping"]["cpu_ms"]
+            lines.append(
+                f"{level} | {m['gunicorn']} | {m['postgres']} | {m['client']}"
+                f" | {p['gunicorn']} | {p['postgres']} | {p['client']} | {f['server_cpu_ratio']}"
+            )
     lines.append(f"moves not answered as expected: {moves.get('errors', 0)}")
     return "\n".join(lines)
 
@@ -704,14 +802,14 @@ def main() -> None:
         "load_average_start": load_average(),
     }
     try:
-        with process(gunicorn, env, "gunicorn"):
+        with process(gunicorn, env, "gunicorn") as gunicorn_proc:
             http = Http("127.0.0.1", port)
             wait_for(lambda: port_open("127.0.0.1", port), "gunicorn")
             # Warm the workers up (imports, first connections) before anything is timed.
             for _ in range(20 * args.workers):
                 http.request("GET", "/api/ping/", headers={"Host": "127.0.0.1"})
             if "moves" in parts:
-                report["moves"] = bench_moves(http, args)
+                report["moves"] = bench_moves(http, args, CpuMeter(gunicorn_proc.pid))
             if "close" in parts:
                 report["close"] = bench_close(env, args)
             if "bytes" in parts:
