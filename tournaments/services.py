@@ -975,7 +975,7 @@ def _store(run: _Run) -> None:
         cursor.execute(sql, [*params, g.pk])
     if run.rounds_done and g.entry_id is not None and not run.quiet:
         tournament = g.entry.tournament  # type: ignore[union-attr]
-        _results_write(tournament, [g], last_deals=run.rounds_done)
+        _round_end_results(tournament=tournament, game=g, rounds_done=run.rounds_done)
 
 
 def game_finish(*, game: Game) -> Game:
@@ -1474,6 +1474,17 @@ def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | No
     parts = tournament_parts(tournament=t)
     field = _entry_rounds(games)
     boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
+    insert_rows(
+        EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
+    )
+    _deal_results_write(t, module, field, last_deals=last_deals)
+
+
+def _deal_results_write(
+    t: Tournament, module: GameModule, field: Sequence[EntryRounds], *, last_deals: int | None
+) -> None:
+    """Upsert the per-deal rows of these entries: every finished round's, or with
+    ``last_deals`` each entry's last ``last_deals`` rounds' only."""
     deals = [
         _deal_result(t, module, e, r)
         for e in field
@@ -1483,14 +1494,101 @@ def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | No
         )
     ]
     insert_rows(
-        EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
-    )
-    insert_rows(
         DealResult,
         deals,
         unique_fields=["entry", "round_index"],
         update_fields=_DEAL_RESULT_FIELDS,
     )
+
+
+#: The columns of an entry's board row that depend on how many rounds its viewer sees
+#: (``_entry_result``'s ``cap``); every other column is the entry's own, the same on each
+#: of its rows.
+_BY_UPTO_FIELDS = (
+    "unranked",
+    "tier",
+    "sort_result",
+    "total",
+    "opponents_average",
+    "result",
+    "rounds_counted",
+    "bot_rounds",
+    "parts",
+)
+
+
+@functools.cache
+def _round_end_sql() -> tuple[str, tuple[Any, ...], tuple[Any, ...]]:
+    """The ``UPDATE`` of an entry's board rows at the end of its round ``r``
+    (``_round_end_results``), and the fields of its parameters: the entry's own columns
+    (``%(own_<column>)s``) set on every row; each column of ``_BY_UPTO_FIELDS`` kept on
+    the rows of ``upto <= r``, set from ``%(ended_<column>)s`` on the row of
+    ``upto = %(ended)s`` (``r + 1``) and from ``%(later_<column>)s`` on those above it;
+    the entry is ``%(entry)s``."""
+    qn = connection.ops.quote_name
+    fields = {f.name: f for f in EntryResult._meta.concrete_fields}
+    assert set(_BY_UPTO_FIELDS) <= set(_ENTRY_RESULT_FIELDS)
+    own = tuple(fields[n] for n in _ENTRY_RESULT_FIELDS if n not in _BY_UPTO_FIELDS)
+    by_upto = tuple(fields[n] for n in _BY_UPTO_FIELDS)
+    upto = qn(str(fields["upto"].column))
+    sets = [f"{qn(str(f.column))} = %(own_{f.column})s" for f in own]
+    sets += [
+        f"{qn(str(f.column))} = CASE WHEN {upto} = %(ended)s THEN %(ended_{f.column})s"
+        f" WHEN {upto} > %(ended)s THEN %(later_{f.column})s ELSE {qn(str(f.column))} END"
+        for f in by_upto
+    ]
+    entry = qn(str(fields["entry"].column))
+    sql = f"UPDATE {qn(EntryResult._meta.db_table)} SET {', '.join(sets)} WHERE {entry} = %(entry)s"
+    return sql, own, by_upto
+
+
+def _round_end_results(*, tournament: Tournament, game: Game, rounds_done: int) -> None:
+    """Keep the results of a tournament game's entry at the end of a move that ended
+    ``rounds_done`` of its rounds, writing only what changed: when one round ``r`` ended
+    (the entry has ``r + 1`` rounds) in a game the bot did not finish (no bot round), one
+    ``UPDATE`` of the entry's board rows and the upsert of the new deal's row.
+
+    It writes what ``_results_write`` would, given the rows it wrote before the move (the
+    round's end before, or the join): a board row with ``upto = cap`` shows the rounds
+    ``0 .. min(r + 1, cap) - 1`` (``_entry_result``). For ``cap <= r`` those were all
+    finished before and the row was complete then: its columns of ``_BY_UPTO_FIELDS``
+    depend on those rounds and the entry's review and bot rounds only, which a move does
+    not change (the audit rewrites the rows when the review changes; bot rounds come with
+    the bot's finish), so they are kept. The row of ``cap = r + 1`` is built in full;
+    those above it all show the same ``r + 1`` rounds, complete only if the game is over,
+    so one of them (``cap = r + 2``) gives them all. The entry's own columns (the rounds
+    played, finished, the name...) are set on every row. Two rows built instead of
+    ``rounds + 1``. Any other case, or rows missing (the ``UPDATE`` did not find all
+    ``rounds + 1``), writes them all with ``_results_write``."""
+    t = tournament
+    if rounds_done != 1 or game.bot_finished:
+        _results_write(t, [game], last_deals=rounds_done)
+        return
+    (e,) = _entry_rounds([game])
+    played = len(e.round_scores)
+    if e.bot_rounds or not 0 < played <= t.rounds:
+        _results_write(t, [game], last_deals=rounds_done)
+        return
+    module = module_of(t.game)
+    parts = tournament_parts(tournament=t)
+    ended = _entry_result(t, module, parts, e, played)
+    # Without rows above the ended round's (its last round), the later values go nowhere.
+    later = _entry_result(t, module, parts, e, played + 1) if played < t.rounds else ended
+    sql, own, by_upto = _round_end_sql()
+    db = database()
+    params: dict[str, Any] = {"ended": played, "entry": e.entry_id}
+    for f in own:
+        params[f"own_{f.column}"] = f.get_db_prep_save(getattr(ended, f.attname), db)
+    for f in by_upto:
+        params[f"ended_{f.column}"] = f.get_db_prep_save(getattr(ended, f.attname), db)
+        params[f"later_{f.column}"] = f.get_db_prep_save(getattr(later, f.attname), db)
+    with hot_cursor() as cursor:
+        cursor.execute(sql, params)
+        updated = cursor.rowcount
+    if updated != t.rounds + 1:
+        _results_write(t, [game], last_deals=rounds_done)
+        return
+    _deal_results_write(t, module, [e], last_deals=rounds_done)
 
 
 def entry_results_update(*, game: Game) -> None:

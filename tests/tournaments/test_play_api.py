@@ -374,10 +374,11 @@ def _move_statements() -> int:
 def test_a_move_takes_two_statements_and_the_round_end_its_rows(user: Any) -> None:
     """The write path of a move is bounded: the game read under its lock with its
     tournament under a share lock (one query on PostgreSQL) and the game's update. A round
-    that ends adds its row (one insert) and the entry's standings rows (the entry's
-    results and its deals upserted, from the game in hand). Nothing of the bots' moves is
-    written."""
-    t = factories.make_tournament(preset="jokeren7", rounds=2)
+    that ends adds its row (one insert) and the entry's standings rows, from the game in
+    hand: one update of the entry's board rows and the new deal's row upserted. Nothing of
+    the bots' moves is written. (South has a turn in each round: every round ends in a
+    move of its own.)"""
+    t = factories.make_tournament(preset="jokeren7", rounds=2, south_plays=(0, 1))
     game = services.entry_join(tournament_id=t.pk, user=user).game
     counts = []
     while game.status == Game.Status.PLAYING:
@@ -387,16 +388,15 @@ def test_a_move_takes_two_statements_and_the_round_end_its_rows(user: Any) -> No
                 game_id=game.pk, user=user, seq=game.seq, action=action
             )
         statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
-        ended = min(1, sum(1 for e in outcome.events if e.get("type") == "round_over"))
+        ended = sum(1 for e in outcome.events if e.get("type") == "round_over")
+        assert ended in (0, 1)
         counts.append((len(statements), ended))
         rows = [s for s in statements if s.startswith('INSERT INTO "tournaments_gameround"')]
-        results = [
-            s
-            for s in statements
-            if s.startswith('INSERT INTO "tournaments_entryresult"')
-            or s.startswith('INSERT INTO "tournaments_dealresult"')
-        ]
-        assert (len(rows), len(results)) == (ended, 2 * ended), statements
+        results = [s for s in statements if '"tournaments_entryresult"' in s]
+        deals = [s for s in statements if '"tournaments_dealresult"' in s]
+        assert len(rows) == ended, statements
+        assert [s.split(" ")[0] for s in results] == ["UPDATE"] * ended, results
+        assert [s.split(" ")[0] for s in deals] == ["INSERT"] * ended, deals
         assert len(statements) == _move_statements() + 3 * ended, statements
         if connection.vendor == "postgresql":
             assert statements[0].endswith("FOR UPDATE OF g FOR SHARE OF t"), statements[0]
@@ -432,14 +432,59 @@ def _refusing_bot(real: Any) -> Any:
     return bot_action
 
 
+def _west_first_refused_discard(t: Tournament, secret: bytes) -> tuple[Any, Any] | None:
+    """Where West's first discard is refused in round 0 of ``t`` dealt from ``secret``,
+    as the site plays it when the bot is patched after the join (``_refusing_bot``; South
+    choosing like the basic bot): the state and the simplest action the site makes
+    instead. ``None`` when round 0 ends before it, or before South's next turn after it
+    (the move's events then show it in a round already over)."""
+    from engine.errors import IllegalMove
+
+    module = services.module_of(t.game)
+    refusing = _refusing_bot(module.bot_action)
+    state = module.new_round(module.variant_from_json(t.variant), secret=secret, round_index=0)
+    joined = False
+    found = None
+    while not state.is_terminal:
+        if state.current_player == services.PLAYER_SEAT:
+            if found is not None:
+                return found
+            joined = True
+            state = state.apply(module.bot_action(state, level="basic"))
+            continue
+        bot = refusing if joined else module.bot_action
+        choice = bot(state, level=t.bot_level, version=t.bot_version)
+        try:
+            state = state.apply(choice)
+        except IllegalMove:
+            fallback = module.simplest_action(state)
+            if state.current_player == 1 and found is None:
+                found = state, fallback
+            state = state.apply(fallback)
+    return None
+
+
 def test_a_bot_action_the_engine_refuses_is_logged_and_replaced_not_a_500(
-    player: Client, game: Game, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    player: Client, user: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The site's bot loop fails safe (issue item 0): the refusal is logged with the
     position, the bot plays its simplest legal action (West discards its lowest card),
-    and the entrant's move is answered normally."""
+    and the entrant's move is answered normally. The deal is fixed, one where West's
+    first refused discard comes in round 0 with its lowest card one it may discard (a
+    card just drawn from the open pile may not go back: then the simplest discard is
+    another)."""
     import engine.jokeren as jokeren
 
+    t = factories.make_tournament(south_plays=())
+
+    def lowest_may_go(secret: bytes) -> bool:
+        found = _west_first_refused_discard(t, secret)
+        if found is None or not isinstance(found[1], jokeren.Discard):
+            return False
+        return bool(found[1].card == min(found[0].hands[1]))
+
+    factories.set_secret(t, factories.secret_where("refused bot discard", lowest_may_go))
+    game = services.entry_join(tournament_id=t.pk, user=user).game
     monkeypatch.setattr(jokeren, "bot_action", _refusing_bot(jokeren.bot_action))
     caplog.set_level("ERROR", logger="tournaments.services")
     west: list[dict[str, Any]] = []
@@ -476,6 +521,7 @@ def test_a_bot_action_the_engine_refuses_is_logged_and_replaced_not_a_500(
         action = module.action_from_json(stored)
         if state.current_player == 1 and action.to_json() == discard:
             assert action == module.simplest_action(state)
+            assert jokeren.Discard(min(state.hands[1])) in state.legal_actions()
             assert action.card == min(state.hands[1])
             break
         state = state.apply(action)
