@@ -20,10 +20,9 @@ real ``SELECT 1``).
 It also gives the statements a move runs on every POST (the game's locked read and its
 ``UPDATE``) a cursor that binds their parameters on the server and prepares them on a
 connection's first use (``prepared_cursor``): the server then neither parses nor plans
-them again. Measured on this machine, a transaction of those two statements cost the
-server 0.85-0.92 ms of CPU with Django's client-side binding and 0.40-0.42 ms prepared
-(the client 0.47 against 0.39-0.41 ms; benchmarks/README.md, "Prepared statements for the
-move"). Every other query keeps Django's client-side binding, which never prepares.
+them again. Under load (benchmarks/README.md, "Prepared statements alone") a move cost
+PostgreSQL 0.86-0.90 ms of CPU with them unprepared and 0.48-0.54 ms prepared. Every
+other query keeps Django's client-side binding, which never prepares.
 Behind a connection pooler that cannot keep prepared statements (PgBouncer in
 transaction mode before 1.21), set ``DATABASE_PREPARED_STATEMENTS=false``.
 """
