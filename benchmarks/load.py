@@ -86,7 +86,7 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """User and system CPU seconds of a process so far (0 once it is gone)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -132,8 +132,8 @@ class CpuMeter:
 
     def sample(self) -> dict[str, dict[int, float]]:
         return {
-            "gunicorn": {p: _cpu_seconds(p) for p in _process_group(self.gunicorn_pgid)},
-            "postgres": {p: _cpu_seconds(p) for p in self._backends()},
+            "gunicorn": {p: cpu_seconds(p) for p in _process_group(self.gunicorn_pgid)},
+            "postgres": {p: cpu_seconds(p) for p in self._backends()},
             "client": {0: time.process_time()},
         }
 

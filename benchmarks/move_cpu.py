@@ -208,14 +208,9 @@ def _backend_pid(connection: Any) -> int | None:
 
 def _cpu_of(pid: int | None) -> float:
     """User and system CPU seconds of a process so far (0 without one)."""
-    if pid is None:
-        return 0.0
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    from load import cpu_seconds
+
+    return 0.0 if pid is None else cpu_seconds(pid)
 
 
 def _percentiles(seconds: list[float]) -> str:
