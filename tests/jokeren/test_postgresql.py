@@ -104,8 +104,10 @@ def test_a_connection_in_a_transaction_gets_djangos_check(monkeypatch: pytest.Mo
 
 
 def _prepared() -> list[str]:
-    """The statements prepared in this connection's server session."""
-    with connection.cursor() as cursor:
+    """The statements prepared in the server session of the connection the services use
+    (``connections["default"]`` now: an earlier test, the browser tests' live server, may
+    have put a new wrapper there since this module took ``connection``)."""
+    with connections["default"].cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         return [row[0] for row in cursor.fetchall()]
 
@@ -120,7 +122,9 @@ def test_a_move_prepares_its_read_and_update_once_per_connection(user: Any) -> N
     from tournaments import services
     from tournaments.models import Game
 
-    _fresh_connection()
+    db = connections["default"]
+    db.close()
+    db.ensure_connection()
     assert _prepared() == []
     t = factories.make_tournament(preset="jokeren7", rounds=2)
     game = services.entry_join(tournament_id=t.pk, user=user).game
