@@ -1266,14 +1266,9 @@ class JokerenState:
         """The public log's entries from ``start`` on, as the observation shows them
         (oldest first; the whole log from 0)."""
         cut = len(self.log_chunks) * _LOG_CHUNK
-        if start >= cut:
-            return [_entry_json(e) for e in self.log_tail[max(0, start - cut) :]]
-        first, skip = divmod(start, _LOG_CHUNK)
-        entries = [_entry_json(e) for e in self.log_chunks[first][skip:]]
-        for chunk in self.log_chunks[first + 1 :]:
-            entries.extend(_entry_json(e) for e in chunk)
-        entries.extend(_entry_json(e) for e in self.log_tail)
-        return entries
+        if start >= cut:  # all in the tail (a move's few new entries): nothing flattened
+            return [_entry_json(e) for e in self.log_tail[start - cut :]]
+        return [_entry_json(e) for e in self.log[start:]]
 
     # --- JSON ------------------------------------------------------------------------------
 
