@@ -19,11 +19,11 @@ pytestmark = [
 ]
 
 
-def _fresh_connection() -> None:
-    """A new connection (an earlier test may have left its own in any state)."""
-    connection.close()
-    connection.ensure_connection()
-    connection.health_check_enabled = True
+def _fresh_connection(db: Any = connection) -> None:
+    """A new connection of ``db`` (an earlier test may have left its own in any state)."""
+    db.close()
+    db.ensure_connection()
+    db.health_check_enabled = True
 
 
 def _new_request() -> None:
@@ -122,9 +122,7 @@ def test_a_move_prepares_its_read_and_update_once_per_connection(user: Any) -> N
     from tournaments import services
     from tournaments.models import Game
 
-    db = connections["default"]
-    db.close()
-    db.ensure_connection()
+    _fresh_connection(connections["default"])
     assert _prepared() == []
     t = factories.make_tournament(preset="jokeren7", rounds=2)
     game = services.entry_join(tournament_id=t.pk, user=user).game
