@@ -291,10 +291,11 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     # The events carry only what each action changed, and its text in the request's
     # language; the final observation comes once, in the payload (the game as stored),
     # without the public log: the events' splices carry its growth (the whole log of a
-    # long Jokeren 13 round was about half of a response).
+    # long Jokeren 13 round was about half of a response). A new round that no event
+    # followed (the player opens it) comes with its log: the events left the last one's.
     english = (translation.get_language() or settings.LANGUAGE_CODE).startswith("en")
     events = [_event_in(event, english=english) for event in outcome.events]
-    payload = game_payload(outcome.game, log=False)
+    payload = game_payload(outcome.game, log=not outcome.log_in_events)
     return JsonResponse(
         {**payload, "events": events},
         json_dumps_params={"separators": (",", ":")},

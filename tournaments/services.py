@@ -1123,8 +1123,14 @@ def _game_for_move(game_id: int, user: User | SessionClaim) -> Game:
 
 @dataclass(frozen=True)
 class MoveOutcome:
+    """A move's result: the game as stored and the events of the move and the bots.
+    ``log_in_events``: the events' splices bring the player's public log up to date; it
+    is false when a new round began with the player to move and no event after it (the
+    player still holds the last round's log), and then the answer must carry the log."""
+
     game: Game
     events: list[dict[str, Any]]
+    log_in_events: bool = True
 
 
 def game_play_move(
@@ -1184,7 +1190,7 @@ def game_play_move(
         # A concurrent request stored the same seq first (databases without row locks).
         current = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
         raise StaleMove.at(current or 0) from exc
-    return MoveOutcome(game=g, events=run.events)
+    return MoveOutcome(game=g, events=run.events, log_in_events=not run.log_dropped)
 
 
 def game_bot_finish(*, game_id: int) -> Game:

@@ -771,24 +771,33 @@ def test_a_dealt_round_is_kept_and_never_changed_by_play(game_name: str) -> None
 def test_the_events_rebuild_the_observation_through_a_whole_game(
     player: Client, user: Any, game_name: str, preset: str
 ) -> None:
-    """Move after move through whole rounds (the log of a new round replacing the last
-    one's), the observation the player had, with each event's ``set`` and ``splice``
-    applied, is the observation a GET gives after the move, the public log included."""
-    t = factories.make_tournament(game=game_name, preset=preset, rounds=2, secret=bytes(range(32)))
+    """Move after move through a whole 8-round game (every seat starts a round, South
+    too, so some new rounds begin with South to play and no bot's move), the observation
+    the player had, with each event's ``set`` and ``splice`` applied and then the
+    response's observation (whose ``log``, when the response carries one, replaces the
+    one the events built, as the table does), is the observation a GET gives after the
+    move, the public log included."""
+    t = factories.make_tournament(game=game_name, preset=preset, rounds=8, secret=bytes(range(32)))
     game = services.entry_join(tournament_id=t.pk, user=user).game
     url = reverse("api_game", args=[game.pk])
     shown = player.get(url).json()["observation"]
     round_ends = 0
+    south_starts = 0
     while game.status == Game.Status.PLAYING:
         data = _post(player, game, {"seq": game.seq, "action": factories.south_action(game)})
         assert data.status_code == 200
-        for event in data.json()["events"]:
+        answer = data.json()
+        for event in answer["events"]:
             if event.get("type") == "round_over":
                 round_ends += 1
                 continue
             shown = {**shown, **event.get("set", {})}
             for key, (start, removed, items) in event.get("splice", {}).items():
                 shown[key] = [*shown[key][:start], *items, *shown[key][start + removed :]]
+        shown = {**shown, **answer["observation"]}
         assert shown == player.get(url).json()["observation"]
         game.refresh_from_db()
-    assert round_ends == 2
+        if answer["events"] and answer["events"][-1].get("type") == "round_over":
+            south_starts += game.status == Game.Status.PLAYING
+    assert round_ends == 8
+    assert south_starts > 0
