@@ -514,6 +514,39 @@ def games_split(
 # --- What if ---------------------------------------------------------------------------------
 
 
+def deal_tournament(*, game: Game) -> Tournament | None:
+    """The tournament whose deal ``game`` plays: its own, or, for a practice game started
+    from a position of another game (``WhatIf``, "speel vanaf hier", "opnieuw spelen"),
+    its source's, followed back to the first game. ``None``: a practice game on its own
+    deals. Whatever shows a hidden card of such a deal waits for that tournament's close
+    (docs/rules.md §7, tournaments 18)."""
+    seen: set[int] = set()
+    while game.entry_id is None and game.pk not in seen:
+        seen.add(game.pk)
+        origin = (
+            WhatIf.objects.filter(game_id=game.pk)
+            .select_related("source__entry__tournament")
+            .first()
+        )
+        if origin is None:
+            return None
+        game = origin.source
+    return game.tournament
+
+
+def may_replay(*, game: Game, user: Any) -> bool:
+    """Every hand, step by step, and the strong bot's view of them: a tournament's game
+    once the tournament has closed, for anyone; a practice game once it is finished, for
+    its player, and when it plays a tournament's deal (started from a position of one of
+    its games) not before that tournament has closed either."""
+    if game.entry_id is not None:
+        return game.tournament is not None and game.tournament.is_closed
+    if not game.is_finished or game.user_id != getattr(user, "pk", None):
+        return False
+    tournament = deal_tournament(game=game)
+    return tournament is None or tournament.is_closed
+
+
 def may_start_what_if(*, game: Game, user: Any) -> bool:
     """A finished game: its own player at any time, anyone logged in once its tournament
     has closed (docs/rules.md §7, tournaments 18)."""

@@ -240,12 +240,8 @@ def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _may_replay(request: HttpRequest, game: Game) -> bool:
-    """A tournament game once its tournament is closed (anyone); a practice game once it
-    is finished (its player)."""
-    tournament = game.tournament
-    if tournament is not None:
-        return tournament.is_closed
-    return game.is_finished and game.user_id == request.user.pk
+    """``analysis.may_replay`` for the request's user."""
+    return analysis.may_replay(game=game, user=request.user)
 
 
 def _round_param(request: HttpRequest, *, default: int) -> int:
@@ -474,12 +470,17 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, exc.message())
         else:
             return redirect("play", game.pk)
-    games = (
+    games = list(
         Game.objects.filter(user=request.user, entry__isnull=True)
         .select_related("what_if")
         .order_by("-created_at")[:20]
     )
-    return render(request, "tournaments/practice.html", {"form": form, "games": games})
+    replayable = {g.pk for g in games if g.is_finished and _may_replay(request, g)}
+    return render(
+        request,
+        "tournaments/practice.html",
+        {"form": form, "games": games, "replayable": replayable},
+    )
 
 
 @login_required

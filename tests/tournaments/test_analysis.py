@@ -389,10 +389,61 @@ def test_a_what_if_game_replays_the_original_when_the_same_moves_are_made(
     # Its record would hold the tournament's secret: never offered, not even after the close.
     client = _client(user)
     assert client.get(reverse("game_record", args=[g.pk])).status_code == 404
+    # Its replay shows every hand of the tournament's deal: not before the close.
+    assert client.get(reverse("game_replay", args=[g.pk]) + "?round=1").status_code == 404
+    _close(t)
     assert (
         t.secret_bytes.hex() not in client.get(reverse("game_replay", args=[g.pk])).content.decode()
     )
     assert client.get(reverse("game_replay", args=[g.pk]) + "?round=1").status_code == 200
+
+
+def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_the_close(
+    organizer: Any, user: Any
+) -> None:
+    """Issue 23, item 1: a finished entrant of an OPEN tournament plays a "speel vanaf
+    hier" game out (and one from that one); neither's replay, nor its page's JSON, nor a
+    link to it is there before the close, and the practice list offers the player's own
+    review instead; once the tournament closes, both replays are there for the player
+    (a practice game stays theirs)."""
+    t = factories.make_tournament(
+        created_by=organizer,
+        rounds=2,
+        south_plays=(0, 1),
+        closes_at=timezone.now() + timedelta(days=1),
+    )
+    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
+    assert source.is_finished and not t.is_closed
+    g = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
+    g = _play_rounds(g, user, 1)
+    assert g.is_finished
+    again = analysis.game_what_if_start(user=user, source_id=g.pk, round_index=1, start=1)
+    again = _play_rounds(again, user, 1)
+    assert again.is_finished
+    client = _client(user)
+    for game in (g, again):
+        assert analysis.deal_tournament(game=game) == t
+        assert not analysis.may_replay(game=game, user=user)
+        for url in (
+            reverse("game_replay", args=[game.pk]),
+            reverse("game_replay", args=[game.pk]) + "?round=1",
+            reverse("game_record", args=[game.pk]),
+        ):
+            assert client.get(url).status_code == 404, url
+        # The player's own view of it stays: their review, their hand only.
+        assert client.get(reverse("game_review", args=[game.pk])).status_code == 200
+    practice = client.get(reverse("practice")).content.decode()
+    assert reverse("game_replay", args=[g.pk]) not in practice
+    assert reverse("game_replay", args=[again.pk]) not in practice
+    assert reverse("game_review", args=[g.pk]) in practice
+    # A practice game on its own deals is replayed by its player as before.
+    own = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    assert analysis.deal_tournament(game=own) is None
+    _close(t)
+    for game in (g, again):
+        assert client.get(reverse("game_replay", args=[game.pk]) + "?round=1").status_code == 200
+        assert _client().get(reverse("game_replay", args=[game.pk])).status_code == 404
+    assert reverse("game_replay", args=[g.pk]) in client.get(reverse("practice")).content.decode()
 
 
 def test_a_what_if_game_is_labelled_by_the_round_it_replays_not_as_round_r_of_1(
