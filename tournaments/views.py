@@ -336,6 +336,7 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
             "choices": choices,
             "other_id": other_id,
             "rounds": range(min(len(game.round_scores), tournament.rounds)),
+            "lower_is_better": services.module_of(game.game).LOWER_IS_BETTER,
         },
     )
 
