@@ -288,7 +288,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             and game.is_finished
             and analysis.may_download_record(game=game),
             "may_what_if": played and analysis.may_start_what_if(game=game, user=request.user),
-            "analysis": analysis.game_analysis(game=game, round_index=round_index)
+            "analysis": analysis.game_analysis(game=game, round_index=round_index, player=player)
             if played and game.is_finished
             else None,
         },
