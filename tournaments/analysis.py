@@ -562,8 +562,13 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
     """An unscored practice game from the position of round ``round_index`` of a finished
     game after its first ``start`` actions: the same variant, deal, bots and streams, so
     the same choices give the same game. It plays that one round; the source game and its
-    tournament are never touched."""
+    tournament are never touched. Someone else's game the user may not play on from is
+    ``Game.DoesNotExist``; their own game before it is finished ``GameNotFinished``."""
     source = Game.objects.select_related("entry__tournament", "user").get(pk=source_id)
+    if not may_start_what_if(game=source, user=user) and source.user_id != user.pk:
+        # Someone else's game before its tournament closes, or their practice game: as
+        # for any page of someone else's game, it does not exist for this user (404).
+        raise Game.DoesNotExist(f"game {source_id} is not {user.pk}'s")
     if not may_start_what_if(game=source, user=user):
         raise services.GameNotFinished.of(
             _("You can play on from a game only once it is finished.")
@@ -662,11 +667,13 @@ def advice(module: Any, action: Any, *, went_out: bool = False) -> tuple[str, st
     return f"de sterke bot had {nl}", f"the strong bot would have {en}"
 
 
-def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
+def game_analysis(*, game: Game, round_index: int, player: str | None = None) -> RoundAnalysis:
     """For each of the player's decisions in round ``round_index`` of a finished game,
     the strongest bot's choice in that position; where it differs, the points it makes:
     each choice is played on with the strongest bot in South and the game's bots
-    elsewhere (the engine's deterministic continuation), and their results compared."""
+    elsewhere (the engine's deterministic continuation), and their results compared.
+    ``player`` names the player's seat in the moves (``services.player_name_for``: their
+    name for anyone but themselves), else it is "Jij"/"You"."""
     module = services.module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
@@ -682,7 +689,7 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
         played = module.action_from_json(a.action)
         if a.seat == PLAYER_SEAT and not a.by_bot:
             best = bot_move(module, state, level=best_level, version=game.bot_version).action
-            p_nl, p_en = services.describe_action(played, a.seat, n)
+            p_nl, p_en = services.describe_action(played, a.seat, n, player=player)
             differs = best.to_json() != played.to_json()
             gain = None
             went_out = False

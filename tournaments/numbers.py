@@ -1,9 +1,11 @@
 """Numbers as people read them: one format for a result everywhere on the site.
 
 A result (a player's result, the opponents' average, a field's average or best, a
-season total, a difference against par or the strong bot) is shown with ONE decimal and
-the active language's decimal sign: Dutch ``79,3``, English ``79.3``. The pages use the
-template filters ``result`` and ``signed`` (``tournament_tags``), the live-updated
+season total) is shown with ONE decimal and the active language's decimal sign: Dutch
+``79,3``, English ``79.3``. A difference between two results (against par, another
+player, the strong bot) is said in words, never with a sign whose meaning depends on
+the game: ``27,7 slechter``, ``3,0 beter``, ``gelijk`` (``format_comparison``). The
+pages use the template filters ``result`` and ``compared`` (``analysis_tags``), the live-updated
 numbers ``static/js/numbers.js`` (``Intl.NumberFormat`` with the page's language, the
 same decimals). CSV exports are for programs and spreadsheets: they keep the machine
 format, a point and the same one decimal (``result_csv``).
@@ -15,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Final
 
 from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 #: Decimals of a result wherever a person reads it (and in the CSV exports).
 RESULT_DECIMALS: Final = 1
@@ -38,18 +41,24 @@ def format_result(value: float | None) -> str:
     return f"-{text}" if rounded < 0 else str(text)
 
 
-def format_signed(value: float | None) -> str:
-    """A difference for people, with its sign: ``+1,5``, ``−2,0`` (a minus sign), ``0,0``;
-    ``–`` for ``None``."""
+def format_comparison(value: float | None, *, lower_is_better: bool = False) -> str:
+    """A difference between two results in words, the one convention of every page: the
+    first result against the one it is compared with (par's, another player's, the strong
+    bot's), whichever way the game ranks: ``value`` is the first minus the second, and
+    ``lower_is_better`` says the game ranks lower results first (Jokeren: a positive
+    difference is worse; Klaverjassen: better). Dutch ``27,7 slechter``, ``3,0 beter``,
+    ``gelijk``; English ``27.7 worse``, ``3.0 better``, ``equal`` (a difference that
+    rounds to zero at one decimal is equal); ``–`` for ``None``."""
     if value is None:
         return NO_RESULT
     rounded = _rounded(value)
+    if rounded.is_zero():
+        return gettext("equal")
     text = number_format(abs(rounded), decimal_pos=RESULT_DECIMALS)
-    if rounded > 0:
-        return f"+{text}"
-    if rounded < 0:
-        return f"−{text}"
-    return str(text)
+    better = (rounded < 0) if lower_is_better else (rounded > 0)
+    if better:
+        return gettext("%(points)s better") % {"points": text}
+    return gettext("%(points)s worse") % {"points": text}
 
 
 def format_percent(value: float | None) -> str:

@@ -284,7 +284,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             and game.is_finished
             and analysis.may_download_record(game=game),
             "may_what_if": played and analysis.may_start_what_if(game=game, user=request.user),
-            "analysis": analysis.game_analysis(game=game, round_index=round_index)
+            "analysis": analysis.game_analysis(game=game, round_index=round_index, player=player)
             if played and game.is_finished
             else None,
         },
@@ -332,6 +332,7 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
             "choices": choices,
             "other_id": other_id,
             "rounds": range(min(len(game.round_scores), tournament.rounds)),
+            "lower_is_better": services.module_of(game.game).LOWER_IS_BETTER,
         },
     )
 

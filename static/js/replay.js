@@ -6,7 +6,7 @@
 // The full table view of each frame is rebuilt here once, in order. The seats' hands are
 // card faces sorted as at the table (table-cards.js: the same faces and order).
 
-import { cardFace, sortHand, sortKlaverjasHand } from "./table-cards.js";
+import { cardFace, shortLabel, sortHand, sortKlaverjasHand } from "./table-cards.js";
 
 (function () {
   "use strict";
@@ -26,6 +26,7 @@ import { cardFace, sortHand, sortKlaverjasHand } from "./table-cards.js";
     suits: SUIT_NAMES,
     joker: T.joker,
     format: T.card_name,
+    short: T.card_short,
   };
 
   // The full table view after each frame, from the deltas.
@@ -71,25 +72,30 @@ import { cardFace, sortHand, sortKlaverjasHand } from "./table-cards.js";
     return RANK[k % 13] + SUIT[Math.floor(k / 13)];
   }
 
-  function cardSpan(card) {
+  /** A card as the table names it, in the page's language (engine.cards.card_label):
+   * Dutch "♦B", English "J♦"; a joker laid in a meld with the card it stands for,
+   * "joker (♣8)" (engine.jokeren.actions.card_text). */
+  const label = (c) => shortLabel(c, CARD_NAMES.letters, CARD_NAMES.short);
+
+  function cardSpan(card, standsFor) {
     const c = code(card);
     const span = document.createElement("span");
     if (c === "**") {
-      span.textContent = "🃏";
+      span.textContent = standsFor ? `${T.joker} (${label(standsFor)})` : T.joker;
+      span.className = "joker";
     } else {
-      const rank = c[0] === "T" ? "10" : c[0];
-      span.textContent = rank + (SUITS[c[1]] || c[1]);
+      span.textContent = label(c);
       if (c[1] === "d" || c[1] === "h") span.className = "red";
     }
     return span;
   }
 
-  function cards(list) {
+  function cards(list, standsFor) {
     const box = document.createElement("span");
     box.className = "cards";
     (list || []).forEach((c, i) => {
       if (i) box.append(" ");
-      box.append(cardSpan(c));
+      box.append(cardSpan(c, standsFor ? standsFor[i] : null));
     });
     return box;
   }
@@ -133,7 +139,7 @@ import { cardFace, sortHand, sortKlaverjasHand } from "./table-cards.js";
       melds.forEach((m) => {
         const li = document.createElement("li");
         const owner = typeof m.owner === "number" ? names[m.owner] + ": " : "";
-        li.append(owner, cards(m.cards || m));
+        li.append(owner, cards(m.cards || m, m.stands_for));
         list.append(li);
       });
       view.append(line(T.melds, melds.length ? "" : "–"), list);

@@ -246,7 +246,7 @@ function renderMelds() {
   box.replaceChildren(
     ...melds.map((meld, i) => {
       const pickable = targets.includes(i);
-      const label = `${T[meld.kind] ?? meld.kind} ${fmt(T.laid_by, { name: seatName(meld.owner) })}`;
+      const label = `${T[meld.kind] ?? meld.kind} ${meldOwner(meld.owner)}`;
       return h(
         "button",
         {
@@ -262,10 +262,16 @@ function renderMelds() {
           onclick: () => pickMeld(i),
         },
         h("span", { class: "jk-meld-cards" }, meld.cards.map((c, j) => cardFace(c, { small: true, standsFor: meld.stands_for?.[j] ?? null }))),
-        h("span", { class: "jk-meld-owner", text: fmt(T.laid_by, { name: seatName(meld.owner) }) }),
+        h("span", { class: "jk-meld-owner", text: meldOwner(meld.owner) }),
       );
     }),
   );
+}
+
+/** Whose meld it is: "van jou" / "yours" for the player's own seat (never "van Jij"),
+ * "van West" / "by West" for another. */
+function meldOwner(owner) {
+  return owner === seat() ? T.laid_by_you : fmt(T.laid_by, { name: seatName(owner) });
 }
 
 function meldCardName(meld, card, j) {

@@ -466,9 +466,12 @@ def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
     source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
-    with pytest.raises(services.GameNotFinished):
+    # Someone else's game before the close: as any page of it, not found (not "only once
+    # it is finished": it is finished).
+    with pytest.raises(Game.DoesNotExist):
         analysis.game_what_if_start(user=other_user, source_id=source.pk, round_index=0, start=0)
     url = reverse("game_what_if", args=[source.pk])
+    assert _client(other_user).post(url, {"round": 0, "start": 0}).status_code == 404
     response = _client(user).post(url, {"round": 0, "start": 0})
     assert response.status_code == 302
     assert _client(user).post(url, {"round": 5, "start": 0}).status_code == 400

@@ -130,8 +130,12 @@ def test_a_result_has_one_decimal_and_the_languages_decimal_sign(
     with translation.override(language):
         shown = [numbers.format_result(v) for v in (79.333, -20, -0.04, 56.25, None)]
         assert shown == texts
-        assert numbers.format_signed(1.46) == ("+1,5" if language == "nl" else "+1.5")
-        assert numbers.format_signed(-2) == ("−2,0" if language == "nl" else "−2.0")
+        assert numbers.format_comparison(1.46) == (
+            "1,5 beter" if language == "nl" else "1.5 better"
+        )
+        assert numbers.format_comparison(-2) == (
+            "2,0 slechter" if language == "nl" else "2.0 worse"
+        )
         assert numbers.format_percent(62.54) == ("62,5%" if language == "nl" else "62.5%")
 
 

@@ -7,7 +7,9 @@ from typing import Any
 
 from django import template
 
-from tournaments.numbers import format_percent, format_result, format_signed
+from tournaments import services
+from tournaments.models import ParRound
+from tournaments.numbers import format_comparison, format_percent, format_result
 
 register = template.Library()
 
@@ -21,10 +23,27 @@ def extra_for(extras: Mapping[Any, Any] | None, key: Any) -> Any:
 
 
 @register.filter
-def signed(value: float | None) -> str:
-    """A difference with its sign and one decimal ("+1,5", "−2,0", "0,0"); "–" for
-    ``None`` (``tournaments.numbers.format_signed``)."""
-    return format_signed(value)
+def compared(value: float | None, lower_is_better: bool = False) -> str:
+    """A result minus the one it is compared with, in words for the first ("27,7
+    slechter", "3,0 beter", "gelijk"; ``tournaments.numbers.format_comparison``):
+    ``{{ f.vs_par|compared:lower_is_better }}``, the game's ranking as the argument."""
+    return format_comparison(value, lower_is_better=bool(lower_is_better))
+
+
+@register.filter
+def against_bot(gain: float | None) -> str:
+    """The player's choice against the strong bot's, in words ("3,0 slechter"), from the
+    analysis's ``gain`` (how much better the bot's choice did, in either game's sense)."""
+    return format_comparison(None if gain is None else -gain)
+
+
+@register.filter
+def par_opponents(par: ParRound | None) -> float | None:
+    """What par's South is measured against (the opponents' average, the other team's
+    points), as a player's row shows it (``services.opponents_of``)."""
+    if par is None:
+        return None
+    return services.opponents_of(int(par.scores[0]), par.result)
 
 
 @register.filter
