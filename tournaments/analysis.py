@@ -650,7 +650,9 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
         if a.seat == PLAYER_SEAT and not a.by_bot:
             best = bot_move(module, state, level=best_level, version=game.bot_version).action
             p_nl, p_en = services.describe_action(played, a.seat, n)
-            differs = best.to_json() != played.to_json()
+            # the same move in the rules is the same choice (the same meld in another
+            # card order, another copy of a card: the engine's ``same_move``)
+            differs = not state.same_move(best, played)
             gain = None
             went_out = False
             if differs:
@@ -682,13 +684,16 @@ def game_analysis(*, game: Game, round_index: int) -> RoundAnalysis:
 @dataclass(frozen=True)
 class ReviewStep:
     """One action of a round as the table showed it, with the analysis of the player's
-    decision where it is one (``None`` for the bots' actions)."""
+    decision where it is one (``None`` for the bots' actions) and, for a decision, what
+    the player saw when making it: seat 0's observation of that moment (their own hand,
+    the table, the other seats' card counts; never another hand, never the stock)."""
 
     index: int
     seat: int
     text_nl: str
     text_en: str
     decision: Decision | None
+    seen: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -701,15 +706,22 @@ class Review:
 def game_review(*, game: Game, round_index: int) -> Review:
     """A finished round of a player's own game: every action in words (what the table's
     log showed: no hidden card), the strong bot's analysis beside each of the player's
-    decisions (``game_analysis``), and the round's scores."""
+    decisions (``game_analysis``) with the player's view of the table at that decision
+    (``ReviewStep.seen``), and the round's scores."""
     module = services.module_of(game.game)
-    n = module.variant_from_json(game.variant).num_players
+    variant = module.variant_from_json(game.variant)
+    n = variant.num_players
     result = game_analysis(game=game, round_index=round_index)
     by_index = {d.index: d for d in result.decisions}
+    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     steps = []
     for index, a in enumerate(_round_actions(game, round_index)):
-        nl, en = services.describe_action(module.action_from_json(a.action), a.seat, n)
-        steps.append(ReviewStep(index, a.seat, nl, en, by_index.get(index)))
+        action = module.action_from_json(a.action)
+        nl, en = services.describe_action(action, a.seat, n)
+        decision = by_index.get(index)
+        seen = state.observation(PLAYER_SEAT, log=False) if decision is not None else None
+        steps.append(ReviewStep(index, a.seat, nl, en, decision, seen))
+        state = state.apply(action)
     rounds = replay_rounds(game=game)
     scores = game.round_scores[rounds.index(round_index)] if round_index in rounds else []
     return Review(result, steps, [int(s) for s in scores])
