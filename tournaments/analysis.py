@@ -575,6 +575,45 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
     return g
 
 
+def deal_again_source(*, tournament: Tournament, user: Any, round_index: int) -> Game | None:
+    """The finished game of ``tournament`` that "play this deal again" starts round
+    ``round_index`` from (``game_what_if_start`` at ``start=0``: the source gives the
+    variant, the secret and the bots, none of its moves): the viewer's own game when it
+    has that round, else the first such game of the tournament; ``None`` without one.
+    Only games with the tournament's bot level and version, so the deal is played with
+    the tournament's bots."""
+    games = Game.objects.filter(
+        entry__tournament=tournament,
+        status=Game.Status.FINISHED,
+        bot_level=tournament.bot_level,
+        bot_version=tournament.bot_version,
+    ).only("pk", "user_id", "round_scores")
+    if user is not None and user.is_authenticated:
+        own = games.filter(user=user).first()
+        if own is not None and round_index < len(own.round_scores):
+            return own
+    # after the close every game has been played to its end: the first one will do
+    return next((g for g in games.order_by("pk")[:10] if round_index < len(g.round_scores)), None)
+
+
+def deal_again_start(*, user: User, tournament: Tournament, round_index: int) -> Game:
+    """ "Play this deal again": an unscored practice game of round ``round_index`` of a
+    closed tournament from the deal's start (its variant, secret-derived deal, bot level
+    and version), for any logged-in user; through ``game_what_if_start`` at ``start=0``
+    from ``deal_again_source``, so no move of the source is copied. Before the close the
+    deals are the entrants' still: refused (``InvalidSettings``), nothing created."""
+    if not tournament.is_closed:
+        raise services.InvalidSettings.of(
+            _("You can play a round of this tournament again once it has closed.")
+        )
+    if not 0 <= round_index < tournament.rounds:
+        raise services.InvalidSettings.of(_("This tournament has no such round."))
+    source = deal_again_source(tournament=tournament, user=user, round_index=round_index)
+    if source is None:
+        raise services.InvalidSettings.of(_("Nobody has played this round."))
+    return game_what_if_start(user=user, source_id=source.pk, round_index=round_index, start=0)
+
+
 def may_download_record(*, game: Game) -> bool:
     """A what-if game's deal comes from its source's secret: its record (which holds the
     secret) is never offered, so a what-if started before the close cannot reveal it."""
