@@ -477,7 +477,8 @@ def games_split(
     ):
         raise services.InvalidSettings.of(_("Both games must have finished this round."))
     module = services.module_of(game.game)
-    n = module.variant_from_json(game.variant).num_players
+    variant = module.variant_from_json(game.variant)
+    n = variant.num_players
     mine, my_scores = _game_line(game, round_index)
     if other is None:
         state, acts = par_round_play(t, round_index)
@@ -485,12 +486,15 @@ def games_split(
         their_scores = [int(s) for s in state.scores()]
     else:
         theirs, their_scores = _game_line(other, round_index)
+    # the games split at the first action that is another move in the rules: the same
+    # meld in another card order, another copy of a card, is none (``same_move``)
+    position = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     shared = 0
-    while (
-        shared < min(len(mine), len(theirs))
-        and mine[shared][0] == theirs[shared][0]
-        and dict(mine[shared][1]) == dict(theirs[shared][1])
-    ):
+    while shared < min(len(mine), len(theirs)) and mine[shared][0] == theirs[shared][0]:
+        action = module.action_from_json(mine[shared][1])
+        if not position.same_move(action, module.action_from_json(theirs[shared][1])):
+            break
+        position = position.apply(action)
         shared += 1
     mine_result = _round_result(module, my_scores)
     their_result = _round_result(module, their_scores)

@@ -83,6 +83,28 @@ def test_the_same_meld_in_another_card_order_is_the_strong_bots_choice(
     assert 'class="differs"' not in page.content.decode()
 
 
+def test_two_games_with_the_same_meld_in_another_order_do_not_split(
+    organizer: Any, user: Any, other_user: Any
+) -> None:
+    t = _tournament(organizer, secret=MELD_SECRET)
+    anna = services.entry_join(tournament_id=t.pk, user=user).game
+    module = services.module_of(anna.game)
+    while not anna.is_finished:
+        state = module.state_from_json(anna.state)
+        action = module.bot_action(state, level="strong", version=anna.bot_version).to_json()
+        anna = services.game_play_move(game_id=anna.pk, user=user, seq=anna.seq, action=action).game
+    bram, reversed_at = _play_like_the_strong_bot_melds_reversed(
+        services.entry_join(tournament_id=t.pk, user=other_user).game, other_user
+    )
+    assert reversed_at
+    mine = services.game_record(game=anna).actions[0]
+    theirs = services.game_record(game=bram).actions[0]
+    assert [a.action for a in mine] != [a.action for a in theirs]
+    split = analysis.games_split(game=anna, other=bram, round_index=0)
+    assert split.left.steps == [] and split.right.steps == []
+    assert len(split.common) == len(mine) and split.difference == 0
+
+
 def _views_at_decisions(game: Game) -> dict[int, dict[str, Any]]:
     """Seat 0's observation before each of their decisions in round 0, by action index."""
     module = services.module_of(game.game)
