@@ -88,6 +88,11 @@ class RoundState(Protocol):
         """The state after the current player's action; raises an ``IllegalMove``."""
         ...
 
+    def same_move(self, a: Any, b: Any) -> bool:
+        """Whether two actions of the player to move make the same move in this position
+        (Jokeren: the same meld in another card order is one move; ``move_key``)."""
+        ...
+
     def scores(self) -> list[int]:
         """Points of each seat for this round (only meaningful once terminal)."""
         ...

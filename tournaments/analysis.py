@@ -477,7 +477,8 @@ def games_split(
     ):
         raise services.InvalidSettings.of(_("Both games must have finished this round."))
     module = services.module_of(game.game)
-    n = module.variant_from_json(game.variant).num_players
+    variant = module.variant_from_json(game.variant)
+    n = variant.num_players
     mine, my_scores = _game_line(game, round_index)
     if other is None:
         state, acts = par_round_play(t, round_index)
@@ -485,12 +486,15 @@ def games_split(
         their_scores = [int(s) for s in state.scores()]
     else:
         theirs, their_scores = _game_line(other, round_index)
+    # the games split at the first action that is another move in the rules: the same
+    # meld in another card order, another copy of a card, is none (``same_move``)
+    position = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     shared = 0
-    while (
-        shared < min(len(mine), len(theirs))
-        and mine[shared][0] == theirs[shared][0]
-        and dict(mine[shared][1]) == dict(theirs[shared][1])
-    ):
+    while shared < min(len(mine), len(theirs)) and mine[shared][0] == theirs[shared][0]:
+        action = module.action_from_json(mine[shared][1])
+        if not position.same_move(action, module.action_from_json(theirs[shared][1])):
+            break
+        position = position.apply(action)
         shared += 1
     mine_result = _round_result(module, my_scores)
     their_result = _round_result(module, their_scores)
@@ -613,6 +617,45 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
     return g
 
 
+def deal_again_source(*, tournament: Tournament, user: Any, round_index: int) -> Game | None:
+    """The finished game of ``tournament`` that "play this deal again" starts round
+    ``round_index`` from (``game_what_if_start`` at ``start=0``: the source gives the
+    variant, the secret and the bots, none of its moves): the viewer's own game when it
+    has that round, else the first such game of the tournament; ``None`` without one.
+    Only games with the tournament's bot level and version, so the deal is played with
+    the tournament's bots."""
+    games = Game.objects.filter(
+        entry__tournament=tournament,
+        status=Game.Status.FINISHED,
+        bot_level=tournament.bot_level,
+        bot_version=tournament.bot_version,
+    ).only("pk", "user_id", "round_scores")
+    if user is not None and user.is_authenticated:
+        own = games.filter(user=user).first()
+        if own is not None and round_index < len(own.round_scores):
+            return own
+    # after the close every game has been played to its end: the first one will do
+    return next((g for g in games.order_by("pk")[:10] if round_index < len(g.round_scores)), None)
+
+
+def deal_again_start(*, user: User, tournament: Tournament, round_index: int) -> Game:
+    """ "Play this deal again": an unscored practice game of round ``round_index`` of a
+    closed tournament from the deal's start (its variant, secret-derived deal, bot level
+    and version), for any logged-in user; through ``game_what_if_start`` at ``start=0``
+    from ``deal_again_source``, so no move of the source is copied. Before the close the
+    deals are the entrants' still: refused (``InvalidSettings``), nothing created."""
+    if not tournament.is_closed:
+        raise services.InvalidSettings.of(
+            _("You can play a round of this tournament again once it has closed.")
+        )
+    if not 0 <= round_index < tournament.rounds:
+        raise services.InvalidSettings.of(_("This tournament has no such round."))
+    source = deal_again_source(tournament=tournament, user=user, round_index=round_index)
+    if source is None:
+        raise services.InvalidSettings.of(_("Nobody has played this round."))
+    return game_what_if_start(user=user, source_id=source.pk, round_index=round_index, start=0)
+
+
 def may_download_record(*, game: Game) -> bool:
     """A what-if game's deal comes from its source's secret: its record (which holds the
     secret) is never offered, so a what-if started before the close cannot reveal it."""
@@ -690,7 +733,9 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
         if a.seat == PLAYER_SEAT and not a.by_bot:
             best = bot_move(module, state, level=best_level, version=game.bot_version).action
             p_nl, p_en = services.describe_action(played, a.seat, n, player=player)
-            differs = best.to_json() != played.to_json()
+            # the same move in the rules is the same choice (the same meld in another
+            # card order, another copy of a card: the engine's ``same_move``)
+            differs = not state.same_move(best, played)
             gain = None
             went_out = False
             if differs:
@@ -722,13 +767,16 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
 @dataclass(frozen=True)
 class ReviewStep:
     """One action of a round as the table showed it, with the analysis of the player's
-    decision where it is one (``None`` for the bots' actions)."""
+    decision where it is one (``None`` for the bots' actions) and, for a decision, what
+    the player saw when making it: seat 0's observation of that moment (their own hand,
+    the table, the other seats' card counts; never another hand, never the stock)."""
 
     index: int
     seat: int
     text_nl: str
     text_en: str
     decision: Decision | None
+    seen: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -741,15 +789,22 @@ class Review:
 def game_review(*, game: Game, round_index: int) -> Review:
     """A finished round of a player's own game: every action in words (what the table's
     log showed: no hidden card), the strong bot's analysis beside each of the player's
-    decisions (``game_analysis``), and the round's scores."""
+    decisions (``game_analysis``) with the player's view of the table at that decision
+    (``ReviewStep.seen``), and the round's scores."""
     module = services.module_of(game.game)
-    n = module.variant_from_json(game.variant).num_players
+    variant = module.variant_from_json(game.variant)
+    n = variant.num_players
     result = game_analysis(game=game, round_index=round_index)
     by_index = {d.index: d for d in result.decisions}
+    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     steps = []
     for index, a in enumerate(_round_actions(game, round_index)):
-        nl, en = services.describe_action(module.action_from_json(a.action), a.seat, n)
-        steps.append(ReviewStep(index, a.seat, nl, en, by_index.get(index)))
+        action = module.action_from_json(a.action)
+        nl, en = services.describe_action(action, a.seat, n)
+        decision = by_index.get(index)
+        seen = state.observation(PLAYER_SEAT, log=False) if decision is not None else None
+        steps.append(ReviewStep(index, a.seat, nl, en, decision, seen))
+        state = state.apply(action)
     rounds = replay_rounds(game=game)
     scores = game.round_scores[rounds.index(round_index)] if round_index in rounds else []
     return Review(result, steps, [int(s) for s in scores])

@@ -23,6 +23,11 @@ urlpatterns = [
         views.entry_audit,
         name="entry_audit",
     ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_index>/play-again/",
+        views.tournament_deal_again,
+        name="tournament_deal_again",
+    ),
     path("rules/<str:game>/<str:preset>/", views.preset_rules, name="preset_rules"),
     path("practice/", views.practice, name="practice"),
     path("my-games/", views.my_games, name="my_games"),

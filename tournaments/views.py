@@ -385,6 +385,23 @@ def game_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return redirect("play", game.pk)
 
 
+@login_required
+@require_POST
+def tournament_deal_again(
+    request: AuthenticatedHttpRequest, pk: int, round_index: int
+) -> HttpResponse:
+    """ "Play this deal again": an unscored practice game from the start of a round of a
+    closed tournament, with its bots (400 with the reason before the close)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        game = analysis.deal_again_start(
+            user=request.user, tournament=tournament, round_index=round_index
+        )
+    except services.ServiceError as exc:
+        return HttpResponseBadRequest(exc.message())
+    return redirect("play", game.pk)
+
+
 def _may_see_sheet(request: HttpRequest, game: Game) -> bool:
     """Whoever may replay the game (``_may_replay``), and its own player at any time:
     the sheet shows their finished rounds, which their table's score panel shows too.

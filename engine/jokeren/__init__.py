@@ -12,9 +12,10 @@ Use::
 - ``melds``: ``Meld``, ``check_meld``, ``meld_verdict``, ``is_meld``, ``melds_in``,
   ``can_lay_off``, ``lay_off``, ``swap_joker``;
 - ``actions``: ``Draw``, ``LayMelds``, ``LayOff``, ``SwapJoker``, ``Discard``,
-  ``action_from_json`` and one ``IllegalMove`` subclass per broken rule;
-- ``state``: ``JokerenState`` (``legal_actions``, ``apply``, ``is_legal``, ``scores``,
-  ``observation``, ``observe``, ``to_json``, ``state_hash``), ``new_round``,
+  ``action_from_json``, ``move_key`` (which actions are the same move) and one
+  ``IllegalMove`` subclass per broken rule;
+- ``state``: ``JokerenState`` (``legal_actions``, ``apply``, ``is_legal``, ``same_move``,
+  ``scores``, ``observation``, ``observe``, ``to_json``, ``state_hash``), ``new_round``,
   ``state_from_json``, ``deal_summary``;
 - ``scoring``: ``results`` (own total minus the opponents' average), ``rank``,
   ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
@@ -44,6 +45,7 @@ from engine.jokeren.actions import (
     SwapJoker,
     action_from_json,
     describe_advice,
+    move_key,
 )
 from engine.jokeren.bots import simplest_action
 from engine.jokeren.expert import (
@@ -125,6 +127,7 @@ __all__ = [
     "is_meld",
     "meld_verdict",
     "melds_in",
+    "move_key",
     "new_round",
     "rank",
     "results",

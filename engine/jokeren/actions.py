@@ -18,13 +18,21 @@ reason in Dutch and English (``InvalidMeld`` and ``DoesNotFit`` live in ``melds`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from engine.cards import CARD_CODE, card_label, code_of, is_joker
+from engine.cards import CARD_CODE, CARD_KIND, CARD_RANK, card_label, code_of, is_joker
 from engine.errors import IllegalMove, MalformedAction
-from engine.jokeren.melds import StandsFor, stands_for_from_json, stands_for_to_json
+from engine.jokeren.melds import (
+    InvalidMeld,
+    Meld,
+    StandsFor,
+    check_meld,
+    lay_off_options,
+    stands_for_from_json,
+    stands_for_to_json,
+)
 
 DrawSource = Literal["stock", "open"]
 #: A new meld in a ``LayMelds``: card ids and, per card, what a joker stands for.
@@ -193,6 +201,63 @@ def action_from_json(obj: Mapping[str, Any]) -> Action:
             f"Onvolledige zet: {exc}", f"Incomplete or malformed action: {exc}"
         ) from exc
     raise MalformedAction(f"Onbekende zet: {kind!r}.", f"Unknown action type: {kind!r}.")
+
+
+# --- the same move ----------------------------------------------------------------------
+
+#: One card of a ``move_key``: its kind (``CARD_KIND``: the two copies of a card alike,
+#: every joker alike) and what it stands for (``()`` for a natural card).
+_KeyCard = tuple[int, tuple[int, ...]]
+
+
+def _key_card(card: int, stands_for: StandsFor) -> _KeyCard:
+    return CARD_KIND[card], () if stands_for is None else stands_for
+
+
+def _meld_key(cards: Sequence[int], stands_for: Sequence[StandsFor]) -> tuple[Any, ...]:
+    try:
+        meld = check_meld(cards, stands_for)
+    except InvalidMeld:  # no meld: the cards as given, in a fixed order
+        return (
+            "none",
+            tuple(sorted(_key_card(c, x) for c, x in zip(cards, stands_for, strict=False))),
+        )
+    return (
+        meld.kind,
+        tuple(_key_card(c, x) for c, x in zip(meld.cards, meld.stands_for, strict=True)),
+    )
+
+
+def move_key(action: Action, table: Sequence[Meld] = ()) -> tuple[Any, ...]:
+    """The move an action makes in the rules, as a value to compare: two actions with the
+    same key are the same move (RULES.md §1-2), whatever order or copy they name.
+
+    - a card is its kind: the two copies of a card are interchangeable, and so are the
+      jokers (``CARD_KIND``);
+    - a new meld is the meld it forms on the table (``check_meld``): its cards in table
+      order (a run by rank, a group by suit) with every joker's card filled in, so the
+      order the cards were given in does not count, a joker left for the engine to name
+      is the card it would name, and a joker naming another card is another move;
+    - the melds laid in one action are a set: their order does not count;
+    - a lay-off is the card, the meld (its index on ``table``, the table of the position
+      the action is made in) and what a joker stands for; a joker left unnamed stands
+      for the meld's first free choice (``lay_off_options``), as the engine lays it;
+    - a joker swap is the natural card and the meld; a draw its source; a discard the card.
+    """
+    if isinstance(action, Draw):
+        return ("draw", action.source)
+    if isinstance(action, Discard):
+        return ("discard", CARD_KIND[action.card])
+    if isinstance(action, SwapJoker):
+        return ("swap_joker", CARD_KIND[action.card], action.meld_index)
+    if isinstance(action, LayOff):
+        sf = action.stands_for
+        if sf is None and not CARD_RANK[action.card] and 0 <= action.meld_index < len(table):
+            options = lay_off_options(table[action.meld_index], action.card)
+            sf = options[0] if options else None
+        return ("lay_off", *_key_card(action.card, sf), action.meld_index)
+    melds = sorted(_meld_key(cards, sfs or (None,) * len(cards)) for cards, sfs in action.melds)
+    return ("lay_melds", tuple(melds))
 
 
 # --- illegal moves ---------------------------------------------------------------------

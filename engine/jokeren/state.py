@@ -118,6 +118,7 @@ from engine.jokeren.actions import (
     SwapJoker,
     action_from_json,
     lay_off_action,
+    move_key,
 )
 from engine.jokeren.melds import (
     InvalidMeld,
@@ -563,6 +564,12 @@ class JokerenState:
         except IllegalMove:
             return False
         return True
+
+    def same_move(self, a: Action, b: Action) -> bool:
+        """Whether actions ``a`` and ``b`` make the same move in this position: the same
+        cards (copies and jokers alike), the same melds whatever order their cards or the
+        melds of one action are given in, the same joker stand-ins (``move_key``)."""
+        return a == b or move_key(a, self.table) == move_key(b, self.table)
 
     # --- applying actions --------------------------------------------------------------
 

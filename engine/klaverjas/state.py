@@ -306,6 +306,11 @@ class KlaverjasState:
             return False
         return True
 
+    def same_move(self, a: Action, b: Action) -> bool:
+        """Whether actions ``a`` and ``b`` make the same move in this position: every
+        Klaverjas action names one card, bid or suit, so only equal actions do."""
+        return a == b
+
     # --- apply -------------------------------------------------------------------
 
     def apply(self, action: Action, *, seat: int | None = None) -> KlaverjasState:

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django import template
 
+from engine.cards import (
+    CARD_CODE,
+    SUIT_NAMES_EN,
+    SUIT_NAMES_NL,
+    SUITS,
+    card_label,
+    klaverjas_code,
+    language_of,
+)
 from tournaments import services
 from tournaments.models import ParRound
 from tournaments.numbers import format_comparison, format_percent, format_result
@@ -57,3 +67,88 @@ def result(value: float | None) -> str:
 def percent(value: float | None) -> str:
     """A percentage with one decimal ("62,5%"); "–" for ``None``."""
     return format_percent(value)
+
+
+# --- What the player saw at a decision (the review) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """A card as the page shows it: its label in the language, and whether it is red."""
+
+    label: str
+    red: bool
+
+
+@dataclass(frozen=True)
+class SeenPosition:
+    """Seat 0's view of the table at one decision, for the review: their own hand (in the
+    table's order; ``hand_codes`` as the observation lists them), the other seats' card
+    counts (seat name, count), the open pile's top card and the melds on the table (the
+    owner's seat name, its cards with what each joker stands for) for Jokeren; trump and
+    the trick so far for Klaverjas. Only what the observation holds: no other hand."""
+
+    hand: list[SeenCard]
+    hand_codes: list[str]
+    others: list[tuple[str, int]]
+    open_top: SeenCard | None = None
+    melds: list[tuple[str, list[SeenCard]]] = field(default_factory=list)
+    trump: str | None = None
+    proposed_trump: str | None = None
+    trick: list[tuple[str, SeenCard]] = field(default_factory=list)
+
+
+def _seen(label: str) -> SeenCard:
+    return SeenCard(label, "♥" in label or "♦" in label)
+
+
+def _suit_name(letter: Any, language: str) -> str | None:
+    if not isinstance(letter, str) or letter not in SUITS:
+        return None
+    names = SUIT_NAMES_EN if language_of(language) == "en" else SUIT_NAMES_NL
+    return names[SUITS.index(letter)]
+
+
+@register.simple_tag
+def seen_position(seen: Mapping[str, Any] | None, language: str) -> SeenPosition | None:
+    """``SeenPosition`` of an observation of seat 0 (``ReviewStep.seen``) in ``language``;
+    ``None`` without one."""
+    if not seen:
+        return None
+    game = str(seen.get("game", ""))
+    counts = [int(c) for c in seen.get("hand_counts", [])]
+    names = services.seat_names(language, len(counts))
+    codes = [str(c) for c in seen.get("hand_codes", [])]
+    trump = seen.get("trump")
+    hand = services.hand_text(
+        game=game, codes=codes, language=language, trump=trump or seen.get("proposed_trump")
+    )
+    view = SeenPosition(
+        hand=[_seen(label) for label in hand.split()],
+        hand_codes=codes,
+        others=[(names[s], n) for s, n in enumerate(counts) if s != services.PLAYER_SEAT],
+    )
+    if game == "klaverjas":
+        trick = seen.get("trick") or {}
+        return replace(
+            view,
+            trump=_suit_name(trump, language),
+            proposed_trump=_suit_name(seen.get("proposed_trump"), language),
+            trick=[
+                (names[int(p["seat"])], _seen(card_label(klaverjas_code(int(p["card"])), language)))
+                for p in trick.get("plays", [])
+            ],
+        )
+    top = seen.get("open_top")
+    melds = []
+    for meld in seen.get("table", []):
+        cards = []
+        for code, sf in zip(meld["codes"], meld["stands_for"], strict=True):
+            label = card_label(code, language)
+            cards.append(_seen(f"{label} ({card_label(sf, language)})" if sf else label))
+        melds.append((names[int(meld["owner"])], cards))
+    return replace(
+        view,
+        open_top=_seen(card_label(CARD_CODE[int(top)], language)) if top is not None else None,
+        melds=melds,
+    )
