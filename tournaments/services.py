@@ -131,6 +131,17 @@ class IllegalMoveError(ServiceError):
         return cls(exc.nl, exc.en, code=exc.code)
 
 
+class PracticeOnly(ServiceError):
+    """Hints and undo are for practice games only, never in a tournament's game."""
+
+    status = 403
+    code = "practice_only"
+
+
+class NothingToUndo(ServiceError):
+    code = "nothing_to_undo"
+
+
 class StaleMove(ServiceError):
     """The move quotes a ``seq`` that is not the game's current one (stale or repeated)."""
 
@@ -1185,6 +1196,50 @@ def game_play_move(
         current = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
         raise StaleMove.at(current or 0) from exc
     return MoveOutcome(game=g, events=run.events)
+
+
+def practice_check(game: Game) -> None:
+    """``PracticeOnly`` unless ``game`` is a practice game (no entry: never a tournament's),
+    where a hint and undo are allowed (docs/rules.md, practice)."""
+    if game.entry_id is not None:
+        raise PracticeOnly.of(_("Hints and undo are only for practice games, not in a tournament."))
+
+
+def game_undo(*, game_id: int, user: User, seq: int) -> Game:
+    """Take the player's practice game back to the position before their last own action
+    of the current round, and the bots' actions that followed it: the round's stored
+    actions are cut there (the deal and the actions before it give that very position, the
+    bots being deterministic) and ``seq`` goes back by the actions taken away. The game's
+    row is locked as for a move.
+
+    Raises ``Game.DoesNotExist`` (not the user's game), ``PracticeOnly`` (a tournament's
+    game), ``StaleMove`` (``seq`` is not the current one: nothing changed),
+    ``GameFinished``, and ``NothingToUndo`` (no own action in the current round: undo
+    never goes back across a round's end)."""
+    with transaction.atomic():
+        g = _game_for_move(game_id, user)
+        practice_check(g)
+        if g.seq != seq:
+            raise StaleMove.at(g.seq)
+        if g.status == Game.Status.FINISHED:
+            raise GameFinished.of(_("This game is over."))
+        module = module_of(g.game)
+        variant = module.variant_from_json(g.variant)
+        actions = json.loads(g.round_actions)
+        state = dealt_round(g.game, variant, g.secret_bytes, g.round_index)
+        last: int | None = None
+        before = state
+        for index, action in enumerate(actions):
+            if state.current_player == PLAYER_SEAT:
+                last, before = index, state
+            state = state.apply(module.action_from_json(action))
+        if last is None:
+            raise NothingToUndo.of(_("You have made no move in this round to take back."))
+        g.seq -= len(actions) - last
+        g.round_actions = compact_json(actions[:last])
+        g.save(update_fields=["seq", "round_actions", "updated_at"])
+        g.keep_state(before)
+    return g
 
 
 def game_bot_finish(*, game_id: int) -> Game:
