@@ -37,11 +37,11 @@ def _fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _practice(user: Any, preset: str = "jokeren7") -> Game:
-    """A practice game where it is the player's turn (a bot before South may end round 0
-    at once, about once in 60 deals: then the next deal)."""
+    """A practice game where it is the player's turn in round 0 (a bot before South may end
+    it at once: then the next deal)."""
     for _ in range(20):
         game = services.game_practice_start(user=user, game="jokeren", preset=preset)
-        if game.status == "playing" and game.current_state().current_player == 0:
+        if game.round_index == 0 and game.current_state().current_player == 0:
             return game
     raise AssertionError("no practice game gave South a turn")
 
