@@ -1200,7 +1200,7 @@ def game_play_move(
 
 def practice_check(game: Game) -> None:
     """``PracticeOnly`` unless ``game`` is a practice game (no entry: never a tournament's),
-    where a hint and undo are allowed (docs/rules.md, practice)."""
+    where a hint and undo are allowed (docs/rules.md §7, tournaments 8)."""
     if game.entry_id is not None:
         raise PracticeOnly.of(_("Hints and undo are only for practice games, not in a tournament."))
 

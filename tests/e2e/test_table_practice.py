@@ -18,6 +18,7 @@ from engine.cards import card_code, card_rank, hand_value
 from engine.match import bot_move
 from tests.e2e.conftest import TABLE_DELAY_MS
 from tests.e2e.helpers import api_get, dialog_open, log_in, screenshot, settle, table
+from tests.e2e.test_accessibility import axe_violations, describe
 from tournaments import services
 from tournaments.models import Game
 
@@ -268,6 +269,12 @@ def test_tip_and_undo_in_a_practice_game(live_server: Any, page: Page) -> None:
     tip = _hint_api(page, game.pk)
     expect(page.locator("[data-testid=hint]")).to_have_text(tip["text"])
     screenshot(page, "practice-tip.png")
+    # axe-core: nothing serious with the tip shown, nor with the pile view open.
+    assert not axe_violations(page), describe(axe_violations(page))
+    page.click("[data-testid=btn-discards]")
+    expect(page.locator("[data-testid=pile-view]")).to_be_visible()
+    assert not axe_violations(page), describe(axe_violations(page))
+    page.click("[data-testid=pile-close]")
     # Follow the tip when it is a discard, else discard the first card.
     card = tip["action"]["card"] if tip["action"]["type"] == "discard" else drawn_hand[0]
     page.click(f"[data-testid=hand-card][data-card='{card}']")

@@ -238,3 +238,21 @@ def test_a_game_played_on_after_an_undo_passes_its_audit(player: Client, user: A
     game, _events = factories.play_to_end(game, user)
     assert game.status == "finished"
     assert services.game_audit(game_id=game.pk).problems == []
+
+
+def test_hint_and_undo_work_the_same_in_klaverjas(player: Client, user: Any) -> None:
+    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    while game.current_state().current_player != 0:  # bid and play until South's turn
+        game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    module = services.module_of(game.game)
+    state = game.current_state()
+    best = bot_move(module, state, level=module.DEFAULT_BOT_LEVEL, version=game.bot_version)
+    data = _hint(player, game).json()
+    assert data["action"] == best.action.to_json()
+    assert data["text"].startswith("De sterke bot had ")
+    before = _get(player, game)
+    _move(player, game)
+    assert game.seq > before["seq"]
+    response = _undo(player, game, game.seq)
+    assert response.status_code == 200
+    assert response.json() == before == _get(player, game)
