@@ -43,6 +43,7 @@ from tournaments.models import (
     Game,
     GameRound,
     Tournament,
+    WhatIf,
     compact_json,
 )
 
@@ -1215,7 +1216,8 @@ def game_undo(*, game_id: int, user: User, seq: int) -> Game:
     Raises ``Game.DoesNotExist`` (not the user's game), ``PracticeOnly`` (a tournament's
     game), ``StaleMove`` (``seq`` is not the current one: nothing changed),
     ``GameFinished``, and ``NothingToUndo`` (no own action in the current round: undo
-    never goes back across a round's end)."""
+    never goes back across a round's end, nor before the position a "play from here" game
+    started from)."""
     with transaction.atomic():
         g = _game_for_move(game_id, user)
         practice_check(g)
@@ -1233,7 +1235,9 @@ def game_undo(*, game_id: int, user: User, seq: int) -> Game:
             if state.current_player == PLAYER_SEAT:
                 last, before = index, state
             state = state.apply(module.action_from_json(action))
-        if last is None:
+        # A "play from here" game goes back no further than the position it started from.
+        start = WhatIf.objects.filter(game_id=g.pk).values_list("start", flat=True).first()
+        if last is None or last < (start or 0):
             raise NothingToUndo.of(_("You have made no move in this round to take back."))
         g.seq -= len(actions) - last
         g.round_actions = compact_json(actions[:last])

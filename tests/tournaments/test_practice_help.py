@@ -256,3 +256,21 @@ def test_hint_and_undo_work_the_same_in_klaverjas(player: Client, user: Any) -> 
     response = _undo(player, game, game.seq)
     assert response.status_code == 200
     assert response.json() == before == _get(player, game)
+
+
+def test_a_play_from_here_game_is_undone_back_to_its_start_not_further(
+    player: Client, user: Any
+) -> None:
+    _tournament, source = factories.closed_game(username="bron")
+    actions = services.game_record(game=source).actions[0]
+    # from South's third action of the round: two of South's actions lie before the start
+    start = [i for i, a in enumerate(actions) if a.seat == 0][2]
+    game = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=0, start=start)
+    assert game.current_state().current_player == 0
+    at_start = _get(player, game)
+    _move(player, game)
+    assert _undo(player, game, game.seq).json() == at_start
+    response = _undo(player, game, at_start["seq"])
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "nothing_to_undo"
+    assert _get(player, game) == at_start
