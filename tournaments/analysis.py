@@ -808,3 +808,36 @@ def game_review(*, game: Game, round_index: int) -> Review:
     rounds = replay_rounds(game=game)
     scores = game.round_scores[rounds.index(round_index)] if round_index in rounds else []
     return Review(result, steps, [int(s) for s in scores])
+
+
+# --- A hint in a practice game ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The strong bot's choice in the player's current position: the action (JSON: only
+    the player's own cards and the table's) and in words, Dutch and English."""
+
+    seq: int
+    action: dict[str, Any]
+    text_nl: str
+    text_en: str
+
+
+def game_hint(*, game: Game) -> Hint:
+    """What the strong bot (the level the analysis names so, ``game_analysis``) would do in
+    the player's position now, in a practice game where it is the player's turn. The bot
+    decides from the player's own observation (the bots never see a hidden card), so the
+    hint tells nothing the player could not see. Raises ``services.PracticeOnly`` (a
+    tournament's game), ``services.GameFinished``, ``services.IllegalMoveError`` (not the
+    player's turn)."""
+    services.practice_check(game)
+    if game.is_finished:
+        raise services.GameFinished.of(_("This game is over."))
+    state = game.current_state()
+    if state.is_terminal or state.current_player != PLAYER_SEAT:
+        raise services.IllegalMoveError.of(_("It is not your turn."))
+    module = services.module_of(game.game)
+    best = bot_move(module, state, level=module.DEFAULT_BOT_LEVEL, version=game.bot_version).action
+    nl, en = advice(module, best)
+    return Hint(game.seq, dict(best.to_json()), nl[:1].upper() + nl[1:], en[:1].upper() + en[1:])

@@ -302,6 +302,65 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     )
 
 
+def _english() -> bool:
+    return (translation.get_language() or settings.LANGUAGE_CODE).startswith("en")
+
+
+@api_view("GET")
+def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The strong bot's choice in the player's position, in words: practice games only
+    (a tournament's game is 403 ``practice_only``); see docs/api.md."""
+    if not request.user.is_authenticated:
+        return _forbidden()
+    game = _own_game(request, game_id)
+    rate = settings.MOVE_RATE_LIMIT
+    if rate and is_ratelimited(
+        request, group="game_hint", key="user", rate=rate, method="GET", increment=True
+    ):
+        return _error(
+            _fail(_("Too many requests in a short time; wait a moment."), "rate_limited", 429)
+        )
+    try:
+        hint = analysis.game_hint(game=game)
+    except services.ServiceError as exc:
+        return _error(exc)
+    return JsonResponse(
+        {
+            "seq": hint.seq,
+            "action": hint.action,
+            "text": hint.text_en if _english() else hint.text_nl,
+            "text_nl": hint.text_nl,
+            "text_en": hint.text_en,
+        }
+    )
+
+
+@api_view("POST")
+def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
+    """POST {"seq": n}: take back your last action of the round (and the bots' replies)
+    in a practice game; the answer is the game as GET gives it. See docs/api.md."""
+    if not request.user.is_authenticated:
+        return _forbidden()
+    try:
+        body = read_json_object(request)
+    except services.ServiceError as exc:
+        return _error(exc)
+    seq = body.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        return _error(
+            _fail(_('The request must be JSON with "seq" (a number).'), "malformed_request", 400)
+        )
+    try:
+        game = services.game_undo(game_id=game_id, user=request.user, seq=seq)
+    except Game.DoesNotExist:
+        return _not_found()
+    except services.StaleMove as exc:
+        return _error(exc, seq=exc.seq)
+    except services.ServiceError as exc:
+        return _error(exc)
+    return JsonResponse(game_payload(game))
+
+
 @api_view("GET")
 @cache_control(private=True)
 @vary_on_cookie

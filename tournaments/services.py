@@ -43,6 +43,7 @@ from tournaments.models import (
     Game,
     GameRound,
     Tournament,
+    WhatIf,
     compact_json,
 )
 
@@ -129,6 +130,17 @@ class IllegalMoveError(ServiceError):
     @classmethod
     def from_engine(cls, exc: IllegalMove) -> IllegalMoveError:
         return cls(exc.nl, exc.en, code=exc.code)
+
+
+class PracticeOnly(ServiceError):
+    """Hints and undo are for practice games only, never in a tournament's game."""
+
+    status = 403
+    code = "practice_only"
+
+
+class NothingToUndo(ServiceError):
+    code = "nothing_to_undo"
 
 
 class StaleMove(ServiceError):
@@ -1191,6 +1203,53 @@ def game_play_move(
         current = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
         raise StaleMove.at(current or 0) from exc
     return MoveOutcome(game=g, events=run.events, log_in_events=not run.log_dropped)
+
+
+def practice_check(game: Game) -> None:
+    """``PracticeOnly`` unless ``game`` is a practice game (no entry: never a tournament's),
+    where a hint and undo are allowed (docs/rules.md §7, tournaments 8)."""
+    if game.entry_id is not None:
+        raise PracticeOnly.of(_("Hints and undo are only for practice games, not in a tournament."))
+
+
+def game_undo(*, game_id: int, user: User, seq: int) -> Game:
+    """Take the player's practice game back to the position before their last own action
+    of the current round, and the bots' actions that followed it: the round's stored
+    actions are cut there (the deal and the actions before it give that very position, the
+    bots being deterministic) and ``seq`` goes back by the actions taken away. The game's
+    row is locked as for a move.
+
+    Raises ``Game.DoesNotExist`` (not the user's game), ``PracticeOnly`` (a tournament's
+    game), ``StaleMove`` (``seq`` is not the current one: nothing changed),
+    ``GameFinished``, and ``NothingToUndo`` (no own action in the current round: undo
+    never goes back across a round's end, nor before the position a "play from here" game
+    started from)."""
+    with transaction.atomic():
+        g = _game_for_move(game_id, user)
+        practice_check(g)
+        if g.seq != seq:
+            raise StaleMove.at(g.seq)
+        if g.status == Game.Status.FINISHED:
+            raise GameFinished.of(_("This game is over."))
+        module = module_of(g.game)
+        variant = module.variant_from_json(g.variant)
+        actions = json.loads(g.round_actions)
+        state = dealt_round(g.game, variant, g.secret_bytes, g.round_index)
+        last: int | None = None
+        before = state
+        for index, action in enumerate(actions):
+            if state.current_player == PLAYER_SEAT:
+                last, before = index, state
+            state = state.apply(module.action_from_json(action))
+        # A "play from here" game goes back no further than the position it started from.
+        start = WhatIf.objects.filter(game_id=g.pk).values_list("start", flat=True).first()
+        if last is None or last < (start or 0):
+            raise NothingToUndo.of(_("You have made no move in this round to take back."))
+        g.seq -= len(actions) - last
+        g.round_actions = compact_json(actions[:last])
+        g.save(update_fields=["seq", "round_actions", "updated_at"])
+        g.keep_state(before)
+    return g
 
 
 def game_bot_finish(*, game_id: int) -> Game:

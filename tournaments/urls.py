@@ -69,6 +69,8 @@ urlpatterns = [
     path("api/series/<int:series_id>/", api_clubs.series_detail, name="api_series"),
     path("api/series/<int:series_id>/season/", api_clubs.series_season, name="api_series_season"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
+    path("api/games/<int:game_id>/hint/", api.game_hint, name="api_game_hint"),
+    path("api/games/<int:game_id>/undo/", api.game_undo, name="api_game_undo"),
     path(
         "api/tournaments/<int:tournament_id>/standings/",
         api.tournament_standings,

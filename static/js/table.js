@@ -11,6 +11,7 @@ import {
   announce,
   cardPips,
   changeAnnouncer,
+  fetchGame,
   fmt,
   focusKeeper,
   formatNumber,
@@ -21,12 +22,14 @@ import {
   markTable,
   moveSender,
   pageLanguage,
+  postMove,
   readJson,
   roundLabel,
   rovingHand,
   saveStored,
   showFinal,
   showLog,
+  showMessage,
 } from "./table-common.js";
 import {
   cardInfo,
@@ -73,6 +76,7 @@ const state = {
   drawn: null, // the card drawn this turn (marked until the turn ends)
   order: null, // the hand in the player's own order (card ids), or null: sorted
   focusCard: null, // the hand's card that takes the focus (the keyboard's place in the hand)
+  hint: null, // a practice game's tip: {seq, text}, shown while the game is at that seq
 };
 state.obs = state.game.observation;
 
@@ -164,6 +168,7 @@ function render() {
   renderInfo();
   renderScores();
   renderLog();
+  renderPileView();
   announceChanges($("status").textContent, String(roundIndex()), logLines().map((line) => line.text));
   restoreFocus();
 }
@@ -231,7 +236,16 @@ function renderPiles() {
     top === null ? h("span", { class: "jk-pile-empty", "data-glyph": T.empty }) : cardFace(top, { attrs: { "data-testid": "open-top" } }),
     h("span", { class: "jk-pile-label" }, h("span", { text: T.open_pile }), " ", h("span", { class: "jk-count", text: String(openCount()) })),
   );
-  $("piles").replaceChildren(stock, open);
+  const discards = h("button", {
+    type: "button",
+    class: "jk-btn jk-btn-ghost jk-discards-btn",
+    "data-testid": "btn-discards",
+    "aria-haspopup": "dialog",
+    "aria-keyshortcuts": "O",
+    title: T.discards_title,
+    onclick: () => openPileView(),
+  }, T.discards);
+  $("piles").replaceChildren(stock, open, discards);
 }
 
 function renderMelds() {
@@ -440,6 +454,7 @@ function renderActions() {
   if (canAct() && phase() === "play" && state.selected.size === 0 && !state.staged.length) {
     items.push(h("span", { class: "jk-hint", text: T.select_hint }));
   }
+  items.push(...practiceItems());
   box.replaceChildren(...items);
 }
 
@@ -855,6 +870,181 @@ function handOrderOf(cards) {
   const place = new Map(state.order.map((c, i) => [c, i]));
   const known = cards.filter((c) => place.has(c)).sort((a, b) => place.get(a) - place.get(b));
   return [...known, ...sortHand(cards.filter((c) => !place.has(c)), state.sortMode)];
+}
+
+// --- The discard pile, browsable (who threw what this round) -------------------------
+
+/**
+ * The round's discards per seat, in throw order, from the observation's public log (only
+ * public information): each `{card, takenBy, reshuffled}`, `takenBy` the seat that took it
+ * from the open pile, `reshuffled` when it went back into the closed stock with the pile.
+ * The open pile is followed as a stack: a discard and a complete meld that leaves the
+ * table onto the pile lie on top; a draw from the open pile takes its top card; a
+ * reshuffle takes every card but the top one.
+ */
+function discardsBySeat(log) {
+  const rows = Array.from({ length: numSeats() }, () => []);
+  const pile = [];
+  for (const entry of log || []) {
+    const a = entry.action || {};
+    if (entry.type === "action" && a.type === "discard") {
+      const item = { card: a.card, takenBy: null, reshuffled: false };
+      rows[entry.seat]?.push(item);
+      pile.push(item);
+    } else if (entry.type === "action" && a.type === "draw" && a.source === "open") {
+      const i = pile.map((item) => item.card).lastIndexOf(entry.card);
+      if (i >= 0) pile.splice(i, 1)[0].takenBy = entry.seat;
+    } else if (entry.type === "complete" && entry.to === "open_pile") {
+      for (const card of entry.cards || []) pile.push({ card, takenBy: null, reshuffled: false });
+    } else if (entry.type === "reshuffle") {
+      const top = pile.pop();
+      for (const item of pile) item.reshuffled = true;
+      pile.length = 0;
+      if (top) pile.push(top);
+    }
+  }
+  return rows;
+}
+
+/** The pile view's dialog (its own, so a round's end or a joker choice never closes it). */
+const pileDialog = h("dialog", { class: "jk-dialog jk-pile-dialog", "data-testid": "pile-view", "aria-labelledby": "jk-pile-title" });
+root.append(pileDialog);
+
+function pileItem(item) {
+  const note = item.takenBy !== null ? (item.takenBy === seat() ? T.taken_by_you : fmt(T.taken_by, { name: seatName(item.takenBy) })) : item.reshuffled ? T.reshuffled : "";
+  const text = label(item.card);
+  return h(
+    "li",
+    {
+      class: `jk-pile-item${item.takenBy !== null ? " is-taken" : ""}${item.reshuffled ? " is-reshuffled" : ""}`,
+      "data-testid": "pile-card",
+      "data-card": item.card,
+      "data-taken-by": item.takenBy,
+      "data-reshuffled": item.reshuffled ? "true" : null,
+    },
+    cardFace(item.card, { small: true, attrs: { "aria-hidden": "true" } }),
+    h(item.takenBy !== null ? "del" : "span", { class: "jk-pile-text", text }),
+    note ? h("span", { class: "jk-pile-note", text: ` (${note})` }) : null,
+  );
+}
+
+function renderPileView() {
+  if (!pileDialog.open) return;
+  const rows = discardsBySeat(state.obs.log);
+  pileDialog.replaceChildren(
+    h("h2", { id: "jk-pile-title", text: `${T.discards_round} · ${roundLabel(T, state.game, roundIndex())}` }),
+    h(
+      "div",
+      { class: "jk-pile-seats" },
+      rows.map((items, s) =>
+        h(
+          "section",
+          { class: `jk-pile-seat${s === seat() ? " is-yours" : ""}`, "aria-labelledby": `jk-pile-seat-${s}` },
+          h("h3", { id: `jk-pile-seat-${s}`, text: seatName(s) }),
+          items.length
+            ? h("ol", { class: "jk-pile-list", "data-testid": `pile-seat-${s}` }, items.map(pileItem))
+            : h("p", { class: "jk-empty", "data-testid": `pile-seat-${s}`, text: T.nothing_discarded }),
+        ),
+      ),
+    ),
+    h("div", { class: "jk-dialog-buttons" }, button("pile-close", T.close, () => pileDialog.close(), { class: "jk-btn jk-btn-primary" })),
+  );
+}
+
+function openPileView() {
+  if (pileDialog.open) return;
+  pileDialog.showModal();
+  renderPileView();
+  pileDialog.querySelector("[data-testid=pile-close]")?.focus();
+}
+
+/** The key O (open pile) opens the pile view and closes it again; not while typing in a
+ * field or while the table's own dialog (a round's end, a joker choice) is open. */
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "o" && e.key !== "O") return;
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.target.closest?.("input, select, textarea, [contenteditable]")) return;
+  if ($("dialog").open) return;
+  e.preventDefault();
+  if (pileDialog.open) pileDialog.close();
+  else openPileView();
+});
+
+// --- Practice games: a tip and undo ------------------------------------------------------
+
+/** Only a practice game has the URLs (play.html); a tournament's table shows neither. */
+const practice = () => Boolean(root.dataset.undoUrl);
+/** Whether South made an action in this round (the public log shows every action). */
+const movedThisRound = () => (state.obs.log || []).some((e) => e.type === "action" && e.seat === seat());
+
+function practiceItems() {
+  if (!practice() || !playing()) return [];
+  const items = [
+    button("btn-hint", T.hint, showHint, { class: "jk-btn jk-btn-ghost", title: T.hint_title, disabled: !canAct() }),
+    button("btn-undo", T.undo, undo, { class: "jk-btn jk-btn-ghost", title: T.undo_title, disabled: state.busy || !movedThisRound() }),
+  ];
+  if (state.hint && state.hint.seq === state.game.seq) items.push(h("p", { class: "jk-tip", "data-testid": "hint", text: state.hint.text }));
+  return items;
+}
+
+async function showHint() {
+  if (!canAct()) return;
+  showMessage($("error"), "");
+  try {
+    const response = await fetch(root.dataset.hintUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const data = await response.json().catch(() => null);
+    if (!response.ok || !data) {
+      showMessage($("error"), data?.error?.message ?? fmt(T.server_error, { status: response.status }));
+      return;
+    }
+    state.hint = { seq: data.seq, text: data.text };
+    render();
+    announce(root, data.text);
+  } catch {
+    showMessage($("error"), T.network);
+  }
+}
+
+/** Take back South's last action of the round (and the bots' replies): the server sends
+ * the game as it was before it; a stale table (409) is loaded again. */
+async function undo() {
+  if (state.busy || !practice()) return;
+  const error = $("error");
+  showMessage(error, "");
+  state.busy = true;
+  render();
+  let answer = null;
+  try {
+    answer = await postMove(root.dataset.undoUrl, state.game.seq, undefined);
+  } catch {
+    showMessage(error, T.network);
+  }
+  const forgetChoices = () => {
+    state.selected.clear();
+    state.staged = [];
+    state.mode = null;
+    state.choice = 0;
+    state.hint = null;
+  };
+  if (answer && answer.status === 200 && answer.data) {
+    forgetChoices();
+    state.game = answer.data;
+    applyObservation(state.game.observation);
+  } else if (answer && answer.status === 409) {
+    try {
+      state.game = await fetchGame(root.dataset.apiUrl);
+      forgetChoices();
+      applyObservation(state.game.observation);
+      showMessage(error, T.stale);
+    } catch {
+      showMessage(error, T.network);
+    }
+  } else if (answer) {
+    showMessage(error, answer.data?.error?.message ?? fmt(T.server_error, { status: answer.status }));
+  }
+  state.busy = false;
+  render();
+  renderFinal();
 }
 
 // --- Talking to the API -------------------------------------------------------------

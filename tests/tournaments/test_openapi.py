@@ -137,6 +137,47 @@ def test_rate_limited_moves_match(
     check(response, "/api/games/{game_id}/moves/", "post")
 
 
+def test_hint_and_undo_responses_match(
+    player: Client, user: Any, tournament: Tournament, settings: Any
+) -> None:
+    practice = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    while practice.current_state().current_player != 0:  # a bot went out before South
+        practice = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    entered = services.entry_join(tournament_id=tournament.pk, user=user).game
+    hint, undo = "/api/games/{game_id}/hint/", "/api/games/{game_id}/undo/"
+
+    def post(game: Game, body: Any) -> Any:
+        url = reverse("api_game_undo", args=[game.pk])
+        return player.post(url, data=json.dumps(body), content_type="application/json")
+
+    check(player.get(reverse("api_game_hint", args=[practice.pk])), hint, "get")
+    check(player.get(reverse("api_game_hint", args=[entered.pk])), hint, "get")  # 403
+    check(player.get(reverse("api_game_hint", args=[10**6])), hint, "get")  # 404
+    check(Client().get(reverse("api_game_hint", args=[practice.pk])), hint, "get")  # 403
+    check(player.post(reverse("api_game_hint", args=[practice.pk])), hint, "post")  # 405
+    check(player.get(reverse("api_game_undo", args=[practice.pk])), undo, "get")  # 405
+    check(post(practice, {"seq": "x"}), undo, "post")  # 400
+    check(post(practice, {"seq": practice.seq}), undo, "post")  # 400 nothing_to_undo
+    check(post(practice, {"seq": practice.seq + 3}), undo, "post")  # 409
+    check(post(entered, {"seq": entered.seq}), undo, "post")  # 403
+    url = reverse("api_game_undo", args=[practice.pk])
+    check(player.post(url, data="seq=1", content_type="text/plain"), undo, "post")  # 415
+    action = factories.south_action(practice)
+    moved = player.post(
+        reverse("api_game_move", args=[practice.pk]),
+        data=json.dumps({"seq": practice.seq, "action": action}),
+        content_type="application/json",
+    )
+    undone = post(practice, {"seq": moved.json()["seq"]})
+    assert undone.status_code == 200
+    check(undone, undo, "post")
+    settings.MOVE_RATE_LIMIT = "1/m"
+    for _ in range(2):
+        limited = player.get(reverse("api_game_hint", args=[practice.pk]))
+    assert limited.status_code == 429
+    check(limited, hint, "get")
+
+
 def test_tournament_responses_match(
     player: Client, user: Any, other_user: Any, tournament: Tournament, organizer: Any
 ) -> None:
