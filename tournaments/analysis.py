@@ -11,8 +11,6 @@ defined by the secret, the variant and the actions.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,114 +23,10 @@ from engine import record
 from engine.match import bot_move
 from tournaments import services
 from tournaments.models import Game, ParRound, Tournament, WhatIf
+from tournaments.services import par as par_services
+from tournaments.services import runner
 
 PLAYER_SEAT = services.PLAYER_SEAT
-
-
-# --- Playing rounds with bots --------------------------------------------------------------
-
-
-def _round_result(module: Any, scores: Sequence[int]) -> float:
-    """Seat 0's duplicate result of one round (the game module's ``results``)."""
-    return float(module.results([int(s) for s in scores])[0])
-
-
-def _outcome(state: Any) -> dict[str, Any]:
-    """How a finished round went, as ``Game.round_results`` keeps it."""
-    observation = state.observation(PLAYER_SEAT)
-    result = observation.get("result")
-    out = dict(result) if isinstance(result, Mapping) else {}
-    out.update({k: observation[k] for k in services.ROUND_END_KEYS if k in observation})
-    return out
-
-
-def _play_out(
-    module: Any, state: Any, *, levels: Sequence[str], version: int
-) -> tuple[Any, list[Any]]:
-    """Play ``state`` to the round's end with a bot in every seat (``levels[seat]``, of
-    bot version ``version``), each move as the site makes it (``engine.match.bot_move``):
-    the terminal state and the actions made."""
-    actions = []
-    while not state.is_terminal:
-        seat = state.current_player
-        move = bot_move(module, state, level=levels[seat], version=version)
-        actions.append((seat, move.action))
-        state = move.state
-    return state, actions
-
-
-# --- Par -----------------------------------------------------------------------------------
-
-
-def _par_key(t: Tournament) -> str:
-    """What a tournament's par depends on: its deals (the commitment names the secret),
-    its variant and its bot level."""
-    body = json.dumps([t.commitment, t.variant, t.bot_level], sort_keys=True)
-    return hashlib.sha256(body.encode()).hexdigest()
-
-
-def par_round_play(t: Tournament, round_index: int) -> tuple[Any, list[tuple[int, Any]]]:
-    """Round ``round_index`` of ``t`` played by the tournament's bot level and version in
-    every seat, South's too: the terminal state and every action (seat, action)."""
-    module = services.module_of(t.game)
-    variant = module.variant_from_json(t.variant)
-    state = module.new_round(variant, secret=t.secret_bytes, round_index=round_index)
-    levels = [t.bot_level] * variant.num_players
-    return _play_out(module, state, levels=levels, version=t.bot_version)
-
-
-def tournament_par_compute(*, tournament_id: int) -> int:
-    """Compute and store par for every round of a tournament that has none yet for its
-    current deals, variant, bot level and bot version (idempotent: rows of other deals are replaced,
-    a row that exists is kept; two runs at once insert each round once). Returns how many
-    rounds were computed."""
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is None:
-        return 0
-    module = services.module_of(t.game)
-    key = _par_key(t)
-    stored = ParRound.objects.filter(tournament=t)
-    current = stored.filter(key=key, bot_version=t.bot_version)
-    have = set(current.values_list("round_index", flat=True))
-    rows = []
-    for r in range(t.rounds):
-        if r in have:
-            continue
-        state, _actions = par_round_play(t, r)
-        scores = [int(s) for s in state.scores()]
-        rows.append(
-            ParRound(
-                tournament=t,
-                round_index=r,
-                key=key,
-                bot_version=t.bot_version,
-                scores=scores,
-                result=_round_result(module, scores),
-                outcome=_outcome(state),
-            )
-        )
-    with transaction.atomic():
-        stored.exclude(key=key, bot_version=t.bot_version).delete()
-        stored.filter(round_index__gte=t.rounds).delete()
-        ParRound.objects.bulk_create(rows, ignore_conflicts=True)
-    return len(rows)
-
-
-def par_queue(*, tournament: Tournament) -> None:
-    """Queue the par computation for after the commit (Celery; inline when eager)."""
-    from tournaments import tasks
-
-    tasks.tournament_par_compute.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
-
-
-def tournament_par(*, tournament: Tournament) -> dict[int, ParRound]:
-    """The stored par of each round (one query); rounds not computed yet are missing.
-    Callers show only the rounds the viewer may see (``results_visibility``)."""
-    key = _par_key(tournament)
-    rows = ParRound.objects.filter(
-        tournament=tournament, key=key, bot_version=tournament.bot_version
-    )
-    return {p.round_index: p for p in rows}
 
 
 # --- The field on each deal -----------------------------------------------------------------
@@ -264,7 +158,7 @@ def board_extras(
         vs_par = None
         if rounds and s.result is not None and all(r in par for r in rounds):
             totals = [sum(seat) for seat in zip(*(par[r].scores for r in rounds), strict=True)]
-            vs_par = round(s.result - _round_result(module, totals), 9)
+            vs_par = round(s.result - par_services.round_result(module, totals), 9)
         out[s.game_id] = BoardExtra(
             percentage=round(sum(values) / len(values), 9) if values else None, vs_par=vs_par
         )
@@ -273,7 +167,7 @@ def board_extras(
 
 def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[int, BoardExtra]:
     """``board_extras`` with the par and the deals it needs (the standings API)."""
-    par = tournament_par(tournament=tournament) if board.visibility.scores else {}
+    par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
     deals = field_deals(
         tournament=tournament, visibility=board.visibility, par=par, game_ids=board_games(board)
     )
@@ -481,7 +375,7 @@ def games_split(
     n = variant.num_players
     mine, my_scores = _game_line(game, round_index)
     if other is None:
-        state, acts = par_round_play(t, round_index)
+        state, acts = par_services.par_round_play(t, round_index)
         theirs = [(seat, a.to_json(), True) for seat, a in acts]
         their_scores = [int(s) for s in state.scores()]
     else:
@@ -496,8 +390,8 @@ def games_split(
             break
         position = position.apply(action)
         shared += 1
-    mine_result = _round_result(module, my_scores)
-    their_result = _round_result(module, their_scores)
+    mine_result = par_services.round_result(module, my_scores)
+    their_result = par_services.round_result(module, their_scores)
     left = str(game.user.get_username())
     right = str(other.user.get_username()) if other is not None else par_label
     return Split(
@@ -604,15 +498,15 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
             round_results=[],
         )
         g.save()
-        run = services._Run(game=g, module=module, variant=variant, secret=secret, state=state)
+        run = runner.GameRun(game=g, module=module, variant=variant, secret=secret, state=state)
         # The source's actions up to ``start`` become the what-if's: seat 0's are stored as
         # the entrant's (``bot_from`` can only mark the bot taking over South for good,
         # and the entrant plays on from here), the other seats' are the bots'.
         for a in actions[:start]:
             by_bot = a.by_bot and a.seat != services.PLAYER_SEAT
-            services._record(run, module.action_from_json(a.action), seat=a.seat, by_bot=by_bot)
-        services._advance(run, bot_seats=services._bot_seats(variant))
-        services._store(run)
+            runner.run_record(run, module.action_from_json(a.action), seat=a.seat, by_bot=by_bot)
+        runner.run_advance(run, bot_seats=runner.seats_of_bots(variant))
+        runner.run_store(run)
         WhatIf.objects.create(game=g, source=source, round_index=round_index, start=start)
     return g
 
@@ -739,13 +633,17 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
             gain = None
             went_out = False
             if differs:
-                after_best, _x = _play_out(module, state.apply(best), levels=levels, version=v)
-                after_played, _y = _play_out(module, state.apply(played), levels=levels, version=v)
-                went_out = _outcome(after_best).get("winner") == PLAYER_SEAT
+                after_best, _x = par_services.play_out(
+                    module, state.apply(best), levels=levels, version=v
+                )
+                after_played, _y = par_services.play_out(
+                    module, state.apply(played), levels=levels, version=v
+                )
+                went_out = par_services.round_outcome(after_best).get("winner") == PLAYER_SEAT
                 gain = _gain(
                     module,
-                    _round_result(module, after_best.scores()),
-                    _round_result(module, after_played.scores()),
+                    par_services.round_result(module, after_best.scores()),
+                    par_services.round_result(module, after_played.scores()),
                 )
                 if first_difference is None:
                     first_difference = state
@@ -755,11 +653,11 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
     difference = None
     rounds = replay_rounds(game=game)
     if first_difference is not None and round_index in rounds:
-        bot_end, _z = _play_out(module, first_difference, levels=levels, version=v)
+        bot_end, _z = par_services.play_out(module, first_difference, levels=levels, version=v)
         difference = _gain(
             module,
-            _round_result(module, bot_end.scores()),
-            _round_result(module, game.round_scores[rounds.index(round_index)]),
+            par_services.round_result(module, bot_end.scores()),
+            par_services.round_result(module, game.round_scores[rounds.index(round_index)]),
         )
     return RoundAnalysis(round_index, best_level, decisions, difference)
 

@@ -24,7 +24,7 @@ from django.views.decorators.vary import vary_on_cookie
 from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
-from jokeren import auth
+from common import auth
 from tournaments import analysis, json_input, services
 from tournaments.models import Game, Tournament
 from tournaments.series import bot_user_ids
@@ -237,7 +237,7 @@ def _refused_move(request: HttpRequest, exc: services.ServiceError) -> JsonRespo
 def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md.
 
-    A session's log-in is checked with the move's read (``jokeren.auth.session_claim``,
+    A session's log-in is checked with the move's read (``common.auth.session_claim``,
     ``services.ClaimNotHeld``): the user's row is not read on its own first. Every answer
     other than the move's is given as before, after ``request.user`` is read (403 first
     for a session that does not hold)."""

@@ -23,6 +23,7 @@ from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.services import par as par_services
 
 
 def _organizer_required(request: HttpRequest) -> None:
@@ -66,7 +67,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "result": result,
             "rank": board.me.rank if board.me is not None else None,
         }
-    par = analysis.tournament_par(tournament=tournament) if board.visibility.scores else {}
+    par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
     deal_pages = services.deal_results(
         tournament=tournament,
         visibility=board.visibility,

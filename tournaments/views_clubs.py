@@ -29,7 +29,7 @@ from tournaments import services, tokens
 from tournaments.forms import SeriesForm
 from tournaments.models import Game, Series, Tournament
 from tournaments.numbers import result_csv
-from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.permissions import AuthenticatedHttpRequest, is_bot, is_organizer
 from tournaments.views import _keep, _organizer_required
 
 BOM = "\ufeff"
@@ -226,6 +226,6 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
         {
             "tokens": request.user.api_tokens.all(),
             "new_key": new_key,
-            "is_bot": series_services.is_bot(request.user),
+            "is_bot": is_bot(request.user),
         },
     )
