@@ -278,7 +278,7 @@ def game_undo(*, game_id: int, user: User, seq: int) -> Game:
 
 def game_bot_finish(*, game_id: int) -> Game:
     """Play an unfinished game to its end with the bot in every seat, the player's too,
-    and mark it ``bot_finished`` (RULES.md §4, platform). Part of the close, which writes
+    and mark it ``bot_finished`` (docs/rules.md §4, platform). Part of the close, which writes
     the standings once at its end: the entry's results are not updated here."""
     return game_bot_finish_rounds(game_id)[0]
 
