@@ -33,6 +33,7 @@ from django.db import connection
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject, empty
+from django.utils.module_loading import import_string
 
 from common.rows import columns_of, instance_from_row
 
@@ -66,8 +67,14 @@ class ModelBackend(DjangoModelBackend):
         return user if self.user_can_authenticate(user) else None
 
 
-#: The path of this backend, as a session names it.
-BACKEND_PATH = f"{ModelBackend.__module__}.{ModelBackend.__qualname__}"
+@functools.cache
+def names_this_backend(path: str) -> bool:
+    """Whether a backend path (as a session names it, as settings list it) is this
+    backend: the project lists it under its own name (``jokeren.auth.ModelBackend``)."""
+    try:
+        return import_string(path) is ModelBackend
+    except ImportError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -95,8 +102,8 @@ def session_claim(request: HttpRequest) -> SessionClaim | None:
         return None
     session_hash = session.get(HASH_SESSION_KEY)
     if (
-        backend_path != BACKEND_PATH
-        or backend_path not in settings.AUTHENTICATION_BACKENDS
+        backend_path not in settings.AUTHENTICATION_BACKENDS
+        or not names_this_backend(backend_path)
         or not session_hash
     ):
         return None
