@@ -755,3 +755,123 @@ def test_bid_and_play_the_klaverjas_table_by_touch_on_a_phone(
     _dialog_fits(page)
     page.context.close()
     assert not errors, errors
+
+
+# --- The site's menu and finger-sized targets after the game (issue 23, items 3 and 7) ----
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_site_menu_folds_into_one_button_on_a_phone(
+    live_server: Any, browser: Browser, viewport: dict[str, int]
+) -> None:
+    """On a phone the header is one line: the site's name, a menu button and NL/EN. The
+    button opens the menu by touch or keyboard (Escape or a tap elsewhere folds it); on a
+    wide screen the menu is open on the header and has no button."""
+    factories.make_user(PLAYER, organizer=True)
+    page = _phone_page(browser, viewport, mobile=True)
+    log_in(page, live_server.url, PLAYER)
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] <= HEADER_MAX
+    button = page.locator("[data-testid=menu-button]")
+    links = page.locator(".site-menu-links a, .site-menu-links button")
+    expect(links.first).to_be_hidden()
+    box = button.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44
+    assert box["x"] + box["width"] <= viewport["width"]
+    # By touch: every item of the menu is shown below the header, a finger-sized target.
+    button.tap()
+    expect(links.first).to_be_visible()
+    texts = links.all_inner_texts()
+    assert {"Toernooien", "Mijn spellen", "Nieuw toernooi", "Uitloggen"} <= set(texts), texts
+    for i in range(links.count()):
+        item = links.nth(i).bounding_box()
+        assert item is not None and item["height"] >= 44, (texts[i], item)
+        assert item["y"] >= header["height"] - 0.5, (texts[i], item)
+        assert item["x"] >= 0 and item["x"] + item["width"] <= viewport["width"] + 0.5
+    # A tap elsewhere (the page's margin, near the bottom of the screen) folds it.
+    page.touchscreen.tap(4, viewport["height"] - 4)
+    expect(links.first).to_be_hidden()
+    # By keyboard: Tab to the button, Enter opens, Tab reaches the items, Escape folds the
+    # menu and goes back to its button.
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(button).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(links.first).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(links.first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(links.first).to_be_hidden()
+    expect(button).to_be_focused()
+    page.context.close()
+    # A wide screen: the menu on the header as it was, no button.
+    wide = browser.new_context(viewport={"width": 1280, "height": 900}, locale="nl-NL")
+    page = wide.new_page()
+    log_in(page, live_server.url, PLAYER)
+    expect(page.locator("[data-testid=menu-button]")).to_be_hidden()
+    expect(page.locator(".site-menu-links a", has_text="Mijn spellen")).to_be_visible()
+    wide.close()
+
+
+#: The boxes of the elements that match a selector: (text, width, height, left, right).
+BOXES = """(sel) => [...document.querySelectorAll(sel)].map((e) => {
+  const r = e.getBoundingClientRect();
+  return [e.textContent.trim().slice(0, 20), r.width, r.height, r.left, r.right];
+})"""
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_after_the_game_the_links_and_choices_are_finger_sized_on_a_phone(
+    live_server: Any, browser: Browser, viewport: dict[str, int]
+) -> None:
+    """Touch targets of at least 44 by 44 px on a phone (issue 23, item 7): the round links
+    of the review and the replay, the split view's choices, NL/EN and the menu button; the
+    tournament's per-deal tables show the result and % of every row on the screen."""
+    organizer = factories.make_user(ORGANIZER, organizer=True)
+    me = factories.make_user(PLAYER)
+    closed = factories.make_tournament(
+        created_by=organizer, name=LONG_TOURNAMENT, rounds=2, south_plays=()
+    )
+    others = [factories.play_to_end(g, g.user)[0] for g in _field(closed, ENTRANTS, scores=False)]
+    mine, _ = factories.play_to_end(services.entry_join(tournament_id=closed.pk, user=me).game, me)
+    _close(closed)
+    page = _phone_page(browser, viewport, mobile=True)
+    log_in(page, live_server.url, PLAYER)
+    width = viewport["width"]
+    targets = {
+        f"/games/{mine.pk}/review/": ".replay-rounds a",
+        f"/games/{mine.pk}/replay/": ".replay-rounds a",
+        f"/games/{mine.pk}/split/?with={others[1].pk}": ".split-choice :is(select, button)",
+        f"/tournaments/{closed.pk}/": ".lang-switch button, [data-testid=menu-button]",
+    }
+    small: list[str] = []
+    for path, selector in targets.items():
+        page.goto(f"{live_server.url}{path}")
+        assert page.evaluate("() => window.innerWidth") == width, path
+        boxes = page.evaluate(BOXES, selector)
+        assert boxes, (path, selector)
+        small += [
+            f"{path} {text!r} {w:.0f}x{h:.0f} at {left:.0f}..{right:.0f}"
+            for text, w, h, left, right in boxes
+            if w < 44 - 0.5 or h < 44 - 0.5 or left < -0.5 or right > width + 0.5
+        ]
+    assert not small, small
+    # The tournament's page: per deal, every row's result and % inside the screen.
+    page.goto(f"{live_server.url}/tournaments/{closed.pk}/")
+    rows = page.locator("table.deal tbody tr:not(.gap)")
+    assert rows.count() >= 2 * (len(ENTRANTS) + 1)
+    cells = page.evaluate(
+        """() => [...document.querySelectorAll('table.deal tbody tr:not(.gap)')].flatMap((tr) =>
+          [4, 5].map((i) => {
+            const td = tr.children[i], r = td.getBoundingClientRect();
+            return [tr.children[1].textContent.trim().slice(0, 12), i, td.textContent.trim(),
+                    r.left, r.right, r.width];
+          }))"""
+    )
+    outside = [c for c in cells if c[3] < -0.5 or c[4] > width + 0.5 or c[5] < 1]
+    assert not outside, outside
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("table.deal").first.evaluate("(e) => e.scrollIntoView()")
+    page.screenshot(path=str(ARTIFACTS / f"phone-deals-{width}.png"))
+    page.context.close()
