@@ -1,7 +1,13 @@
 """The site on a phone (issue 13, item 1): every page a visitor, a player or an organizer
 can reach fits a 390 and a 360 px wide screen without sideways scrolling (wide tables
 scroll inside their own box, long names wrap, forms fit), and the Jokeren table is played
-by touch in portrait: the hand fits, every control is a finger-sized target on screen."""
+by touch in portrait: the hand fits, every control is a finger-sized target on screen.
+
+Issue 23, items 3 and 7: with touch and mobile emulation at 360x740 and 390x844 the whole
+Jokeren table (other seats, piles, melds, status line, hand and its buttons) is inside the
+screen after every move of a round of Jokeren 13, also with 22 melds on the table; the
+site's menu folds behind one button; the links and choices after the game are at least
+44 px; the per-deal tables show every row's result and %."""
 
 from __future__ import annotations
 
@@ -15,10 +21,13 @@ import factories
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
+from engine.cards import card_id_of, is_joker, parse_code
+from engine.jokeren.melds import check_meld
+from engine.jokeren.state import state_from_json
 from tests.e2e.conftest import TABLE_DELAY_MS
-from tests.e2e.helpers import ARTIFACTS, TABLE, dialog_open, log_in, settle, table
+from tests.e2e.helpers import ARTIFACTS, TABLE, deal_position, dialog_open, log_in, settle, table
 from tests.e2e.test_klaverjas import make_tournament as klaverjas_tournament
 from tests.e2e.test_klaverjas import secret_where_the_bots_pass
 from tournaments import analysis, services
@@ -215,10 +224,18 @@ def build_site() -> Site:
     return site
 
 
-def _phone_page(browser: Browser, viewport: dict[str, int]) -> Page:
-    """A phone's browser: its screen size, touch events. Not Chromium's mobile emulation
-    (``is_mobile``): that zooms a too wide page out to fit, and ``innerWidth`` grows."""
-    context = browser.new_context(viewport=viewport, locale="nl-NL", has_touch=True)
+def _phone_page(browser: Browser, viewport: dict[str, int], *, mobile: bool = False) -> Page:
+    """A phone's browser: its screen size, touch events; with ``mobile`` Chromium's mobile
+    emulation too (``is_mobile``, a phone's pixel density). Without it for the pages that
+    must not be too wide: mobile emulation zooms a too wide page out to fit, and
+    ``innerWidth`` grows (the tests that use it check ``innerWidth``)."""
+    context = browser.new_context(
+        viewport=viewport,
+        locale="nl-NL",
+        has_touch=True,
+        is_mobile=mobile,
+        device_scale_factor=2 if mobile else 1,
+    )
     context.add_init_script(f"window.JK_TABLE_DELAY = {TABLE_DELAY_MS};")
     context.set_default_timeout(30_000)
     return context.new_page()
@@ -323,6 +340,60 @@ def _dialog_fits(page: Page) -> None:
     assert button is not None and button["height"] >= TOUCH and button["width"] >= TOUCH
 
 
+#: The parts of the Jokeren table a player needs at every turn (issue 23, item 3): the
+#: other seats, the piles, the melds' box, the status line, every card of the hand and
+#: every button under it (and the staged melds or an error when shown). Each that is not
+#: wholly inside the window, with its box; and the melds that stick out of their box
+#: sideways (the box scrolls up and down only).
+ONE_SCREEN = """() => {
+  const w = window.innerWidth, h = window.innerHeight;
+  const all = (s) => [...document.querySelectorAll(s)];
+  const one = (t) => [[t, document.querySelector(`[data-testid=${t}]`)]];
+  const parts = [
+    ...all('[data-testid^=seat-]').filter((e) => !e.hidden).map((e) => [e.dataset.testid, e]),
+    ...one('stock'), ...one('open-pile'), ...one('melds'), ...one('status'),
+    ...all('[data-testid=hand-card]').map((e) => [`hand-card ${e.dataset.code}`, e]),
+    ...all('[data-testid=actions] > :not(.visually-hidden)')
+      .map((e) => [e.dataset.testid || e.className, e]),
+    ...all('[data-testid=staged], [data-testid=error]').filter((e) => !e.hidden)
+      .map((e) => [e.dataset.testid, e]),
+  ];
+  const out = [];
+  const box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  for (const [name, e] of parts) {
+    const r = e && e.getBoundingClientRect();
+    if (!r || r.width < 1 || r.height < 1) out.push(`${name}: not shown`);
+    else if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5)
+      out.push(`${name}: ${box(r)} outside ${w}x${h}`);
+  }
+  const melds = document.querySelector('[data-testid=melds]').getBoundingClientRect();
+  for (const m of all('[data-testid=meld]')) {
+    const r = m.getBoundingClientRect();
+    if (r.left < melds.left - 0.5 || r.right > melds.right + 0.5)
+      out.push(`meld ${m.dataset.codes}: ${box(r)} outside its box ${box(melds)}`);
+  }
+  return out;
+}"""
+#: How high the site's header may be on a phone: one line (a finger-sized button in it).
+HEADER_MAX = 56
+
+
+def _one_screen(page: Page) -> None:
+    """The page scrolled to its top, the whole Jokeren table is inside the window (the
+    site's header one line, its menu folded), nothing wider than the window."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    assert page.evaluate("() => window.innerWidth") == page.viewport_size["width"]
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] <= HEADER_MAX, header
+    expect(page.locator(".site-menu-links")).to_be_hidden()
+    problems: list[str] = page.evaluate(ONE_SCREEN)
+    if problems:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "phone-not-one-screen.png"), full_page=True)
+    assert not problems, problems
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def _finger(page: Page, path: list[tuple[float, float]], *, hold_ms: int = 0) -> None:
     """A finger on the screen (Chromium's touch events, through the DevTools protocol):
     down at the path's first point, held ``hold_ms``, moved along the rest, lifted."""
@@ -401,11 +472,14 @@ def test_a_finger_moves_a_card_to_another_row_of_a_wrapped_hand(
 def test_play_the_jokeren_table_by_touch_on_a_phone(
     live_server: Any, browser: Browser, viewport: dict[str, int]
 ) -> None:
+    """A whole round of Jokeren 13 by touch on a phone (mobile emulation): after every move
+    the whole table is on the first screen (issue 23, item 3), and every control on it is
+    a finger-sized target."""
     # Jokeren 13: the largest hand (13 cards, 14 after the draw).
     t = factories.make_tournament(preset="jokeren13", rounds=1)
     me = factories.make_user(PLAYER)
     game = services.entry_join(tournament_id=t.pk, user=me).game
-    page = _phone_page(browser, viewport)
+    page = _phone_page(browser, viewport, mobile=True)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     log_in(page, live_server.url, PLAYER)
@@ -414,6 +488,7 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
     cards = page.locator("[data-testid=hand-card]")
     naturals = page.locator("[data-testid=hand-card]:not([data-code='**'])")
     expect(cards).to_have_count(13)
+    _one_screen(page)
     moves = 0
     for _turn in range(3):
         if table(page, "status") != "playing" or table(page, "phase") != "draw":
@@ -425,6 +500,7 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         settle(page)
         assert table(page, "phase") == "play"
         expect(cards).to_have_count(14)
+        _one_screen(page)
         names = {b["name"] for b in _targets_fit(page)}
         assert "hand-card" in names
         # The last card in the hand but a joker (never discarded): tap it, tap "discard".
@@ -436,6 +512,7 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         discard = page.locator("[data-testid=btn-discard]")
         expect(discard).to_be_visible()
         _targets_fit(page)
+        _one_screen(page)
         discard.tap()
         # The discard is taken, or a bot went out after it (a random deal): the round is over.
         page.wait_for_function(
@@ -446,15 +523,29 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         moves += 2
         if table(page, "phase") == "over":
             break
+        _one_screen(page)
         assert page.locator(f"[data-testid=hand-card][data-card='{code}']").count() == 0
     assert moves >= 2
     page.screenshot(path=str(ARTIFACTS / f"phone-touch-{viewport['width']}.png"), full_page=True)
-    # On to the end of the round the same way (draw, discard the last card): the round-over
-    # dialog with every hand fits the screen too.
+    # On to the end of the round the same way (draw, discard the last card), the table on
+    # one screen after every move: the round-over dialog with every hand fits the screen too.
+    _play_to_the_round_end(page)
+    _dialog_fits(page)
+    page.screenshot(path=str(ARTIFACTS / f"phone-touch-dialog-{viewport['width']}.png"))
+    page.context.close()
+    assert not errors, errors
+
+
+def _play_to_the_round_end(page: Page) -> None:
+    """Draw and discard the last natural card of the hand (or the one before it, if the
+    rules refuse that one) until the round is over; the table is on one screen after every
+    move."""
+    naturals = page.locator("[data-testid=hand-card]:not([data-code='**'])")
     skip = 0
     for _step in range(200):
         if dialog_open(page):
-            break
+            return
+        _one_screen(page)
         if table(page, "phase") == "draw":
             stock = page.is_enabled("[data-testid=stock]")
             page.tap("[data-testid=stock]" if stock else "[data-testid=open-pile]")
@@ -462,14 +553,169 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
         else:
             card = naturals.nth(naturals.count() - 1 - skip)
             card.tap()
+            _one_screen(page)
             page.tap("[data-testid=btn-discard]")
             settle(page)
             if page.is_visible("[data-testid=error]"):  # not this one: the next
+                _one_screen(page)
                 card.tap()
                 skip += 1
         settle(page)
+    pytest.fail("the round did not end")
+
+
+#: Twenty-two melds on the table of a Jokeren 13 round (two decks), laid by West, East and
+#: South in turn. The joker stands for the jack of clubs.
+MANY_MELDS = [
+    "Ac 2c 3c",
+    "4d 5d 6d 7d",
+    "9h Th Jh",
+    "Js Qs Ks",
+    "5c 5d 5h",
+    "8c 8d 8s",
+    "6s 7s 8s",
+    "Kc Kd Kh",
+    "Ac 2c 3c",
+    "Qd Qh Qs",
+    "6c 7c 8c 9c",
+    "Td Jd Qd",
+    "9c Tc **",
+    "Ah As Ad",
+    "9s Ts Js",
+    "2s 3s 4s",
+    "Jc Qc Kc",
+    "6c 6d 6h",
+    "Tc Th Ts",
+    "Kd Kh Ks",
+    "Ah 2h 3h",
+    "2h 3h 4h 5h",
+]
+#: South's hand: 6h to lay off onto 2h-5h, a run and a group to lay down, six others.
+MANY_MELDS_SOUTH = "7h 8h 9h 4s 4c 4d 6h 2d 3s 7s Jd Td Ad"
+
+
+def _many_melds(monkeypatch: pytest.MonkeyPatch, game: Game) -> None:
+    """Make the game's round a Jokeren 13 position with ``MANY_MELDS`` on the table and
+    South, who has come out, to draw ``MANY_MELDS_SOUTH`` + 7d. West and East have come
+    out too and hold three and two cards, North six and has not come out."""
+    copies: dict[str, int] = {}
+
+    def ids(codes: str) -> list[int]:
+        out = []
+        for code in codes.split():
+            n = copies.get(code, 0)
+            copies[code] = n + 1
+            rank, suit = parse_code(code)
+            joker = code == "**"
+            out.append(card_id_of(rank, suit, deck=n // 2 if joker else n, joker_index=n % 2))
+        return out
+
+    melds = [check_meld(ids(codes), owner=(1, 3, 0)[i % 3]) for i, codes in enumerate(MANY_MELDS)]
+    south, top = ids(MANY_MELDS_SOUTH), ids("7d")
+    west, east = ids("2d 2s 7c"), ids("Jh 7h")
+    placed = {*south, *top, *west, *east, *(c for m in melds for c in m.cards)}
+    rest = [c for c in range(108) if c not in placed]
+    naturals = [c for c in rest if not is_joker(c)]
+    state = game.state
+    state.update(
+        hands=[south, west, naturals[:6], east],
+        stock=top + naturals[7:] + [c for c in rest if is_joker(c)],
+        open_pile=naturals[6:7],
+        table=[m.to_json() for m in melds],
+        removed=[],
+        out=[True, True, False, True],
+        current_player=0,
+        phase="draw",
+        came_out_this_turn=False,
+        taken_from_open=None,
+        log=[],
+        move_count=0,
+    )
+    state_from_json(state)  # a state the engine accepts
+    deal_position(monkeypatch, game, state)
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_jokeren_13_table_with_many_melds_fits_one_phone_screen(
+    live_server: Any, browser: Browser, viewport: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty-two melds on the table of Jokeren 13: on a phone the melds are small and scroll
+    in their own box, and the table stays on one screen while South draws,
+    lays off onto a meld scrolled out of sight, stages a run, lays it down with a group
+    and plays the round out (issue 23, item 3). The screenshots of the README are taken here."""
+    t = factories.make_tournament(preset="jokeren13", rounds=1)
+    me = factories.make_user(PLAYER)
+    game = services.entry_join(tournament_id=t.pk, user=me).game
+    _many_melds(monkeypatch, game)
+    page = _phone_page(browser, viewport, mobile=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, live_server.url, PLAYER)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    melds = page.locator("[data-testid=meld]")
+    expect(melds).to_have_count(len(MANY_MELDS))
+    _one_screen(page)
+    box = page.locator("[data-testid=melds]")
+    # The melds' box scrolls up and down by itself: more melds than it shows at once.
+    assert box.evaluate("(e) => getComputedStyle(e).overflowY") == "auto"
+    assert box.evaluate("(e) => e.scrollHeight > e.clientHeight + 20")
+
+    def card(code: str) -> Locator:
+        return page.locator(f"[data-testid=hand-card][data-code='{code}']")
+
+    def tap_cards(*codes: str) -> None:
+        for code in codes:
+            card(code).tap()
+            expect(card(code)).to_have_attribute("aria-pressed", "true")
+
+    page.tap("[data-testid=stock]")
+    settle(page)
+    expect(page.locator("[data-testid=hand-card]")).to_have_count(14)
+    _one_screen(page)
+    # 6h fits 2h-5h, the last meld: the box shows it only after scrolling.
+    tap_cards("6h")
+    expect(page.locator("[data-testid=btn-lay-off]")).to_be_visible()
+    _one_screen(page)
+    tag = f"{viewport['width']}x{viewport['height']}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"phone-{tag}.png"))  # docs/screenshots/
+    page.tap("[data-testid=btn-lay-off]")
+    target = page.locator("[data-testid=meld].is-pickable")
+    expect(target).to_have_count(1)
+    assert target.get_attribute("data-codes") == "2h 3h 4h 5h"
+    seen, hidden = box.bounding_box(), target.bounding_box()
+    assert seen is not None and hidden is not None
+    assert hidden["y"] >= seen["y"] + seen["height"]  # below the box's end, out of sight
+    _one_screen(page)
+    target.tap()  # scrolled into view inside its box; the page stays where it is
+    settle(page)
+    assert card("6h").count() == 0
+    expect(page.locator("[data-testid=meld][data-codes='2h 3h 4h 5h 6h']")).to_have_count(1)
+    _one_screen(page)
+    # A run selected: its buttons; staged; a group with it; both laid down.
+    tap_cards("7h", "8h", "9h")
+    expect(page.locator("[data-testid=btn-stage]")).to_be_visible()
+    _one_screen(page)
+    page.tap("[data-testid=btn-stage]")
+    expect(page.locator("[data-testid=staged]")).to_be_visible()
+    _one_screen(page)
+    tap_cards("4s", "4c", "4d")
+    _one_screen(page)
+    page.tap("[data-testid=btn-stage]")
+    expect(page.locator("[data-testid=btn-lay-staged]")).to_be_visible()
+    _one_screen(page)
+    page.tap("[data-testid=btn-lay-staged]")
+    settle(page)
+    expect(melds).to_have_count(len(MANY_MELDS) + 2)
+    _one_screen(page)
+    tap_cards("7d")
+    _one_screen(page)
+    page.tap("[data-testid=btn-discard]")
+    settle(page)
+    # The rest of the round (West goes out at once), on one screen after every move.
+    _play_to_the_round_end(page)
     _dialog_fits(page)
-    page.screenshot(path=str(ARTIFACTS / f"phone-touch-dialog-{viewport['width']}.png"))
     page.context.close()
     assert not errors, errors
 
@@ -515,3 +761,123 @@ def test_bid_and_play_the_klaverjas_table_by_touch_on_a_phone(
     _dialog_fits(page)
     page.context.close()
     assert not errors, errors
+
+
+# --- The site's menu and finger-sized targets after the game (issue 23, items 3 and 7) ----
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_site_menu_folds_into_one_button_on_a_phone(
+    live_server: Any, browser: Browser, viewport: dict[str, int]
+) -> None:
+    """On a phone the header is one line: the site's name, a menu button and NL/EN. The
+    button opens the menu by touch or keyboard (Escape or a tap elsewhere folds it); on a
+    wide screen the menu is open on the header and has no button."""
+    factories.make_user(PLAYER, organizer=True)
+    page = _phone_page(browser, viewport, mobile=True)
+    log_in(page, live_server.url, PLAYER)
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] <= HEADER_MAX
+    button = page.locator("[data-testid=menu-button]")
+    links = page.locator(".site-menu-links a, .site-menu-links button")
+    expect(links.first).to_be_hidden()
+    box = button.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44
+    assert box["x"] + box["width"] <= viewport["width"]
+    # By touch: every item of the menu is shown below the header, a finger-sized target.
+    button.tap()
+    expect(links.first).to_be_visible()
+    texts = links.all_inner_texts()
+    assert {"Toernooien", "Mijn spellen", "Nieuw toernooi", "Uitloggen"} <= set(texts), texts
+    for i in range(links.count()):
+        item = links.nth(i).bounding_box()
+        assert item is not None and item["height"] >= 44, (texts[i], item)
+        assert item["y"] >= header["height"] - 0.5, (texts[i], item)
+        assert item["x"] >= 0 and item["x"] + item["width"] <= viewport["width"] + 0.5
+    # A tap elsewhere (the page's margin, near the bottom of the screen) folds it.
+    page.touchscreen.tap(4, viewport["height"] - 4)
+    expect(links.first).to_be_hidden()
+    # By keyboard: Tab to the button, Enter opens, Tab reaches the items, Escape folds the
+    # menu and goes back to its button.
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(button).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(links.first).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(links.first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(links.first).to_be_hidden()
+    expect(button).to_be_focused()
+    page.context.close()
+    # A wide screen: the menu on the header as it was, no button.
+    wide = browser.new_context(viewport={"width": 1280, "height": 900}, locale="nl-NL")
+    page = wide.new_page()
+    log_in(page, live_server.url, PLAYER)
+    expect(page.locator("[data-testid=menu-button]")).to_be_hidden()
+    expect(page.locator(".site-menu-links a", has_text="Mijn spellen")).to_be_visible()
+    wide.close()
+
+
+#: The boxes of the elements that match a selector: (text, width, height, left, right).
+BOXES = """(sel) => [...document.querySelectorAll(sel)].map((e) => {
+  const r = e.getBoundingClientRect();
+  return [e.textContent.trim().slice(0, 20), r.width, r.height, r.left, r.right];
+})"""
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_after_the_game_the_links_and_choices_are_finger_sized_on_a_phone(
+    live_server: Any, browser: Browser, viewport: dict[str, int]
+) -> None:
+    """Touch targets of at least 44 by 44 px on a phone (issue 23, item 7): the round links
+    of the review and the replay, the split view's choices, NL/EN and the menu button; the
+    tournament's per-deal tables show the result and % of every row on the screen."""
+    organizer = factories.make_user(ORGANIZER, organizer=True)
+    me = factories.make_user(PLAYER)
+    closed = factories.make_tournament(
+        created_by=organizer, name=LONG_TOURNAMENT, rounds=2, south_plays=()
+    )
+    others = [factories.play_to_end(g, g.user)[0] for g in _field(closed, ENTRANTS, scores=False)]
+    mine, _ = factories.play_to_end(services.entry_join(tournament_id=closed.pk, user=me).game, me)
+    _close(closed)
+    page = _phone_page(browser, viewport, mobile=True)
+    log_in(page, live_server.url, PLAYER)
+    width = viewport["width"]
+    targets = {
+        f"/games/{mine.pk}/review/": ".replay-rounds a",
+        f"/games/{mine.pk}/replay/": ".replay-rounds a",
+        f"/games/{mine.pk}/split/?with={others[1].pk}": ".split-choice :is(select, button)",
+        f"/tournaments/{closed.pk}/": ".lang-switch button, [data-testid=menu-button]",
+    }
+    small: list[str] = []
+    for path, selector in targets.items():
+        page.goto(f"{live_server.url}{path}")
+        assert page.evaluate("() => window.innerWidth") == width, path
+        boxes = page.evaluate(BOXES, selector)
+        assert boxes, (path, selector)
+        small += [
+            f"{path} {text!r} {w:.0f}x{h:.0f} at {left:.0f}..{right:.0f}"
+            for text, w, h, left, right in boxes
+            if w < 44 - 0.5 or h < 44 - 0.5 or left < -0.5 or right > width + 0.5
+        ]
+    assert not small, small
+    # The tournament's page: per deal, every row's result and % inside the screen.
+    page.goto(f"{live_server.url}/tournaments/{closed.pk}/")
+    rows = page.locator("table.deal tbody tr:not(.gap)")
+    assert rows.count() >= 2 * (len(ENTRANTS) + 1)
+    cells = page.evaluate(
+        """() => [...document.querySelectorAll('table.deal tbody tr:not(.gap)')].flatMap((tr) =>
+          [4, 5].map((i) => {
+            const td = tr.children[i], r = td.getBoundingClientRect();
+            return [tr.children[1].textContent.trim().slice(0, 12), i, td.textContent.trim(),
+                    r.left, r.right, r.width];
+          }))"""
+    )
+    outside = [c for c in cells if c[3] < -0.5 or c[4] > width + 0.5 or c[5] < 1]
+    assert not outside, outside
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("table.deal").first.evaluate("(e) => e.scrollIntoView()")
+    page.screenshot(path=str(ARTIFACTS / f"phone-deals-{width}.png"))
+    page.context.close()
