@@ -303,7 +303,7 @@ def tournament_create(
     admits_bots: bool = True,
     series: Any = None,
 ) -> Tournament:
-    """A new tournament with a fresh 32-byte secret and its commitment (RULES.md §5); its
+    """A new tournament with a fresh 32-byte secret and its commitment (docs/rules.md §5); its
     par is computed after the commit (``analysis.tournament_par_compute``). ``series``:
     the series it is an edition of (``tournaments.series``)."""
     from tournaments import analysis
@@ -1254,7 +1254,7 @@ def game_undo(*, game_id: int, user: User, seq: int) -> Game:
 
 def game_bot_finish(*, game_id: int) -> Game:
     """Play an unfinished game to its end with the bot in every seat, the player's too,
-    and mark it ``bot_finished`` (RULES.md §4, platform). Part of the close, which writes
+    and mark it ``bot_finished`` (docs/rules.md §4, platform). Part of the close, which writes
     the standings once at its end: the entry's results are not updated here."""
     return _bot_finish(game_id)[0]
 
