@@ -7,7 +7,7 @@ Run from the repository root::
         [--preset jokeren7 ...] [--horizon turn|round] [--know all|hands|next|none|infer]
         [--worlds 8] [--jsonl out.jsonl]
 
-Not a bot (RULES.md §4: no bot sees what its seat cannot): a measuring stick for what
+Not a bot (docs/rules.md §4: no bot sees what its seat cannot): a measuring stick for what
 the expert's decisions could gain. The ``oracle`` level plays like the strong bot but,
 where the released expert searches (the draw: open card or stock; the discard: the
 strong bot's card and the two loose cards with the most points, none that fits the
