@@ -4,7 +4,8 @@
 # engine test (or engine module) that imports any of them fails here.
 #
 #   bash scripts/test-engine.sh                        # tests/engine
-#   bash scripts/test-engine.sh tests/engine/test_cards.py -x
+#   bash scripts/test-engine.sh -x -q                  # options go to pytest
+#   bash scripts/test-engine.sh tests/engine/test_cards.py
 #
 # The engine comes from this checkout (the current directory is on the path under
 # `python -m pytest`), compiled modules included where `pip install -e .` built them.
@@ -26,7 +27,11 @@ for site_package in django celery pytest_django; do
   fi
 done
 
-if [ $# -eq 0 ]; then
-  set -- tests/engine
-fi
-"$VENV/bin/python" -m pytest -o addopts="" -p no:cacheprovider -m "not slow" "$@"
+# Extra arguments go to pytest; test paths among them replace tests/engine.
+paths=(tests/engine)
+for arg in "$@"; do
+  case "$arg" in
+    tests/*) paths=() ;;
+  esac
+done
+"$VENV/bin/python" -m pytest -o addopts="" -p no:cacheprovider -m "not slow" "$@" "${paths[@]}"
