@@ -1,4 +1,4 @@
-"""Jokeren: the rules engine (RULES.md §2-3) following ``engine.protocol``.
+"""Jokeren: the rules engine (docs/rules.md §2-3) following ``engine.protocol``.
 
 Use::
 

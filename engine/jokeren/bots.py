@@ -4,7 +4,7 @@ A bot sees only what its seat may see (``state.observe(seat)``: its own hand, th
 on the table, the open pile, the number of cards in the other hands and in the stock,
 the public log) and, to break ties, the round's ``bot:<seat>`` stream. So a bot's
 choice is a function of public information and the round's seed: two entrants who make
-the same choices get the same game, move for move (RULES.md §4).
+the same choices get the same game, move for move (docs/rules.md §4).
 
 Both levels play like a sensible person:
 
@@ -551,7 +551,7 @@ def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) ->
     calls in three in basic rounds, four in five in strong ones), and what it adds to
     the cached search of the live cards is a few bit operations; a cache entry per new
     hand cost more (its insertion, the untracking, and the garbage collections its
-    growth triggers: benchmarks/README.md, "Jokeren 7 basic at 1,000 rounds/s")."""
+    growth triggers: benchmarks/README.md at 566f5bf, "Jokeren 7 basic at 1,000 rounds/s")."""
     if jokers >= 2:
         return _partition_live(naturals, jokers, by_cards)
     weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
@@ -2154,7 +2154,7 @@ def _out_with_discard(
     """A necessary condition for going out this turn (card ids of the hand, sorted;
     ``taken``: the card taken from the open pile this turn, or ``None``): ``_out_possible``
     and, after taking from the open pile, more: the last discard is one card of the hand
-    not of the kind of the taken card (RULES.md §2: the card taken from the open pile may
+    not of the kind of the taken card (docs/rules.md §2: the card taken from the open pile may
     not be discarded the same turn), and every other card leaves by melds, lay-offs and
     swaps (``_out_possible`` of the hand without that card, leaving nothing). So a hand
     whose cards all fit the table, where the only card that could be kept back is the

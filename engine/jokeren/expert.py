@@ -24,12 +24,13 @@ table not counted for a seat that may lay it off). Another candidate replaces th
 strong bot's choice only when it is better by more than ``MARGIN`` points in every
 world (the worlds are few, and the rollouts noisy).
 
-Measured in duplicate play (benchmarks/README.md), this search does not play better
-than the strong bot: with the choice made on the total over the worlds it played 1.2 to
-1.3 points a round worse (the loose points at a rollout's end favour dumping high cards
-over keeping cards near a meld); longer rollouts (to the round's end with basic bots),
-a search of the draw alone, valuing loose cards by their outs, or counting only finished
-rounds did no better. Asking for a better result in every world, it is even with strong.
+Measured in duplicate play (benchmarks/README.md at 566f5bf, "The expert level"), this
+search does not play better than the strong bot: with the choice made on the total over
+the worlds it played 1.2 to 1.3 points a round worse (the loose points at a rollout's
+end favour dumping high cards over keeping cards near a meld); longer rollouts (to the
+round's end with basic bots), a search of the draw alone, valuing loose cards by their
+outs, or counting only finished rounds did no better. Asking for a better result in
+every world, it is even with strong.
 
 The search is counted in bot actions (``ACTION_BUDGET``), never in wall-clock time: no
 new world is started once the budget is spent. Every choice is a function of the
@@ -267,7 +268,7 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
 # --- a candidate, not released: the strong bot's play, with a discard the next player
 # does not take
 #
-# Measured in duplicate play (benchmarks/README.md, "Expert: where strong loses points"),
+# Measured in duplicate play (benchmarks/README.md at 566f5bf, "Expert: where strong loses points"),
 # the strong bot's weights are at a plateau, and a seat's result is mostly whether it
 # wins the race to go out. What the strong bot cannot see is whether the next player
 # takes the card it discards (a card taken from the open pile is one that player
@@ -284,7 +285,7 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
 # within the decision budget in every preset. It is no bot version: over deals 0-1999 it
 # played a little worse than the strong bot (+0.23 [+0.01, +0.45] points per player and
 # round in Jokeren 7, +0.31 [−0.00, +0.63] in Jokeren 13; version 1 was even), see
-# benchmarks/README.md, "Jokeren expert: a candidate within the budget". Releasing a
+# benchmarks/README.md at 566f5bf, "Jokeren expert: a candidate within the budget". Releasing a
 # candidate means a new ``BOT_VERSION`` (README, "Bot versions").
 
 #: the strong bot's best discards (by its ``_discard_score``) that the candidate compares

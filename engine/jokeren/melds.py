@@ -1,6 +1,6 @@
 """Melds ("setjes"): groups and runs, and what every joker on the table stands for.
 
-Rules (RULES.md §2, seed 000):
+Rules (docs/rules.md §2, seed 000):
 
 - A **group** is 3 or 4 cards of the same rank, all of different suits:
   ``7h 7c 7s`` yes, ``7h 7c 7c`` no, ``7h 7c **`` yes.
@@ -53,7 +53,7 @@ StandsFor = tuple[int, int] | None
 
 
 class InvalidMeld(IllegalMove):
-    """The cards do not form a group or a run (RULES.md §2)."""
+    """The cards do not form a group or a run (docs/rules.md §2)."""
 
     code = "invalid_meld"
 

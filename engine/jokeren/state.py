@@ -1,8 +1,8 @@
 """The state of one Jokeren round: the deal, the turns, the end and its scores.
 
-Rules (RULES.md §2-3, seeds 000 and 001):
+Rules (docs/rules.md §2-3, seeds 000 and 001):
 
-- Deal (RULES.md §5, ``engine.dealing``): the pack (per deck the suits c d h s, ranks
+- Deal (docs/rules.md §5, ``engine.dealing``): the pack (per deck the suits c d h s, ranks
   A..K, then 2 jokers) is shuffled with the stream ``deal`` of the round seed; the
   dealer is seat ``round_index % num_players``; the cards are dealt one at a time
   clockwise from the next seat until every hand is full; the next card opens the open
@@ -364,7 +364,7 @@ def _melding_rights(
     nobody melds where the variant says so (``first_cycle_no_meld``); otherwise the player
     to move may lay melds after the draw, and lay off too where the variant allows it
     before coming out, or once out (not in the turn it came out, unless
-    ``lay_off_same_turn``): RULES.md §2-§3. One rule for the observation and the seat's
+    ``lay_off_same_turn``): docs/rules.md §2-§3. One rule for the observation and the seat's
     narrow view."""
     first_cycle = v.first_cycle_no_meld and turn < v.num_players
     if player == seat and phase == "play" and not first_cycle:
@@ -1378,7 +1378,7 @@ def deal(
 ) -> tuple[bytes, list[list[int]], int | None, list[int]]:
     """The round seed, the hands per seat in the order dealt, the open card (``None`` when
     the variant turns none, ``variant.open_card``) and the stock (top first) of round
-    ``round_index`` (RULES.md §5: the card after the hands opens the pile; without an open
+    ``round_index`` (docs/rules.md §5: the card after the hands opens the pile; without an open
     card it stays on top of the stock)."""
     seed = round_seed(secret, round_index)
     pack = Stream(seed, "deal").shuffle(jokeren_deck(variant.decks))

@@ -1,6 +1,6 @@
 """One round of Klaverjassen: the deal, the bidding, eight tricks and the score.
 
-Dealing (RULES.md §5): the round seed is ``HMAC-SHA256(secret, "round:" + r)``; the
+Dealing (docs/rules.md §5): the round seed is ``HMAC-SHA256(secret, "round:" + r)``; the
 ordered 32-card pack is shuffled with the stream of label ``deal`` and dealt one card at
 a time clockwise from the first player (the seat after the dealer, dealer = ``r % 4``),
 8 cards each. The proposed trump suit is ``Stream(round_seed, "trump").uniform(4)``
@@ -178,7 +178,7 @@ class RoundResult:
 
 
 def score_round(tricks: Sequence[Trick], *, playing_team: int, variant: Variant) -> RoundResult:
-    """Score eight tricks (RULES.md §6): cards + 10 for the last trick, roem per trick to its
+    """Score eight tricks (docs/rules.md §6): cards + 10 for the last trick, roem per trick to its
     winner, pit +100 for a team with all 8 tricks, and nat if the playing team does not
     score more than the other team (a tie is nat unless ``tie_is_nat`` is off)."""
     points = [0, 0]

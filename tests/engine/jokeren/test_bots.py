@@ -1,4 +1,4 @@
-"""Jokeren bots: legal, deterministic, blind to hidden cards, and sensible (RULES.md §2-4)."""
+"""Jokeren bots: legal, deterministic, blind to hidden cards, and sensible (docs/rules.md §2-4)."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def test_hand_partition_puts_a_spare_joker_in_a_group_of_three() -> None:
 
 
 def _fewest_points_by_search(hand: list[int]) -> int:
-    """The least penalty a hand can keep (RULES.md: the points of the cards not in a
+    """The least penalty a hand can keep (docs/rules.md §2: the points of the cards not in a
     meld), by trying every set of disjoint melds; a meld is whatever the rules' own meld
     check accepts."""
     n = len(hand)
@@ -227,7 +227,7 @@ def test_bots_only_make_legal_moves(preset: str) -> None:
 def test_bots_only_make_legal_moves_in_changed_variants(
     preset: str, changes: dict[str, object]
 ) -> None:
-    """Every field of a variant is configurable (RULES.md §3): the bots follow it."""
+    """Every field of a variant is configurable (docs/rules.md §3): the bots follow it."""
     variant = dataclasses.replace(PRESETS[preset], **changes)  # type: ignore[arg-type]
     n = variant.num_players
     for r in range(4):

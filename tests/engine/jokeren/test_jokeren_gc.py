@@ -1,6 +1,6 @@
 """The Jokeren bots' caches hold nothing the cyclic garbage collector walks: a full
 collection visits every tracked object of the process, and the decision that triggers
-one pays for all of them (benchmarks/README.md, "Jokeren expert decision time: the
+one pays for all of them (benchmarks/README.md at 566f5bf, "Jokeren expert decision time: the
 garbage collector"). What the caches hold is facts about hands, never choices, so this
 changes no choice (tests/engine/test_bot_fingerprints.py)."""
 

@@ -1,6 +1,6 @@
 """The Klaverjas expert (version 2) bounds its work by counts: the decision that took
 424 ms on a quiet machine (``bench_expert.py --rounds 20``, Amsterdams, round 5, move
-19: benchmarks/README.md, "Klaverjas expert decision time: the garbage collector")
+19: benchmarks/README.md at 566f5bf, "Klaverjas expert decision time: the garbage collector")
 stays within its sample, draw and node caps, and the search's shared caches hold
 nothing the garbage collector has to walk (that decision's time was a full collection
 of the process's objects: the Jokeren bots' caches and this move cache's lists, which
