@@ -1,8 +1,6 @@
 """The Jokeren ``expert`` bot: determinized search over the ``strong`` bot's choices.
 
 One released version (``BOT_VERSIONS``): version 1, described next (``choose_expert``).
-A candidate for a version 2 (``choose_expert_v2``, below) is kept as code, not released:
-it keeps the decision budget but played a little worse than the strong bot.
 
 Version 1: the expert plays like the ``strong`` bot (its lay-downs, lay-offs and joker
 swaps) but searches the two decisions of a turn that matter most:
@@ -56,13 +54,10 @@ from engine.jokeren.actions import (
 )
 from engine.jokeren.bots import (
     _KIND_POINTS,
-    _lowest_id,
     choose,
-    decide,
     hand_partition,
     kind_of,
     table_view,
-    view_of,
 )
 
 if TYPE_CHECKING:
@@ -262,114 +257,6 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     if not always or worlds < MIN_WORLDS:
         return strong
     return candidates[max(always, key=lambda i: (totals[i], -i))]
-
-
-# --- a candidate, not released: the strong bot's play, with a discard the next player
-# does not take
-#
-# Measured in duplicate play (benchmarks/README.md, "Expert: where strong loses points"),
-# the strong bot's weights are at a plateau, and a seat's result is mostly whether it
-# wins the race to go out. What the strong bot cannot see is whether the next player
-# takes the card it discards (a card taken from the open pile is one that player
-# needed), and whether that card may let the next player go out. The candidate plays the
-# strong bot's draw, lay-downs, lay-offs, swaps and going out, and chooses its discard
-# among the strong bot's ``FEED_CANDIDATES`` best loose cards by the strong bot's discard
-# score less ``FEED_WEIGHT`` times the chance that the next player takes it and
-# ``FEED_OUT_WEIGHT`` times the chance that, holding it, the next player may go out, both
-# over ``FEED_WORLDS`` worlds sampled from the seat's observation (``_world``; the same
-# worlds for every card). The next player's draw is the strong bot's draw rule
-# (``bots.decide``) and its chance to go out the engine's quick necessary condition
-# (``bots._quick_out``), never the exact going-out search: the work of a decision is at
-# most ``FEED_WORLDS * FEED_CANDIDATES`` such predictions on top of one strong decision,
-# within the decision budget in every preset. It is no bot version: over deals 0-1999 it
-# played a little worse than the strong bot (+0.23 [+0.01, +0.45] points per player and
-# round in Jokeren 7, +0.31 [−0.00, +0.63] in Jokeren 13; version 1 was even), see
-# benchmarks/README.md, "Jokeren expert: a candidate within the budget". Releasing a
-# candidate means a new ``BOT_VERSION`` (README, "Bot versions").
-
-#: the strong bot's best discards (by its ``_discard_score``) that the candidate compares
-FEED_CANDIDATES: Final = 3
-#: worlds sampled to judge whether the next player takes a discard
-FEED_WORLDS: Final = 10
-#: what the next player taking the card is worth, in the strong bot's discard points
-FEED_WEIGHT: Final = 10.0
-#: what the next player perhaps going out with the card is worth, in the same points
-FEED_OUT_WEIGHT: Final = 30.0
-
-
-def _next_draw(state: JokerenState, seat: int) -> tuple[bool, bool]:
-    """For ``seat``, to draw in ``state``: whether the strong bot's draw rule takes the open
-    card, and whether the hand with it passes the quick condition for going out this turn
-    (which the strong bot would also take it for)."""
-    obs = state.observe(seat)
-    pile = obs.open_pile
-    if not pile:
-        return False, False
-    out = False
-    if not obs.first_cycle:
-        lay_off = obs.variant.lay_off_before_out or obs.out[obs.seat]
-        out = bots._quick_out(obs.hand, obs.table, lay_off, pile[-1])
-    take = decide(view_of(obs, strong=True), strong=True, rng=None) == DRAW_OPEN
-    return take or out, out
-
-
-def _feed_chances(
-    obs: JokerenObservation, hand: tuple[int, ...], kinds: list[int], rng: Stream
-) -> dict[int, tuple[float, float]]:
-    """For each kind in ``kinds`` (loose cards of the hand), the shares of ``FEED_WORLDS``
-    sampled worlds (``_world``; the same worlds for every kind) in which the next player
-    takes it from the open pile after this seat discards it, and in which it may then go
-    out (``_next_draw``)."""
-    known = _known_in_hands(obs)
-    unseen = _unseen(obs)
-    nxt = (obs.seat + 1) % obs.variant.num_players
-    takes = dict.fromkeys(kinds, 0)
-    outs = dict.fromkeys(kinds, 0)
-    for _ in range(FEED_WORLDS):
-        world = _world(obs, known, unseen, rng)
-        for k in kinds:
-            state = world.apply(DISCARDS[_lowest_id(hand, k)])
-            if state.is_terminal or state.current_player != nxt:
-                continue
-            take, out = _next_draw(state, nxt)
-            takes[k] += take
-            outs[k] += out
-    return {k: (takes[k] / FEED_WORLDS, outs[k] / FEED_WORLDS) for k in kinds}
-
-
-def choose_expert_v2(obs: JokerenObservation, *, rng: Stream) -> Action:
-    """The candidate's action (not released, see above): the strong bot's draw,
-    lay-downs, lay-offs, swaps and going out; its discard is chosen among the strong
-    bot's ``FEED_CANDIDATES`` best loose cards by the strong bot's discard score less the
-    weighted chances that the next player takes the card and may go out with it
-    (``_feed_chances``; ties: the lowest kind)."""
-    if obs.phase == "draw":
-        return choose(obs, level="strong", rng=rng)
-    line = bots.going_out_line(obs)
-    if line is not None:
-        return line[0]
-    view = view_of(obs, strong=True)
-    action: Action | None
-    try:
-        action = decide(view, strong=True, rng=None)
-    except ValueError:  # a tie among the strong bot's discards (it would draw at random)
-        action = None
-    if action is not None and not isinstance(action, Discard):
-        return action
-    part = hand_partition(obs.hand, view.by_cards)
-    loose = [k for k in dict.fromkeys(part.loose) if k != view.taken_kind]
-    if action is not None and len(loose) < 2:
-        return action
-    scores = {k: bots._discard_score(view, part, k) for k in loose}
-    ranked = sorted(loose, key=lambda k: (-scores[k], k))[:FEED_CANDIDATES]
-    chances = _feed_chances(obs, obs.hand, ranked, rng)
-
-    def value(k: int) -> float:
-        take, out = chances[k]
-        return scores[k] - FEED_WEIGHT * take - FEED_OUT_WEIGHT * out
-
-    best = max(ranked, key=lambda k: (value(k), -k))
-    return DISCARDS[_lowest_id(obs.hand, best)]
 
 
 def bot_action(state: JokerenState, *, level: str, version: int = BOT_VERSION) -> Action:
