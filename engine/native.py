@@ -28,7 +28,10 @@ from typing import Final
 #: see the calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``).
 COMPILED_MODULES: Final = (
     "engine.jokeren.melds",
-    "engine.jokeren.bots",
+    "engine.jokeren.bots.lanes",
+    "engine.jokeren.bots.hand",
+    "engine.jokeren.bots.opening",
+    "engine.jokeren.bots.policy",
 )
 
 #: Set (to ``1``) where the compiled modules must be loaded, as in CI (.ci/run):

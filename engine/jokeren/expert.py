@@ -53,7 +53,7 @@ from engine.jokeren.actions import (
     SwapJoker,
 )
 from engine.jokeren.bots import (
-    _KIND_POINTS,
+    KIND_POINTS,
     choose,
     hand_partition,
     kind_of,
@@ -181,7 +181,7 @@ def _penalty(state: JokerenState, seat: int, by_cards: bool) -> float:
         loose = tuple(k for k in loose if k not in fit)
     if by_cards:
         return float(len(loose) + part.loose_jokers)
-    return float(sum(_KIND_POINTS[k] for k in loose) + 25 * part.loose_jokers)
+    return float(sum(KIND_POINTS[k] for k in loose) + 25 * part.loose_jokers)
 
 
 def _value(state: JokerenState, seat: int, by_cards: bool) -> float:
@@ -210,7 +210,7 @@ def _candidates(obs: JokerenObservation, strong: Action) -> list[Action]:
     keep = {taken, chosen, *table.fit, *table.swaps}
     kinds = sorted(
         {k for k in part.loose if k not in keep},
-        key=lambda k: (-_KIND_POINTS[k], k),
+        key=lambda k: (-KIND_POINTS[k], k),
     )
     out: list[Action] = [strong]
     for k in kinds[: DISCARD_CANDIDATES - 1]:

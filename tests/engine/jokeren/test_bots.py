@@ -30,15 +30,15 @@ from engine.jokeren import (
     state_from_json,
 )
 from engine.jokeren.bots import (
-    _basic_draw,
-    _basic_play,
     choose,
     decide,
     going_out_line,
     hand_partition,
     open_card_goes_out,
+    policy,
     view_of,
 )
+from engine.jokeren.bots.policy import _basic_draw, _basic_play
 from engine.jokeren.melds import InvalidMeld, check_meld, meld_verdict
 from engine.jokeren.state import SeatView
 from engine.match import play_round
@@ -317,13 +317,13 @@ def test_table_view_does_not_depend_on_the_table_viewed_before() -> None:
     for preset in ("jokeren7", "jokeren13", "veertigen"):
         for state in positions(preset, 3, ("basic", "strong", "basic", "strong")):
             extended = bots.table_view(state.table)
-            saved_cache, saved_last = dict(bots._TABLE_CACHE), bots._LAST_VIEW[0]
-            bots._TABLE_CACHE.clear()
-            bots._LAST_VIEW[0] = ((), bots.TableView({}, {}, {}))
+            saved_cache, saved_last = dict(policy._TABLE_CACHE), policy._LAST_VIEW[0]
+            policy._TABLE_CACHE.clear()
+            policy._LAST_VIEW[0] = ((), bots.TableView({}, {}, {}))
             alone = bots.table_view(state.table)
-            bots._TABLE_CACHE.clear()
-            bots._TABLE_CACHE.update(saved_cache)
-            bots._LAST_VIEW[0] = saved_last
+            policy._TABLE_CACHE.clear()
+            policy._TABLE_CACHE.update(saved_cache)
+            policy._LAST_VIEW[0] = saved_last
             assert alone == extended
             assert list(alone.fit.items()) == list(extended.fit.items())
             assert list(alone.swaps.items()) == list(extended.swaps.items())

@@ -44,12 +44,10 @@ spare jokers it can hold.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from engine.cards import CARD_POINTS
 from engine.dealing import Stream
 from engine.errors import RoundOver
 from engine.jokeren.actions import (
@@ -64,825 +62,46 @@ from engine.jokeren.actions import (
     SwapJoker,
     lay_off_action,
 )
+from engine.jokeren.bots.hand import (
+    CARD_WEIGHTS,
+    JOKER_KIND,
+    KIND,
+    KIND_POINTS,
+    POINT_WEIGHTS,
+    HandMeld,
+    Partition,
+    hand_kinds,
+    kind_of,
+    partition,
+    rank_of_position,
+    run_positions,
+    solve_live,
+)
+from engine.jokeren.bots.hand import clear_caches as hand_clear_caches
+from engine.jokeren.bots.lanes import (
+    LANE,
+    LANE_BIT,
+    PARTNERS_ONE,
+    lane_mask,
+    lane_neighbours,
+    live_lanes,
+    live_mask,
+    live_with,
+    near_bits,
+    suit_rank_masks,
+)
+from engine.jokeren.bots.opening import Requirement, keep_one, opening_melds
+from engine.jokeren.bots.opening import clear_caches as opening_clear_caches
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
 from engine.jokeren.state import JokerenObservation, JokerenState, SeatView, state_of_fields
 from engine.jokeren.variants import Variant
-from engine.untracked import untrack, untracked_cache
+from engine.untracked import untracked_cache
 
 #: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
 #: the same values by the same names)
-_Seen = SeatView | JokerenObservation
+Seen = SeatView | JokerenObservation
 
 BOT_LEVELS: Final = ("basic", "strong")
-
-# --- hand analysis -------------------------------------------------------------------
-#
-# A card's *kind* is what the rules see of it: ``suit * 13 + rank - 1`` for a natural
-# card (0..51) and 52 for a joker. Two copies of a card in a two-deck game share a kind.
-# Run positions are 1 (ace low) .. 13 (king) and 14 (ace high).
-
-JOKER_KIND: Final = 52
-_JOKER_POINTS: Final = 25
-#: penalty points per kind
-_KIND_POINTS: Final = (*(CARD_POINTS[k] for k in range(52)), _JOKER_POINTS)
-#: the weight of a card in the "cards" scoring: one card outweighs any sum of points
-_CARD_WEIGHT: Final = 1000
-
-
-def kind_of(card: int) -> int:
-    """The kind of a Jokeren card id (two copies share a kind; every joker is 52)."""
-    return _KIND[card]
-
-
-#: the kind of every card id 0..107
-_KIND: Final = tuple(min(c % 54, JOKER_KIND) for c in range(108))
-
-
-def _rank_of_position(p: int) -> int:
-    return 1 if p == 14 else p
-
-
-class HandMeld(NamedTuple):
-    """A meld that a hand can lay: its natural kinds and what each of its jokers stands
-    for (rank 1..13, suit 0..3). (A named tuple: the hand analysis makes many.)"""
-
-    run: bool
-    naturals: tuple[int, ...]
-    jokers: tuple[tuple[int, int], ...]
-    #: a run whose ace (natural or joker) is above the king
-    ace_high: bool = False
-
-    @property
-    def size(self) -> int:
-        return len(self.naturals) + len(self.jokers)
-
-    def points(self) -> int:
-        """The meld's worth in points (seed 001: a joker counts 25)."""
-        return sum(_KIND_POINTS[k] for k in self.naturals) + _JOKER_POINTS * len(self.jokers)
-
-
-class Partition(NamedTuple):
-    """The best split of a hand into melds and loose cards ("deadwood"). (A named tuple:
-    one is made for every new hand, and cheaply.)"""
-
-    melds: tuple[HandMeld, ...]
-    #: natural kinds not in any meld
-    loose: tuple[int, ...]
-    #: jokers not in any meld (only when the hand holds no meld at all)
-    loose_jokers: int
-    #: the penalty of the loose cards (points, or cards then points)
-    cost: int
-
-
-def _weights(by_cards: bool) -> tuple[int, ...]:
-    if by_cards:
-        return tuple(_CARD_WEIGHT + p for p in _KIND_POINTS)
-    return _KIND_POINTS
-
-
-_POINT_WEIGHTS: Final = _weights(False)
-_CARD_WEIGHTS: Final = _weights(True)
-
-_Candidate = tuple[bool, tuple[int, ...], tuple[tuple[int, int], ...], bool]
-
-
-def _run_windows(
-    suit: int, low: int, first: int, present: Container[int], jokers: int
-) -> Iterator[tuple[list[int], list[tuple[int, int]], int, bool]]:
-    """Grow a run of ``suit`` from position ``low`` upwards, position by position from
-    ``first``: after each step the naturals taken (from ``present``), the jokers'
-    stands-for filling the gaps, the top position and whether it is natural. Stops
-    when more than ``jokers`` jokers would be needed. The lists are reused: copy them."""
-    base = suit * 13
-    top = 13 if low == 1 else 14
-    nat: list[int] = []
-    jk: list[tuple[int, int]] = []
-    for b in range(first, top + 1):
-        kb = base + (b - 1) % 13
-        natural = kb in present
-        if natural:
-            nat.append(kb)
-        else:
-            jk.append((_rank_of_position(b), suit))
-            if len(jk) > jokers:
-                return
-        yield nat, jk, b, natural
-
-
-def _candidate_sets(
-    k: int, present: frozenset[int], jokers: int
-) -> tuple[list[_Candidate], list[_Candidate]]:
-    """The melds that hold natural ``k`` (the lowest natural left), other naturals from
-    ``present`` (all higher than ``k``), and at most ``jokers`` jokers. Jokers are used
-    only where the meld needs them (a gap, or to reach three cards); spare jokers are
-    added afterwards. ``k`` alone with two jokers is offered only when ``k`` has no
-    other meld (two jokers are better spent next to other cards)."""
-    out: list[_Candidate] = []
-    lone: list[_Candidate] = []
-    suit, ri = divmod(k, 13)
-    rank = ri + 1
-    # groups: k with higher suits of the same rank
-    others = [s * 13 + ri for s in range(suit + 1, 4) if s * 13 + ri in present]
-    n_other = len(others)
-    for mask in range(1 << n_other):
-        chosen = tuple(others[i] for i in range(n_other) if mask >> i & 1)
-        n = 1 + len(chosen)
-        need = 3 - n if n < 3 else 0
-        if need > jokers:
-            continue
-        if need:
-            used = {suit} | {c // 13 for c in chosen}
-            free = [s for s in range(4) if s not in used]
-            (out if chosen else lone).append(
-                (False, chosen, tuple((rank, s) for s in free[:need]), False)
-            )
-        else:
-            out.append((False, chosen, (), False))
-    # runs with k as their lowest natural
-    for nat, jk, b, natural in _run_windows(suit, rank, rank + 1, present, jokers):
-        length = b - rank + 1
-        if length >= 3 and (natural or length == 3):
-            (out if nat else lone).append((True, tuple(nat), tuple(jk), b == 14))
-    if rank == 1:
-        # ace high: ... Q K A
-        base = suit * 13
-        nat = []
-        jk = []
-        for a in range(13, 1, -1):
-            ka = base + a - 1
-            natural = ka in present
-            if natural:
-                nat.append(ka)
-            else:
-                jk.append((a, suit))
-                if len(jk) > jokers:
-                    break
-            length = 14 - a + 1
-            if length >= 3 and (natural or length == 3):
-                (out if nat else lone).append((True, tuple(reversed(nat)), tuple(jk), True))
-    elif rank == 13 and jokers >= 2:
-        lone.append((True, (), ((12, suit), (1, suit)), True))
-    return out, lone
-
-
-_Memo = dict[tuple[tuple[int, ...], int], tuple[int, int, tuple[_Candidate, ...]]]
-
-
-def _solve_jokers(
-    rem: tuple[int, ...],
-    jokers: int,
-    weights: tuple[int, ...],
-    both: dict[int, tuple[list[_Candidate], ...]],
-    memo: _Memo,
-    exact: bool,
-    lone_always: bool = False,
-) -> tuple[int, int, tuple[_Candidate, ...]]:
-    """``_solve`` with the melds of each kind made once from the whole hand: here a run
-    whose natural card is gone takes a joker in its place (when jokers are left), a
-    group without one of its cards is skipped (the smaller group is a meld of its own).
-
-    ``exact``: the jokers left over count in the cost, each meld is also tried with every
-    number of spare jokers it can hold, and a card alone with two jokers is always tried.
-    Without it (quicker) jokers are used only where a meld needs them, cost nothing when
-    left over, and a card alone with two jokers is tried only when it has no other meld:
-    exact too when at most one joker is left over and some meld has room for it. With
-    ``lone_always`` (and not ``exact``) a card alone with two jokers is always tried: the
-    cost is then at most the exact one (a lower bound)."""
-    if not rem:
-        return (jokers * weights[JOKER_KIND] if exact else 0), 0, ()
-    key = (rem, jokers)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
-    k = rem[0]
-    rest = rem[1:]
-    cost, used, melds = _solve_jokers(rest, jokers, weights, both, memo, exact, lone_always)
-    best = (cost + weights[k], used, melds)
-    out, lone = both[k]
-    found = False
-    for group in (out, lone):
-        if group is lone and found and not exact and not lone_always:
-            break
-        for run, nat, jk, high in group:
-            if len(jk) > jokers:
-                continue
-            for c in nat:
-                if c not in rest:
-                    missing = [c for c in nat if c not in rest]
-                    break
-            else:
-                missing = []
-            if missing:
-                if not run:
-                    continue
-                nat = tuple(c for c in nat if c in rest)
-                jk = (*jk, *((c % 13 + 1, c // 13) for c in missing))
-                if len(jk) > jokers:
-                    continue
-            found = True
-            left = list(rest)
-            for c in nat:
-                left.remove(c)
-            left_t = tuple(left)
-            meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
-            # the meld as it is, and (exact) with each number of the spare jokers it holds
-            while meld is not None:
-                used_here = len(meld[2])  # (its jokers)
-                if used_here > jokers:
-                    break
-                c2, u2, m2 = _solve_jokers(
-                    left_t, jokers - used_here, weights, both, memo, exact, lone_always
-                )
-                u2 += used_here
-                if c2 < best[0] or (c2 == best[0] and u2 < best[1]):
-                    best = (c2, u2, (meld, *m2))  # (a meld is its candidate's tuple)
-                meld = _add_joker(meld) if exact and used_here < jokers else None
-    memo[key] = best
-    return best
-
-
-def _solve_naturals(
-    rem: tuple[int, ...],
-    weights: tuple[int, ...],
-    cands: dict[int, list[_Candidate]],
-    memo: _Memo,
-) -> tuple[int, int, tuple[_Candidate, ...]]:
-    """``_solve`` for a hand without jokers, with the melds of each kind made once from
-    the whole hand and checked here against what is left."""
-    if not rem:
-        return 0, 0, ()
-    key = (rem, 0)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
-    k = rem[0]
-    rest = rem[1:]
-    cost, _, melds = _solve_naturals(rest, weights, cands, memo)
-    best = (cost + weights[k], 0, melds)
-    for cand in cands[k]:
-        nat = cand[1]
-        if not all(c in rest for c in nat):
-            continue
-        left = list(rest)
-        for c in nat:
-            left.remove(c)
-        c2, _, m2 = _solve_naturals(tuple(left), weights, cands, memo)
-        if c2 < best[0]:
-            best = (c2, 0, ((cand[0], (k, *nat), (), cand[3]), *m2))
-    memo[key] = best
-    return best
-
-
-def run_positions(meld: HandMeld) -> list[int]:
-    """The run positions (1..14) its cards take, naturals first, then jokers."""
-    out = [14 if k % 13 == 0 and meld.ace_high else k % 13 + 1 for k in meld.naturals]
-    out += [14 if r == 1 and meld.ace_high else r for r, _ in meld.jokers]
-    return out
-
-
-def _add_joker(meld: HandMeld) -> HandMeld | None:
-    """The meld with one more joker, or ``None`` when it is full."""
-    if meld.run:
-        if meld.size >= 13:
-            return None
-        positions = run_positions(meld)
-        lo, hi = min(positions), max(positions)
-        suit = meld.naturals[0] // 13 if meld.naturals else meld.jokers[0][1]
-        p = hi + 1 if hi < 14 and not (hi == 13 and lo == 1) else lo - 1
-        return _new_meld(
-            HandMeld,
-            (
-                True,
-                meld.naturals,
-                (*meld.jokers, (_rank_of_position(p), suit)),
-                p == 14 or meld.ace_high,
-            ),
-        )
-    if meld.size >= 4:
-        return None
-    used = {k // 13 for k in meld.naturals} | {s for _, s in meld.jokers}
-    rank = meld.naturals[0] % 13 + 1
-    free = min(s for s in range(4) if s not in used)
-    return _new_meld(HandMeld, (False, meld.naturals, (*meld.jokers, (rank, free)), False))
-
-
-def _masks(naturals: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Per suit, a bit mask of run positions held (bit p for p = 1..14, an ace at 1 and
-    14); per rank index 0..12, a bit mask of suits held."""
-    by_suit = [0, 0, 0, 0]
-    by_rank = [0] * 13
-    for k in naturals:
-        suit, ri = divmod(k, 13)
-        by_suit[suit] |= _POS_BITS[ri]
-        by_rank[ri] |= 1 << suit
-    return by_suit, by_rank
-
-
-#: run position bits of a rank index (the ace is at positions 1 and 14)
-_POS_BITS: Final = (1 << 1 | 1 << 14, *(1 << (ri + 1) for ri in range(1, 13)))
-
-
-def _near(mask: int, ri: int) -> int:
-    """The bits of ``mask`` at positions p-2, p-1, p+1, p+2 of rank index ``ri`` (not an
-    ace) shifted to bits 0, 1, 3, 4."""
-    p = ri + 1
-    return (mask >> (p - 2)) & 0b11011
-
-
-#: a natural kind's bits in a hand's lane mask: 16 bits per suit, bit ``suit * 16 + p`` for
-#: run position p (1..14; an ace at 1 and 14). Positions 0 and 15 stay empty, so shifts
-#: by one or two never carry a card into another suit's positions 1..14.
-_LANE_BIT: Final = tuple(
-    1 << (k // 13 * 16 + k % 13 + 1) | (1 << (k // 13 * 16 + 14) if k % 13 == 0 else 0)
-    for k in range(52)
-)
-_LANE: Final = 0xFFFF
-
-
-def _lane_neighbours(k: int, m: int) -> int:
-    """How many cards of the lane mask ``m`` could share a meld with natural ``k``: the
-    same rank in another suit, or the same suit at most two run positions away."""
-    suit, ri = divmod(k, 13)
-    base = suit * 16
-    p = ri + 1
-    same = (m & _RANK_LANES[p]).bit_count() - 1
-    # an ace's neighbours are the two and three, and the queen and king
-    near = (
-        (m >> (base + 2) & 0b11) | (m >> (base + 10) & 0b1100)
-        if ri == 0
-        else m >> (base + p - 2) & 0b11011
-    )
-    return same + near.bit_count()
-
-
-#: the lane bits of run position p in every suit
-_RANK_LANES: Final = tuple(sum(1 << (s * 16 + p) for s in range(4)) for p in range(16))
-
-
-def _live_with(k: int, m: int, jokers: int) -> bool:
-    """Whether natural ``k`` has a partner to meld with among the cards of the lane mask
-    ``m`` (``_live_mask``'s test, for one card): with a joker one other suit of its rank or
-    one card of its suit within two places; without, two of each (in a row for a run)."""
-    if jokers:
-        return bool(m & _PARTNERS_ONE[k])
-    if (m & _OTHER_SUITS[k]).bit_count() >= 2:
-        return True
-    # two cards of its suit in a row next to it: below, around or above (lanes 0 and 15
-    # stay empty, so no shift reaches another suit's positions)
-    return bool(((m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)) & _LANE_BIT[k])
-
-
-def _lane_bits(suit: int, positions: Sequence[int]) -> int:
-    return sum(1 << (suit * 16 + p) for p in positions if 1 <= p <= 14)
-
-
-#: per natural kind: the lane bits of its rank in the other suits (an ace at position 1)
-_OTHER_SUITS: Final = tuple(
-    sum(1 << (s * 16 + k % 13 + 1) for s in range(4) if s != k // 13) for k in range(52)
-)
-#: per natural kind: the positions that make it live with one joker (a card of its rank
-#: in another suit, or of its suit one or two places away)
-_PARTNERS_ONE: Final = tuple(
-    _OTHER_SUITS[k]
-    | _lane_bits(
-        k // 13,
-        [
-            q
-            for p in ((1, 14) if k % 13 == 0 else (k % 13 + 1,))
-            for q in (p - 2, p - 1, p + 1, p + 2)
-        ],
-    )
-    for k in range(52)
-)
-
-
-def _live_mask(naturals: Sequence[int], jokers: int) -> int:
-    """The lane bits (``_LANE_BIT``) of the positions where a card of the hand has a
-    partner to meld with: the same rank in other suits (two more without a joker, one
-    more with one), or run neighbours (two in a row without a joker, one within two
-    places with one). A card without such a partner is loose in every split of the
-    hand."""
-    return _live_bits(_lane_mask(naturals), jokers)
-
-
-def _lane_mask(naturals: Iterable[int]) -> int:
-    """The lane mask of natural kinds: the ``_LANE_BIT`` of each, together."""
-    bits = _LANE_BIT
-    m = 0
-    for k in naturals:
-        m |= bits[k]
-    return m
-
-
-def _live_bits(m: int, jokers: int) -> int:
-    """``_live_mask`` of the lane mask ``m`` of a hand's naturals."""
-    a = m & _LANE
-    b = m >> 16 & _LANE
-    c = m >> 32 & _LANE
-    d = m >> 48
-    if jokers:
-        runs = m >> 1 | m >> 2 | m << 1 | m << 2
-        ranks = (a | b) & (c | d) | a & b | c & d  # at least two suits
-    else:
-        runs = (m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)
-        ranks = a & b & (c | d) | c & d & (a | b)  # at least three suits
-    return runs | ranks | ranks << 16 | ranks << 32 | ranks << 48
-
-
-def _solve_live(
-    live: tuple[int, ...],
-    jokers: int,
-    weights: tuple[int, ...],
-    exact: bool = True,
-    lone_always: bool = False,
-) -> tuple[int, int, tuple[_Candidate, ...]]:
-    """The melds of natural kinds ``live`` (sorted) and ``jokers`` that leave the least
-    weight loose (a kind's weight, index 52 a joker's): the cost, the jokers used, the
-    melds (``exact``: see ``_solve_jokers``)."""
-    # the kinds after each card, as a bit mask (bit k for kind k)
-    after = [0] * len(live)
-    mask = 0
-    for i in range(len(live) - 1, -1, -1):
-        after[i] = mask
-        mask |= 1 << live[i]
-    both: dict[int, tuple[list[_Candidate], ...]] = {}
-    cache = _CANDIDATES
-    for i, k in enumerate(live):
-        if k not in both:
-            key = (k, jokers, after[i] & _RELATED[k])
-            sets = cache.get(key)
-            if sets is None:
-                out, lone = _candidate_sets(k, frozenset(live[i + 1 :]), jokers)
-                if len(cache) >= 1 << 15:
-                    cache.clear()
-                # cached for good: objects the garbage collector need not walk (a tuple
-                # of no fixed length: compiled code keeps a pair unboxed and would box it
-                # anew, tracked, wherever it is stored)
-                sets = untrack(tuple((untrack(out), untrack(lone))))
-                cache[key] = sets
-                # the new key (a tuple, tracked until a collection looks at it) made the
-                # dict tracked again: the next young collection would walk all of it
-                untrack(cache)
-            both[k] = sets
-    if jokers:
-        return _solve_jokers(live, jokers, weights, both, {}, exact, lone_always)
-    # without jokers every meld of a sub-hand is a meld of the whole hand
-    cands = {k: out or lone for k, (out, lone) in both.items()}
-    return _solve_naturals(live, weights, cands, {})
-
-
-#: per natural kind, the bits of the kinds that can share a meld with it (its suit and
-#: its rank): a card's candidate melds depend on these cards only
-_RELATED: Final = tuple(
-    sum(1 << (k // 13 * 13 + r) for r in range(13)) | sum(1 << (s * 13 + k % 13) for s in range(4))
-    for k in range(52)
-)
-#: ``_candidate_sets`` by (kind, jokers, the related kinds present after it)
-#: (each value a pair: the candidates, and the lone ones)
-_CANDIDATES: dict[tuple[int, int, int], tuple[list[_Candidate], ...]] = {}
-
-
-def partition(naturals: tuple[int, ...], jokers: int, by_cards: bool = False) -> Partition:
-    """The split of a hand (sorted natural kinds and a number of jokers) into melds that
-    leaves the least penalty: fewest points, or with ``by_cards`` fewest cards first.
-    The cards that cannot meld (``_live_mask``) are loose in every split: the melds are
-    searched among the others (and cached on them: a hand that changes only by such
-    cards reuses them). Not cached itself: most hands it is asked about are new (two
-    calls in three in basic rounds, four in five in strong ones), and what it adds to
-    the cached search of the live cards is a few bit operations; a cache entry per new
-    hand cost more (its insertion, the untracking, and the garbage collections its
-    growth triggers: benchmarks/README.md, "Jokeren 7 basic at 1,000 rounds/s")."""
-    if jokers >= 2:
-        return _partition_live(naturals, jokers, by_cards)
-    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    bits = _LANE_BIT
-    m = 0
-    for k in naturals:
-        m |= bits[k]
-    # ``_live_bits(m, jokers)``, inline (this runs for most new hands)
-    a = m & _LANE
-    b = m >> 16 & _LANE
-    c = m >> 32 & _LANE
-    d = m >> 48
-    if jokers:
-        runs = m >> 1 | m >> 2 | m << 1 | m << 2
-        ranks = (a | b) & (c | d) | a & b | c & d
-    else:
-        runs = (m >> 1 & m >> 2) | (m << 1 & m >> 1) | (m << 1 & m << 2)
-        ranks = a & b & (c | d) | c & d & (a | b)
-    live_bits = (runs | ranks | ranks << 16 | ranks << 32 | ranks << 48) & m
-    if live_bits == m:  # every card can meld (an ace's two bits both live)
-        return _partition_live(naturals, jokers, by_cards)
-    if not live_bits:  # no card can meld (often so in a short hand)
-        cost = jokers * weights[JOKER_KIND]
-        for k in naturals:
-            cost += weights[k]
-        return _new_partition((), naturals, jokers, cost)
-    live: list[int] = []
-    dead: list[int] = []
-    dead_cost = 0
-    for k in naturals:
-        if live_bits & bits[k]:
-            live.append(k)
-        else:
-            dead.append(k)
-            dead_cost += weights[k]
-    if not dead:
-        return _partition_live(naturals, jokers, by_cards)
-    if not live:
-        return _new_partition((), naturals, jokers, dead_cost + jokers * weights[JOKER_KIND])
-    melds, loose, loose_jokers, cost = _partition_live(tuple(live), jokers, by_cards)
-    if loose:
-        dead += loose
-        dead.sort()
-    return _new_partition(melds, tuple(dead), loose_jokers, cost + dead_cost)
-
-
-def _new_partition(
-    melds: tuple[HandMeld, ...], loose: tuple[int, ...], loose_jokers: int, cost: int
-) -> Partition:
-    # made positionally (the named form calls the named tuple's Python ``__new__``)
-    return tuple.__new__(Partition, (melds, loose, loose_jokers, cost))
-
-
-@untracked_cache(maxsize=1 << 16)
-def _partition_live(live: tuple[int, ...], jokers: int, by_cards: bool) -> Partition:
-    """``partition`` of the cards that can meld (cached on them alone: a hand that
-    changes only by loose cards reuses it)."""
-    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    # the quick search, the spare jokers then put where a meld has room: exact unless a
-    # joker stays loose or two jokers could go with a card alone (then the exact search;
-    # with two jokers or more always, and only that)
-    spare = 0
-    melds: list[HandMeld] = []
-    if jokers < 2:
-        cost, used, raw = _solve_live(live, jokers, weights, exact=False)
-        melds = [_new_meld(HandMeld, c) for c in raw]
-        spare = jokers - used
-        while spare and melds:
-            for i, m in enumerate(melds):
-                bigger = _add_joker(m)
-                if bigger is not None:
-                    melds[i] = bigger
-                    spare -= 1
-                    break
-            else:
-                break
-    if spare or jokers >= 2:
-        cost, used, raw = _solve_live(live, jokers, weights)
-        melds = [_new_meld(HandMeld, c) for c in raw]
-        spare = jokers - used
-    loose = list(live)
-    for m in melds:
-        for k in m.naturals:
-            loose.remove(k)
-    # cached: objects the garbage collector need not walk (engine/untracked.py)
-    return untrack(_new_partition(untrack(tuple(map(untrack, melds))), tuple(loose), spare, cost))
-
-
-_new_meld: Final = tuple.__new__
-
-
-def clear_caches() -> None:
-    """Empty the hand-analysis caches (for benchmarks of the worst case)."""
-    _partition_live.cache_clear()
-    _opening_melds.cache_clear()
-    _points_split.cache_clear()
-    _CANDIDATES.clear()
-    _LINES.clear()
-    _relaxed_left.cache_clear()
-    _relaxed_weights.cache_clear()
-    _BITS_CACHE.clear()
-    _LAST_VIEW[0] = ((), TableView({}, {}, {}))
-
-
-def hand_partition(hand: Sequence[int], by_cards: bool = False) -> Partition:
-    """``partition`` of a hand of card ids (in any order)."""
-    naturals, jokers = _kinds(tuple(sorted(hand)))
-    return partition(naturals, jokers, by_cards)
-
-
-def _all_runs(
-    counts: Sequence[int], jokers: int, min_len: int
-) -> Iterator[tuple[tuple[int, ...], tuple[tuple[int, int], ...], bool]]:
-    """Every run of at least ``min_len`` cards the hand can make: (naturals, jokers'
-    stands-for, ace high). Runs end on a natural card unless they are exactly
-    ``min_len`` long, so a longer run is never split needlessly."""
-    present = {k for k in range(52) if counts[k] > 0}
-    for suit in range(4):
-        for a in range(1, 14):
-            for nat, jk, b, natural in _run_windows(suit, a, a, present, jokers):
-                length = b - a + 1
-                if length >= min_len and nat and (natural or length == min_len):
-                    yield tuple(nat), tuple(jk), b == 14
-
-
-def _all_groups(
-    counts: Sequence[int], jokers: int, size: int
-) -> Iterator[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
-    """Every group of exactly ``size`` cards (3 or 4) the hand can make."""
-    for ri in range(13):
-        suits = [s for s in range(4) if counts[s * 13 + ri] > 0]
-        for mask in range(1, 1 << len(suits)):
-            chosen = [suits[i] for i in range(len(suits)) if mask >> i & 1]
-            need = size - len(chosen)
-            if need < 0 or need > jokers:
-                continue
-            free = [s for s in range(4) if s not in chosen]
-            yield (
-                tuple(s * 13 + ri for s in chosen),
-                tuple((ri + 1, s) for s in free[:need]),
-            )
-
-
-@dataclass(frozen=True, slots=True)
-class Requirement:
-    """What a first lay-down must hold (the variant's opening rule for this round)."""
-
-    runs: tuple[int, ...] = ()
-    groups: tuple[int, ...] = ()
-    all_out: bool = False
-    points: int = 0
-    any_meld: bool = False
-
-
-def opening_melds(
-    naturals: tuple[int, ...], jokers: int, req: Requirement, by_cards: bool
-) -> tuple[HandMeld, ...] | None:
-    """The melds of a first lay-down that meets ``req`` and leaves the least penalty in
-    hand (at least one card is always kept for the discard), or ``None``."""
-    # cached on the requirement's fields: a key of tuples of ints, which the garbage
-    # collector need not walk (engine/untracked.py)
-    fields = (req.runs, req.groups, req.all_out, req.points, req.any_meld)
-    return _opening_melds(naturals, jokers, fields, by_cards)
-
-
-@untracked_cache(maxsize=1 << 14)
-def _opening_melds(
-    naturals: tuple[int, ...],
-    jokers: int,
-    fields: tuple[tuple[int, ...], tuple[int, ...], bool, int, bool],
-    by_cards: bool,
-) -> tuple[HandMeld, ...] | None:
-    req = Requirement(*fields)
-    slots: list[tuple[bool, int]] = sorted(
-        [(True, n) for n in req.runs] + [(False, n) for n in req.groups], reverse=True
-    )
-    best: tuple[int, tuple[HandMeld, ...]] | None = None
-    total_cards = len(naturals) + jokers
-
-    def finish(rem: list[int], j: int, chosen: list[HandMeld]) -> None:
-        nonlocal best
-        part = partition(tuple(sorted(rem)), j, by_cards)
-        melds = (*chosen, *part.melds)
-        if req.points:
-            # the split that leaves the least may fall short of the points: then the
-            # least-penalty split of those that reach them
-            need = req.points - sum(m.points() for m in chosen)
-            if sum(m.points() for m in part.melds) < need:
-                split = _points_split(tuple(sorted(rem)), j, need, by_cards)
-                if split is None:
-                    return
-                melds = (*chosen, *split)
-        if not melds:
-            return
-        laid = sum(m.size for m in melds)
-        left = total_cards - laid
-        if left < 1:
-            kept = _keep_one(melds, [n for _, n in slots])
-            if kept is None:
-                return
-            melds = kept
-            left = total_cards - sum(m.size for m in melds)
-        if req.all_out and left != 1:
-            return
-        if req.points and sum(m.points() for m in melds) < req.points:
-            return
-        cost = _hand_cost(naturals, jokers, melds, by_cards)
-        if best is None or cost < best[0]:
-            best = (cost, melds)
-
-    def search(i: int, rem: list[int], j: int, chosen: list[HandMeld]) -> None:
-        if i == len(slots):
-            finish(rem, j, chosen)
-            return
-        is_run, n = slots[i]
-        counts = [0] * 52
-        for k in rem:
-            counts[k] += 1
-        if is_run:
-            for nat, jk, high in _all_runs(counts, j, n):
-                left = list(rem)
-                for k in nat:
-                    left.remove(k)
-                search(i + 1, left, j - len(jk), [*chosen, HandMeld(True, nat, jk, high)])
-        else:
-            for gnat, gjk in _all_groups(counts, j, n):
-                left = list(rem)
-                for k in gnat:
-                    left.remove(k)
-                search(i + 1, left, j - len(gjk), [*chosen, HandMeld(False, gnat, gjk)])
-
-    search(0, list(naturals), jokers, [])
-    return None if best is None else best[1]
-
-
-@untracked_cache(maxsize=1 << 12)
-def _points_split(
-    naturals: tuple[int, ...], jokers: int, need: int, by_cards: bool
-) -> tuple[HandMeld, ...] | None:
-    """The melds of a hand (sorted natural kinds and jokers) worth at least ``need``
-    points that leave the least penalty and at least one card in hand, or ``None``: a
-    memoised search over the candidate melds of the lowest card left (each also with the
-    spare jokers it can hold), remembering the points still needed and whether a card is
-    kept."""
-    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    if sum(_KIND_POINTS[k] for k in naturals) + _JOKER_POINTS * jokers < need:
-        return None
-    Best = tuple[int, tuple[HandMeld, ...]] | None
-    memo: dict[tuple[tuple[int, ...], int, int, bool], Best] = {}
-
-    def solve(rem: tuple[int, ...], j: int, pts: int, kept: bool) -> Best:
-        """(cost, melds) of the best split of ``rem`` and ``j`` jokers that lays at least
-        ``pts`` more points and keeps a card (unless ``kept``: one is kept already)."""
-        if not rem:
-            if pts > 0 or not (kept or j):
-                return None
-            return j * weights[JOKER_KIND], ()
-        key = (rem, j, pts, kept)
-        if key in memo:
-            return memo[key]
-        k, rest = rem[0], rem[1:]
-        best: Best = None
-        r = solve(rest, j, pts, True)
-        if r is not None:
-            best = (r[0] + weights[k], r[1])
-        out, lone = _candidate_sets(k, frozenset(rest), j)
-        for run, nat, jk, high in (*out, *lone):
-            left = list(rest)
-            for c in nat:
-                left.remove(c)
-            left_t = tuple(left)
-            meld: HandMeld | None = _new_meld(HandMeld, (run, (k, *nat), jk, high))
-            while meld is not None and len(meld.jokers) <= j:
-                used = len(meld.jokers)
-                r = solve(left_t, j - used, max(0, pts - meld.points()), kept)
-                if r is not None and (best is None or r[0] < best[0]):
-                    best = (r[0], (meld, *r[1]))
-                meld = _add_joker(meld) if used < j else None
-        memo[key] = best
-        return best
-
-    found = solve(naturals, jokers, need, False)
-    return None if found is None else found[1]
-
-
-def _hand_cost(
-    naturals: Sequence[int], jokers: int, melds: Sequence[HandMeld], by_cards: bool
-) -> int:
-    weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
-    left = list(naturals)
-    j = jokers
-    for m in melds:
-        for k in m.naturals:
-            left.remove(k)
-        j -= len(m.jokers)
-    return sum(weights[k] for k in left) + j * weights[JOKER_KIND]
-
-
-def _keep_one(
-    melds: Sequence[HandMeld], required: Sequence[int] = ()
-) -> tuple[HandMeld, ...] | None:
-    """The melds with one card taken back into the hand (to discard), when they would
-    take every card: a natural from the end of a run or from a group of four, or else
-    without the meld worth least. The first melds are required ones: meld ``i`` keeps
-    at least ``required[i]`` cards and is never dropped."""
-    for i, m in enumerate(melds):
-        smaller = _without_one(m)
-        if smaller is None or (i < len(required) and smaller.size < required[i]):
-            continue
-        return (*melds[:i], smaller, *melds[i + 1 :])
-    extra = range(len(required), len(melds))
-    if len(melds) <= 1 or not extra:
-        return None
-    cheapest = min(extra, key=lambda i: melds[i].points())
-    return tuple(m for i, m in enumerate(melds) if i != cheapest)
-
-
-def _without_one(m: HandMeld) -> HandMeld | None:
-    """The meld less one natural card, still a meld, or ``None``."""
-    if m.size < 4 or len(m.naturals) < 2:
-        return None
-    if not m.run:
-        return HandMeld(False, m.naturals[1:], m.jokers)
-    positions = run_positions(m)
-    lo, hi = min(positions), max(positions)
-    for idx in range(len(m.naturals)):
-        p = positions[idx]
-        if p in (lo, hi):
-            rest = m.naturals[:idx] + m.naturals[idx + 1 :]
-            return HandMeld(True, rest, m.jokers, m.ace_high and p != 14)
-    return None
 
 
 # --- the table, as a bot sees it -------------------------------------------------------
@@ -914,7 +133,7 @@ def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
     cards = meld.cards
     stands_for = meld.stands_for
     size = len(cards)
-    kinds = _KIND
+    kinds = KIND
     if meld.kind == "run":
         if size >= 13:
             return []
@@ -1002,7 +221,7 @@ def table_view(table: tuple[Meld, ...]) -> TableView:
 
 
 class TableBits(NamedTuple):
-    """The lay-off places of a meld as lane masks (``_LANE_BIT``), for the quick
+    """The lay-off places of a meld as lane masks (``LANE_BIT``), for the quick
     going-out checks (``table_view`` joins them for the table)."""
 
     #: every natural kind that fits a meld
@@ -1020,7 +239,7 @@ class TableBits(NamedTuple):
 def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
     """``_meld_fits`` of a meld and the same places as lane masks (cached per meld)."""
     fits = _meld_fits(meld)
-    bits = _LANE_BIT
+    bits = LANE_BIT
     places = swap_bits = next_bits = 0
     nexts: list[tuple[int, int]] = []
     joker_fits = False
@@ -1141,7 +360,7 @@ def _specs(
 ) -> tuple[tuple[tuple[int, ...], tuple[StandsFor, ...]], ...]:
     """The cards and stands-for of each meld, for a ``LayMelds``: of the copies of a
     card the lowest id first (``hand`` sorted, as a state keeps it)."""
-    jokers = [c for c in hand if _KIND[c] == JOKER_KIND]
+    jokers = [c for c in hand if KIND[c] == JOKER_KIND]
     taken: list[int] = []
     out = []
     for m in melds:
@@ -1156,28 +375,11 @@ def _specs(
     return tuple(out)
 
 
-def _kinds(hand: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
-    """The sorted natural kinds of a hand (sorted card ids, as a state keeps them) and its
-    number of jokers."""
-    if hand and hand[-1] < 54:
-        # one deck: a natural card's id is its kind, the jokers (52, 53) come last
-        n = len(hand)
-        while n and hand[n - 1] >= JOKER_KIND:
-            n -= 1
-        return (hand if n == len(hand) else hand[:n]), len(hand) - n
-    kinds = sorted(map(_KIND.__getitem__, hand))
-    j = 0
-    while kinds and kinds[-1] == JOKER_KIND:
-        kinds.pop()
-        j += 1
-    return tuple(kinds), j
-
-
 def _discard_left(hand: Sequence[int], laid: Sequence[int], taken_kind: int | None) -> bool:
     """Whether the hand, less the cards ``laid``, still holds a card it may discard."""
     if taken_kind is None:
         return len(hand) > len(laid)
-    kinds = _KIND
+    kinds = KIND
     return any(kinds[c] != taken_kind and c not in laid for c in hand)
 
 
@@ -1205,20 +407,20 @@ def decide(view: BotView, *, strong: bool, rng: Stream | None) -> Action:
     return DISCARDS[_discard(view, part, strong, rng)]
 
 
-def _basic_play(obs: _Seen) -> Action:
+def _basic_play(obs: Seen) -> Action:
     """A basic bot's action after its draw: the next action of ``going_out_line`` when it
     can go out, else ``decide``, read straight from the seat's view (``obs``) when the
     hand has nothing to lay down, swap or lay off (most turns): then it discards
     (``_basic_discard``). Otherwise, or when no loose card may go, ``decide`` chooses on
     the bot's whole view (``view_of``, which a basic bot makes from the same narrow view)."""
     hand = obs.hand
-    naturals, jokers = _kinds(hand)
+    naturals, jokers = hand_kinds(hand)
     table = obs.table
     hit = _TABLE_CACHE.get(id(table))
     tb = hit[1] if hit is not None and hit[0] is table else table_view(table)
-    m = _lane_mask(naturals)
-    if obs.may_meld and _quick_bits(m, jokers, hand, tb if obs.may_lay_off and table else None):
-        line = _line_after_quick(obs)  # (``going_out_line``: its quick condition holds)
+    m = lane_mask(naturals)
+    if obs.may_meld and quick_bits(m, jokers, hand, tb if obs.may_lay_off and table else None):
+        line = line_after_quick(obs)  # (``going_out_line``: its quick condition holds)
         if line is not None:
             return line[0]
     by_cards = obs.variant.scoring == "cards"
@@ -1229,12 +431,12 @@ def _basic_play(obs: _Seen) -> Action:
         if not obs.may_lay_off or (
             not tb.swap_bits & m
             and not (part.loose_jokers and tb.joker_fits)
-            and not places & _lane_mask(part.loose)
+            and not places & lane_mask(part.loose)
         ):
             taken = obs.taken_from_open
-            weights = _CARD_WEIGHTS if by_cards else _POINT_WEIGHTS
+            weights = CARD_WEIGHTS if by_cards else POINT_WEIGHTS
             k = _basic_discard(
-                part.loose, weights, places, None if taken is None else _KIND[taken], naturals
+                part.loose, weights, places, None if taken is None else KIND[taken], naturals
             )
             if k >= 0:
                 return DISCARDS[_lowest_id(hand, k)]
@@ -1245,7 +447,7 @@ def _lowest_id(hand: Sequence[int], k: int) -> int:
     """The lowest card id of kind ``k`` in the hand (the copy a bot plays)."""
     if k != JOKER_KIND:
         return k if k in hand else k + 54
-    return min(c for c in hand if _KIND[c] == JOKER_KIND)
+    return min(c for c in hand if KIND[c] == JOKER_KIND)
 
 
 def _open_card_verdict(
@@ -1258,26 +460,26 @@ def _open_card_verdict(
     it can meld with the hand; ``None``: the strong bot weighs it."""
     if tk == JOKER_KIND:
         return bool(m)  # with only jokers nothing would be left to discard
-    if not jokers and m == _LANE_BIT[tk]:
+    if not jokers and m == LANE_BIT[tk]:
         return False  # only copies of the open card
-    if not strong and (jokers >= 2 or _live_with(tk, m, jokers)):
+    if not strong and (jokers >= 2 or live_with(tk, m, jokers)):
         return True
     if table is not None and (
-        table.places & _LANE_BIT[tk] or (strong and table.swap_bits & _LANE_BIT[tk])
+        table.places & LANE_BIT[tk] or (strong and table.swap_bits & LANE_BIT[tk])
     ):
         return True
     return None if strong else False
 
 
-def _basic_draw(obs: _Seen) -> Draw:
+def _basic_draw(obs: Seen) -> Draw:
     """A basic bot's draw (``_open_card_verdict``, and the open card when it makes going
     out possible: ``open_card_goes_out``), straight from the observation: one pass over
     the hand gives its jokers and the lane mask of its naturals."""
     pile = obs.open_pile
     if not pile:
         return DRAW_STOCK
-    kinds = _KIND
-    bits = _LANE_BIT
+    kinds = KIND
+    bits = LANE_BIT
     m = 0
     jokers = 0
     for c in obs.hand:
@@ -1299,7 +501,7 @@ def _basic_draw(obs: _Seen) -> Draw:
         sb = table.swap_bits
         swap_in = m & sb and (
             jokers
-            or m & _PARTNERS_ONE[tk]
+            or m & PARTNERS_ONE[tk]
             or sum(1 for c in obs.hand if kinds[c] != JOKER_KIND and bits[kinds[c]] & sb) >= 2
         )
         if (swap_in or bits[tk] & (sb | table.next_bits)) and open_card_goes_out(obs):
@@ -1314,21 +516,21 @@ def _take_open(view: BotView, strong: bool) -> bool:
     top = view.open_top
     if top is None:
         return False
-    tk = _KIND[top]
+    tk = KIND[top]
     naturals, jokers = view.naturals, view.jokers
     verdict = _open_card_verdict(
-        _lane_mask(naturals), jokers, tk, view.table if view.lay_off_now else None, strong
+        lane_mask(naturals), jokers, tk, view.table if view.lay_off_now else None, strong
     )
     if verdict is not None:
         return verdict
-    weights = _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
+    weights = CARD_WEIGHTS if view.by_cards else POINT_WEIGHTS
     now = partition(naturals, jokers, view.by_cards)
     after = partition(tuple(sorted((*naturals, tk))), jokers, view.by_cards)
     if after.cost < now.cost + weights[tk]:
         return True
     if not view.by_cards:
         # a cheap card that joins a loose card into a pair or a close run
-        return _KIND_POINTS[tk] <= _NEAR_TAKE and _outs(view, tk, (*now.loose,), now.melds) >= 4
+        return KIND_POINTS[tk] <= _NEAR_TAKE and _outs(view, tk, (*now.loose,), now.melds) >= 4
     return False
 
 
@@ -1356,9 +558,9 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
             if out_now:
                 melds = fewest.melds
                 if not fewest.loose and not fewest.loose_jokers:
-                    melds = _keep_one(melds)
+                    melds = keep_one(melds)
         elif not part.loose and not part.loose_jokers:
-            melds = _keep_one(melds)
+            melds = keep_one(melds)
     if not melds:
         return None
     if strong:
@@ -1373,12 +575,12 @@ def _lay_down(view: BotView, part: Partition, strong: bool) -> LayMelds | None:
 
 def _stuck_cards(naturals: tuple[int, ...], jokers: int, view: BotView) -> int:
     """How many cards stay in hand in every split and after every lay-off this turn: the
-    cards with no partner to meld with (``_live_mask``) that fit no meld on the table, not
+    cards with no partner to meld with (``live_mask``) that fit no meld on the table, not
     even after another card is laid off there. (Two or more: the hand cannot go out.)"""
     if jokers >= 2:
         return 0
-    live = _live_mask(naturals, jokers)
-    bits = _LANE_BIT
+    live = live_mask(naturals, jokers)
+    bits = LANE_BIT
     stuck = [k for k in naturals if not live & bits[k]]
     if stuck and view.lay_off_now:
         table = view.table
@@ -1418,7 +620,7 @@ def _safe_jokers(meld: HandMeld, unseen: Sequence[int]) -> HandMeld:
         return meld
     below = best[1]
     span = [*inner, *range(lo - below, lo), *range(hi + 1, hi + ends - below + 1)]
-    jokers = tuple((_rank_of_position(p), suit) for p in span)
+    jokers = tuple((rank_of_position(p), suit) for p in span)
     return HandMeld(True, meld.naturals, jokers, max(span + nat_pos) == 14)
 
 
@@ -1453,7 +655,7 @@ def _lay_off(view: BotView, part: Partition, strong: bool) -> LayOff | None:
     """Lay off a loose card (the most costly first) onto a meld it fits (``decide`` calls
     it only when one fits)."""
     fit = view.table.fit
-    weights = _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
+    weights = CARD_WEIGHTS if view.by_cards else POINT_WEIGHTS
     loose = sorted(set(part.loose), key=lambda k: (-weights[k], k))
     if part.loose_jokers:
         loose.insert(0, JOKER_KIND)
@@ -1536,7 +738,7 @@ def _discard(view: BotView, part: Partition, strong: bool, rng: Stream | None) -
     """The card to discard: a loose natural card (the highest, or for ``strong`` the one
     least worth keeping), else the meld card whose loss costs least; a joker only when
     nothing else may go."""
-    weights = _CARD_WEIGHTS if view.by_cards else _POINT_WEIGHTS
+    weights = CARD_WEIGHTS if view.by_cards else POINT_WEIGHTS
     taken = view.taken_kind
     hand = view.hand
     if not strong:
@@ -1579,12 +781,12 @@ def _basic_discard(
     fits the table last), among equals the one with fewest neighbours in hand, then the
     highest kind; never the kind taken from the open pile this turn. (The neighbours, at
     most 7, weigh less than one point, so they are counted only for the cards tied on
-    points.) ``places``: the lane bits (``_LANE_BIT``) of the kinds that fit the table;
+    points.) ``places``: the lane bits (``LANE_BIT``) of the kinds that fit the table;
     ``taken``: the kind taken from the open pile this turn; ``naturals``: the hand's
     natural kinds."""
     top = -10_000
     tied: list[int] = []
-    bits = _LANE_BIT
+    bits = LANE_BIT
     for k in loose:  # sorted, a kind may come twice (two decks)
         if k == taken:
             continue
@@ -1596,11 +798,11 @@ def _basic_discard(
             tied.append(k)
     if len(tied) <= 1:
         return tied[0] if tied else -1
-    m = _lane_mask(naturals)
+    m = lane_mask(naturals)
     fewest = 99
     pick = -1
     for k in tied:  # ascending: the last of the fewest is the highest kind
-        n = _lane_neighbours(k, m)
+        n = lane_neighbours(k, m)
         if n <= fewest:
             fewest = n
             pick = k
@@ -1671,7 +873,7 @@ def _go_out_chance(
     if left > 3:
         return 0.0  # one more card cannot take four loose cards out
     base = left <= 0
-    by_suit, by_rank = _masks(naturals)
+    by_suit, by_rank = suit_rank_masks(naturals)
     good = 0
     for x in range(53):
         n = unseen[x]
@@ -1684,7 +886,7 @@ def _go_out_chance(
             near = (
                 by_rank[ri]
                 or x in view.table.fit
-                or (_near(by_suit[suit], ri) if ri else by_suit[suit] & 0b11000000001100)
+                or (near_bits(by_suit[suit], ri) if ri else by_suit[suit] & 0b11000000001100)
             )
             ok = _left_after(tuple(sorted((*naturals, x))), jokers, view) <= 1 if near else base
         if ok:
@@ -1698,7 +900,7 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
     of feeding the next player; high cards weigh more when an opponent is nearly out."""
     others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
     fewest = min(others) if others else 99
-    value = 1.0 + _KIND_POINTS[k] / 20 if view.by_cards else float(_KIND_POINTS[k])
+    value = 1.0 + KIND_POINTS[k] / 20 if view.by_cards else float(KIND_POINTS[k])
     if fewest <= 2:
         value *= 2.5
     elif fewest <= 4:
@@ -1731,7 +933,7 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
 # --- the observation, and the protocol's entry points ------------------------------------
 
 
-def _requirement(obs: _Seen) -> Requirement | None:
+def _requirement(obs: Seen) -> Requirement | None:
     if not obs.needs_opening:
         return None
     v = obs.variant
@@ -1758,7 +960,7 @@ def _seen(obs: JokerenObservation) -> tuple[int, ...]:
 
 def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
     """Kinds ``seat`` took from the open pile this round (public: the log shows them)."""
-    return frozenset(_KIND[card] for who, card in obs.open_takes if who == seat)
+    return frozenset(KIND[card] for who, card in obs.open_takes if who == seat)
 
 
 #: what a basic bot's view holds for the facts only a strong bot uses
@@ -1767,7 +969,7 @@ _NO_KINDS: Final[frozenset[int]] = frozenset()
 _NO_COUNTS: Final[tuple[int, ...]] = ()
 
 
-def view_of(obs: _Seen, *, strong: bool) -> BotView:
+def view_of(obs: Seen, *, strong: bool) -> BotView:
     """The ``BotView`` of the seat to move: from its observation, or for a basic bot also
     from its ``SeatView`` (the facts only a strong bot uses, the hand counts, the cards
     seen and the next player's takes, are then left empty)."""
@@ -1796,7 +998,7 @@ def view_of(obs: _Seen, *, strong: bool) -> BotView:
         lay_off_now = obs.may_lay_off
     taken = obs.taken_from_open
     hand = obs.hand
-    naturals, jokers = _kinds(hand)
+    naturals, jokers = hand_kinds(hand)
     out = obs.out[seat]
     open_pile = obs.open_pile
     table = obs.table
@@ -1819,7 +1021,7 @@ def view_of(obs: _Seen, *, strong: bool) -> BotView:
             lay_off_now,
             v.lay_off_before_out or out,
             _requirement(obs) if obs.needs_opening else None,
-            None if taken is None else _KIND[taken],
+            None if taken is None else KIND[taken],
             v.scoring == "cards",
             v.decks,
             hand_counts,
@@ -1885,7 +1087,7 @@ def bot_action(state: JokerenState, *, level: str) -> Action:
 _OutKey = tuple[tuple[int, ...], tuple[Meld, ...], bool, bool]
 
 
-def _own_state(obs: _Seen) -> JokerenState:
+def _own_state(obs: Seen) -> JokerenState:
     """A state that holds only what the seat of ``obs`` knows: its hand, the table, the
     open pile and the public counters; the other hands and the stock are empty."""
     seat = obs.seat
@@ -1956,10 +1158,10 @@ _ACE_HIGH: Final = sum(1 << (s * 16 + 14) for s in range(4))
 def _quick_out(
     hand: Sequence[int], melds: tuple[Meld, ...], lay_off: bool, extra: int = -1
 ) -> bool:
-    """``_quick_bits`` for a hand (card ids; ``extra``: one more card, e.g. the open card,
+    """``quick_bits`` for a hand (card ids; ``extra``: one more card, e.g. the open card,
     or -1) and the table (``lay_off``: the seat may lay off this turn)."""
-    kinds = _KIND
-    bits = _LANE_BIT
+    kinds = KIND
+    bits = LANE_BIT
     m = 0
     jokers = 0
     for c in hand:
@@ -1975,10 +1177,10 @@ def _quick_out(
             jokers += 1
         else:
             m |= bits[k]
-    return _quick_bits(m, jokers, hand, table_bits(melds) if lay_off and melds else None)
+    return quick_bits(m, jokers, hand, table_bits(melds) if lay_off and melds else None)
 
 
-def _quick_bits(
+def quick_bits(
     m: int, jokers: int, hand: Sequence[int], table: TableView | TableBits | None
 ) -> bool:
     """A quick necessary condition for going out this turn, on bit masks (``m``: the lane
@@ -1994,8 +1196,8 @@ def _quick_bits(
         sb = table.swap_bits
         placed = table.places | sb
         if m & sb:
-            kinds = _KIND
-            bits = _LANE_BIT
+            kinds = KIND
+            bits = LANE_BIT
             for c in hand:
                 k = kinds[c]
                 if k != JOKER_KIND and sb & bits[k]:
@@ -2006,9 +1208,9 @@ def _quick_bits(
             for between, after in table.next_places:
                 if m & between:
                     placed |= after
-    a = m & _LANE
-    b = m >> 16 & _LANE
-    c = m >> 32 & _LANE
+    a = m & LANE
+    b = m >> 16 & LANE
+    c = m >> 32 & LANE
     d = m >> 48
     if jokers:
         runs = m >> 1 | m >> 2 | m << 1 | m << 2
@@ -2033,7 +1235,7 @@ def _quick_bits(
     n = lone.bit_count()
     if n <= 2:
         return True
-    lanes = (lone & _LANE, lone >> 16 & _LANE, lone >> 32 & _LANE, lone >> 48)
+    lanes = (lone & LANE, lone >> 16 & LANE, lone >> 32 & LANE, lone >> 48)
     if max(x.bit_count() for x in lanes) >= n - 1:
         return True  # one suit
     counts = [0] * 16  # one rank: cards per run position over the suits
@@ -2066,7 +1268,7 @@ def _out_possible(
     if not lay_off or not melds:
         return _relaxed_left(naturals, jokers, 0, False) <= keep
     table = table_bits(melds)
-    bits = _LANE_BIT
+    bits = LANE_BIT
     swaps = table.swap_bits
     free_jokers = table.joker_fits
     swappable = [i for i, k in enumerate(naturals) if swaps & bits[k]]
@@ -2096,9 +1298,9 @@ def _out_after_swaps(
 ) -> bool:
     """``_out_possible`` once the swaps are chosen: ``naturals`` and ``jokers`` are the
     hand after them, ``placed`` the lane bits of the lay-off places of the table."""
-    bits = _LANE_BIT
+    bits = LANE_BIT
     available = jokers
-    m = _lane_mask(naturals)
+    m = lane_mask(naturals)
     runs: dict[int, tuple[tuple[int, int], ...]] = {}
     #: the kinds that may go to the table, as bits (bit k for kind k): ``_relaxed_left``'s
     #: cache key, ints, which the garbage collector need not walk
@@ -2161,20 +1363,20 @@ def _out_with_discard(
     taken one or one that another lay-off needs first (9s before 8s on ``Ts Js Qs``), is
     ruled out: ``_out_possible`` alone lets the search lay off every card before it finds
     that nothing is left to discard."""
-    naturals, jokers = _kinds(hand)
+    naturals, jokers = hand_kinds(hand)
     if not _out_possible(naturals, jokers, melds, lay_off):
         return False
     if taken is None:
         return True
-    barred = _KIND[taken]
+    barred = KIND[taken]
     if jokers and barred != JOKER_KIND and _out_possible(naturals, jokers - 1, melds, lay_off, 0):
         return True
     # the taken card itself stays only when it may be swapped for a table joker (the joker
     # is then the discard)
-    # (a kind's lane bits are its own: ``swap_bits & _LANE_BIT[k]`` is ``k`` in the swaps)
+    # (a kind's lane bits are its own: ``swap_bits & LANE_BIT[k]`` is ``k`` in the swaps)
     swaps = table_bits(melds).swap_bits if lay_off and melds else 0
     for i, k in enumerate(naturals):
-        if (k == barred and not swaps & _LANE_BIT[k]) or (i and naturals[i - 1] == k):
+        if (k == barred and not swaps & LANE_BIT[k]) or (i and naturals[i - 1] == k):
             continue
         if _out_possible((*naturals[:i], *naturals[i + 1 :]), jokers, melds, lay_off, 0):
             return True
@@ -2191,8 +1393,8 @@ def _relaxed_left(naturals: tuple[int, ...], jokers: int, placeable: int, free_j
         kept = 0
     else:
         # a card with no partner to meld with stays (kept) unless it may go to the table
-        live_bits = _live_bits(_lane_mask(naturals), jokers)
-        bits = _LANE_BIT
+        live_bits = live_lanes(lane_mask(naturals), jokers)
+        bits = LANE_BIT
         live = tuple(k for k in naturals if live_bits & bits[k])
         kept = sum(1 for k in naturals if not live_bits & bits[k] and not placeable >> k & 1)
         if kept > 1 or not live:
@@ -2202,7 +1404,7 @@ def _relaxed_left(naturals: tuple[int, ...], jokers: int, placeable: int, free_j
         return kept
     # a lower bound is enough for a necessary condition: jokers left over cost nothing
     weights = _relaxed_weights(placeable, free_jokers)
-    return kept + _solve_live(live, jokers, weights, exact=False, lone_always=True)[0]
+    return kept + solve_live(live, jokers, weights, exact=False, lone_always=True)[0]
 
 
 @lru_cache(maxsize=1 << 10)
@@ -2233,7 +1435,7 @@ def _search_out(state: JokerenState, seat: int) -> tuple[Action, ...] | None:
         hand = s.hands[seat]
         if len(hand) == 1:
             taken = s.taken_from_open
-            if taken is not None and _KIND[taken] == _KIND[hand[0]]:
+            if taken is not None and KIND[taken] == KIND[hand[0]]:
                 return None
             passed.append(s)
             return (DISCARDS[hand[0]],)
@@ -2302,7 +1504,7 @@ _Rules = tuple[Variant, int, int, int | None]
 _LINES: dict[_OutKey, tuple[_Rules, tuple[Action, ...]]] = {}
 
 
-def going_out_line(obs: _Seen) -> tuple[Action, ...] | None:
+def going_out_line(obs: Seen) -> tuple[Action, ...] | None:
     """The actions that take every card of the hand out this turn, from the seat's own
     observation (its turn, after its draw), ending with the discard; ``None`` when no
     legal sequence of this turn goes out. Exact with respect to the engine's rules (the
@@ -2313,11 +1515,11 @@ def going_out_line(obs: _Seen) -> tuple[Action, ...] | None:
         return None
     if not _quick_out(obs.hand, obs.table, obs.may_lay_off):
         return None
-    return _line_after_quick(obs)
+    return line_after_quick(obs)
 
 
-def _line_after_quick(obs: _Seen) -> tuple[Action, ...] | None:
-    """``going_out_line`` once its quick condition (``_quick_bits``) holds."""
+def line_after_quick(obs: Seen) -> tuple[Action, ...] | None:
+    """``going_out_line`` once its quick condition (``quick_bits``) holds."""
     seat = obs.seat
     hand = obs.hand
     melds = obs.table
@@ -2335,7 +1537,7 @@ def _line_after_quick(obs: _Seen) -> tuple[Action, ...] | None:
     return _search_out(_own_state(obs), seat)
 
 
-def open_card_goes_out(obs: _Seen) -> bool:
+def open_card_goes_out(obs: Seen) -> bool:
     """Whether taking the open card (the seat's turn, before its draw) lets it go out this
     turn (``going_out_line`` on the state after the draw)."""
     pile = obs.open_pile
@@ -2366,3 +1568,14 @@ def simplest_action(state: JokerenState) -> Action:
         if type(action) is Discard:
             return action
     return legal[0]
+
+
+def clear_caches() -> None:
+    """Empty the bots' caches (for benchmarks of the worst case)."""
+    hand_clear_caches()
+    opening_clear_caches()
+    _BITS_CACHE.clear()
+    _LAST_VIEW[0] = ((), TableView({}, {}, {}))
+    _LINES.clear()
+    _relaxed_left.cache_clear()
+    _relaxed_weights.cache_clear()

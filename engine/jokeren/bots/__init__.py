@@ -1,0 +1,58 @@
+"""The Jokeren bots, by concern (docs/rules.md, section 4: a bot's choice is a function
+of what its seat may see and of the round's seed).
+
+- ``lanes``: hands as bit masks, for the quick tests;
+- ``hand``: hand analysis, the split of a hand into melds that leaves the least penalty;
+- ``opening``: the first lay-down that meets the variant's opening requirement;
+- ``policy``: the ``basic`` and ``strong`` bots and the exact going-out search.
+
+The names below are the ones code outside the package uses.
+"""
+
+from __future__ import annotations
+
+from engine.jokeren.bots.hand import (
+    JOKER_KIND,
+    KIND_POINTS,
+    HandMeld,
+    Partition,
+    hand_partition,
+    kind_of,
+    partition,
+)
+from engine.jokeren.bots.policy import (
+    BOT_LEVELS,
+    BotView,
+    TableView,
+    bot_action,
+    choose,
+    clear_caches,
+    decide,
+    going_out_line,
+    open_card_goes_out,
+    simplest_action,
+    table_view,
+    view_of,
+)
+
+__all__ = [
+    "BOT_LEVELS",
+    "JOKER_KIND",
+    "KIND_POINTS",
+    "BotView",
+    "HandMeld",
+    "Partition",
+    "TableView",
+    "bot_action",
+    "choose",
+    "clear_caches",
+    "decide",
+    "going_out_line",
+    "hand_partition",
+    "kind_of",
+    "open_card_goes_out",
+    "partition",
+    "simplest_action",
+    "table_view",
+    "view_of",
+]
