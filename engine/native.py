@@ -31,6 +31,8 @@ COMPILED_MODULES: Final = (
     "engine.jokeren.bots.lanes",
     "engine.jokeren.bots.hand",
     "engine.jokeren.bots.opening",
+    "engine.jokeren.bots.table",
+    "engine.jokeren.bots.view",
     "engine.jokeren.bots.policy",
 )
 

@@ -4,6 +4,8 @@ of what its seat may see and of the round's seed).
 - ``lanes``: hands as bit masks, for the quick tests;
 - ``hand``: hand analysis, the split of a hand into melds that leaves the least penalty;
 - ``opening``: the first lay-down that meets the variant's opening requirement;
+- ``table``: the melds on the table as a bot sees them (lay-off places, joker swaps);
+- ``view``: what a bot sees of its seat (``BotView``), from its observation;
 - ``policy``: the ``basic`` and ``strong`` bots and the exact going-out search.
 
 The names below are the ones code outside the package uses.
@@ -22,8 +24,6 @@ from engine.jokeren.bots.hand import (
 )
 from engine.jokeren.bots.policy import (
     BOT_LEVELS,
-    BotView,
-    TableView,
     bot_action,
     choose,
     clear_caches,
@@ -31,9 +31,9 @@ from engine.jokeren.bots.policy import (
     going_out_line,
     open_card_goes_out,
     simplest_action,
-    table_view,
-    view_of,
 )
+from engine.jokeren.bots.table import TableView, table_view
+from engine.jokeren.bots.view import BotView, view_of
 
 __all__ = [
     "BOT_LEVELS",

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from engine.dealing import Stream
 from engine.errors import RoundOver
@@ -90,269 +90,17 @@ from engine.jokeren.bots.lanes import (
     near_bits,
     suit_rank_masks,
 )
-from engine.jokeren.bots.opening import Requirement, keep_one, opening_melds
 from engine.jokeren.bots.opening import clear_caches as opening_clear_caches
+from engine.jokeren.bots.opening import keep_one, opening_melds
+from engine.jokeren.bots.table import TableBits, TableView, table_bits, table_view
+from engine.jokeren.bots.table import clear_caches as table_clear_caches
+from engine.jokeren.bots.view import BotView, Seen, view_of
 from engine.jokeren.melds import Meld, StandsFor, lay_off_options
-from engine.jokeren.state import JokerenObservation, JokerenState, SeatView, state_of_fields
+from engine.jokeren.state import JokerenObservation, JokerenState, state_of_fields
 from engine.jokeren.variants import Variant
 from engine.untracked import untracked_cache
 
-#: what a bot reads of its seat: the whole observation, or its narrow part (``SeatView``,
-#: the same values by the same names)
-Seen = SeatView | JokerenObservation
-
 BOT_LEVELS: Final = ("basic", "strong")
-
-
-# --- the table, as a bot sees it -------------------------------------------------------
-
-
-class TableView(NamedTuple):
-    """The melds on the table, reduced to what lay-offs and swaps need (a named tuple:
-    made for every new table, and cheaply)."""
-
-    #: kind (a natural, or 52 for a joker) -> index of the first meld it can be laid
-    #: off on
-    fit: dict[int, int]
-    #: natural kind -> index of the first meld holding a joker that stands for it
-    swaps: dict[int, int]
-    #: a natural kind laid off at the end of a run -> the kind that then fits next
-    unlock: dict[int, int]
-    #: the same places as lane masks (``TableBits``), for the quick going-out checks
-    places: int = 0
-    swap_bits: int = 0
-    next_places: tuple[tuple[int, int], ...] = ()
-    next_bits: int = 0
-    joker_fits: bool = False
-
-
-def _meld_fits(meld: Meld) -> list[tuple[int, int]]:
-    """The kinds that can be laid off on a meld (52: a joker), each with the kind that
-    fits after it (-1: none). Read from the meld's cards and stands-for alone: a run is
-    listed low to high, so its first card gives its lowest position."""
-    cards = meld.cards
-    stands_for = meld.stands_for
-    size = len(cards)
-    kinds = KIND
-    if meld.kind == "run":
-        if size >= 13:
-            return []
-        first = stands_for[0]
-        lo = kinds[cards[0]] % 13 + 1 if first is None else first[0]
-        hi = lo + size - 1
-        suit = -1
-        for i in range(size):  # (an index loop: compiled, ``zip(strict=True)`` is a call)
-            if stands_for[i] is None:
-                suit = kinds[cards[i]] // 13
-                break
-        base = suit * 13
-        room = size + 1 < 13
-        out = [(JOKER_KIND, -1)]
-        if lo > 1:
-            out.append((base + lo - 2, base + lo - 3 if lo > 2 and room else -1))
-        if hi < 14:
-            out.append((base + hi % 13, base + (hi + 1) % 13 if hi < 13 and room else -1))
-        return out
-    if size >= 4:
-        return []
-    used = [False] * 4
-    ri = -1
-    for i in range(size):
-        sf = stands_for[i]
-        if sf is None:
-            k = kinds[cards[i]]
-            used[k // 13] = True
-            ri = k % 13
-        else:
-            used[sf[1]] = True
-    return [(JOKER_KIND, -1), *((s * 13 + ri, -1) for s in range(4) if not used[s])]
-
-
-def table_view(table: tuple[Meld, ...]) -> TableView:
-    """The ``TableView`` of the melds on the table (cached per table)."""
-    hit = _TABLE_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    last_table, last = _LAST_VIEW[0]
-    n0 = len(last_table)
-    if n0 and len(table) > n0 and table[:n0] == last_table:
-        # the last table viewed with melds laid after its own (a lay-down): its view, and
-        # the new melds' places where no earlier meld took them
-        fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits = last
-        fit = fit.copy()
-        swaps = swaps.copy()
-        unlock = unlock.copy()
-    else:
-        n0 = 0
-        fit = {}
-        swaps = {}
-        unlock = {}
-        places = swap_bits = next_bits = 0
-        nexts = ()
-        joker_fits = False
-    for i in range(n0, len(table)):
-        m = table[i]
-        hit_m = _FITS_CACHE.get(id(m))
-        if hit_m is not None and hit_m[0] is m:
-            fits, b = hit_m[1], hit_m[2]
-        else:
-            fits, b = _meld_places(m)
-        places |= b.places
-        swap_bits |= b.swap_bits
-        next_bits |= b.next_bits
-        if b.next_places:
-            nexts += b.next_places
-        joker_fits = joker_fits or b.joker_fits
-        for k, after in fits:
-            fit.setdefault(k, i)
-            if after >= 0:
-                unlock.setdefault(k, after)
-        for sf in m.stands_for:
-            if sf is not None:
-                swaps.setdefault(sf[1] * 13 + sf[0] - 1, i)
-    view = _new_view(
-        TableView, (fit, swaps, unlock, places, swap_bits, nexts, next_bits, joker_fits)
-    )
-    if len(_TABLE_CACHE) >= _TABLES_KEPT:
-        _TABLE_CACHE.clear()
-    _TABLE_CACHE[id(table)] = (table, view)
-    _LAST_VIEW[0] = (table, view)
-    return view
-
-
-class TableBits(NamedTuple):
-    """The lay-off places of a meld as lane masks (``LANE_BIT``), for the quick
-    going-out checks (``table_view`` joins them for the table)."""
-
-    #: every natural kind that fits a meld
-    places: int
-    #: the natural kinds that a table joker stands for
-    swap_bits: int
-    #: a kind that fits a run's end and the kind that fits after it, per run end
-    next_places: tuple[tuple[int, int], ...]
-    #: the kinds that fit one place beyond a lay-off place
-    next_bits: int
-    #: a joker can be laid off
-    joker_fits: bool
-
-
-def _meld_places(meld: Meld) -> tuple[list[tuple[int, int]], TableBits]:
-    """``_meld_fits`` of a meld and the same places as lane masks (cached per meld)."""
-    fits = _meld_fits(meld)
-    bits = LANE_BIT
-    places = swap_bits = next_bits = 0
-    nexts: list[tuple[int, int]] = []
-    joker_fits = False
-    for k, after in fits:
-        if k == JOKER_KIND:
-            joker_fits = True
-            continue
-        places |= bits[k]
-        if after >= 0:
-            nexts.append((bits[k], bits[after]))
-            next_bits |= bits[after]
-    for sf in meld.stands_for:
-        if sf is not None:
-            swap_bits |= bits[sf[1] * 13 + sf[0] - 1]
-    out = _new_view(TableBits, (places, swap_bits, tuple(nexts), next_bits, joker_fits))
-    if len(_FITS_CACHE) >= _MELDS_KEPT:
-        _FITS_CACHE.clear()
-    _FITS_CACHE[id(meld)] = (meld, fits, out)
-    return fits, out
-
-
-def table_bits(table: tuple[Meld, ...]) -> TableBits | TableView:
-    """The ``TableBits`` of the whole table (its melds' joined), without the dicts of a
-    ``TableView``: the going-out checks need no more (cached per table, like
-    ``table_view``; the search makes a new table at every lay-down and lay-off). The
-    table's ``TableView`` when one is cached (it holds the same bits)."""
-    hit = _BITS_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    full = _TABLE_CACHE.get(id(table))
-    if full is not None and full[0] is table:
-        return full[1]
-    places = swap_bits = next_bits = 0
-    nexts: tuple[tuple[int, int], ...] = ()
-    joker_fits = False
-    fits_cache = _FITS_CACHE
-    for m in table:
-        hit_m = fits_cache.get(id(m))
-        b = hit_m[2] if hit_m is not None and hit_m[0] is m else _meld_places(m)[1]
-        places |= b.places
-        swap_bits |= b.swap_bits
-        next_bits |= b.next_bits
-        if b.next_places:
-            nexts += b.next_places
-        if b.joker_fits:
-            joker_fits = True
-    out = _new_view(TableBits, (places, swap_bits, nexts, next_bits, joker_fits))
-    if len(_BITS_CACHE) >= _TABLES_KEPT:
-        _BITS_CACHE.clear()
-    _BITS_CACHE[id(table)] = (table, out)
-    return out
-
-
-#: how many tables (``table_view``, ``table_bits``) and melds (``_meld_places``) the caches
-#: below keep before they are emptied: the tables of a turn and of its going-out search.
-#: Few, so that what they keep dies young: objects that outlive a collection of the
-#: youngest generation make the older ones long and frequent (256 tables and 1,024
-#: melds kept the collector busy for about a tenth of a basic round).
-_TABLES_KEPT: Final = 32
-_MELDS_KEPT: Final = 128
-#: the lay-off places of each meld, by the identity of the meld (kept, as above)
-_FITS_CACHE: dict[int, tuple[Meld, list[tuple[int, int]], TableBits]] = {}
-#: ``table_bits`` by the identity of the table tuple (kept, as above)
-_BITS_CACHE: dict[int, tuple[tuple[Meld, ...], TableBits]] = {}
-#: the table whose view was made last, and its view (a table that only adds melds to it
-#: extends its view)
-_LAST_VIEW: list[tuple[tuple[Meld, ...], TableView]] = [((), TableView({}, {}, {}))]
-#: table views by the identity of the table tuple (the tuple is kept, so its id is not
-#: reused while cached)
-_TABLE_CACHE: dict[int, tuple[tuple[Meld, ...], TableView]] = {}
-
-
-# --- what a bot sees -------------------------------------------------------------------
-
-
-class BotView(NamedTuple):
-    """The facts a bot decides on, all from its seat's observation (a named tuple: it
-    is made for every decision, and cheaply)."""
-
-    seat: int
-    #: whether the turn starts (draw) or the card is drawn (lay down, lay off, discard)
-    drawing: bool
-    hand: tuple[int, ...]
-    #: the hand's natural kinds, sorted, and its number of jokers
-    naturals: tuple[int, ...]
-    jokers: int
-    #: the top card of the open pile, or ``None`` when it is empty
-    open_top: int | None
-    table: TableView
-    #: the melds on the table themselves
-    melds: tuple[Meld, ...]
-    #: this seat has come out (laid its first meld)
-    out: bool
-    #: may lay down at all this turn (not in a first cycle without melds)
-    may_lay: bool
-    #: may lay off and swap jokers now
-    lay_off_now: bool
-    #: may lay off and lay down next turn (out already, or allowed before coming out)
-    lay_off_next: bool
-    #: what the first lay-down needs, while the seat is not out (``None``: nothing)
-    requirement: Requirement | None
-    #: the kind of the card taken from the open pile this turn (it may not be discarded)
-    taken_kind: int | None
-    #: the variant scores cards in hand (not points)
-    by_cards: bool
-    decks: int
-    #: cards in each seat's hand (a strong bot's view; empty in a basic bot's)
-    hand_counts: tuple[int, ...]
-    #: per kind (0..52), how many cards this seat has seen outside its hand: on the table,
-    #: in the open pile, removed from the game
-    seen: tuple[int, ...]
-    #: kinds the next seat has taken from the open pile this round
-    next_taken: frozenset[int]
 
 
 def _specs(
@@ -416,8 +164,7 @@ def _basic_play(obs: Seen) -> Action:
     hand = obs.hand
     naturals, jokers = hand_kinds(hand)
     table = obs.table
-    hit = _TABLE_CACHE.get(id(table))
-    tb = hit[1] if hit is not None and hit[0] is table else table_view(table)
+    tb = table_view(table)
     m = lane_mask(naturals)
     if obs.may_meld and quick_bits(m, jokers, hand, tb if obs.may_lay_off and table else None):
         line = line_after_quick(obs)  # (``going_out_line``: its quick condition holds)
@@ -928,110 +675,6 @@ def _discard_score(view: BotView, part: Partition, k: int) -> float:
             keep += _FEED_NEXT
             break
     return value - keep
-
-
-# --- the observation, and the protocol's entry points ------------------------------------
-
-
-def _requirement(obs: Seen) -> Requirement | None:
-    if not obs.needs_opening:
-        return None
-    v = obs.variant
-    if v.opening == "points":
-        return Requirement(points=v.opening_points)
-    # the observation's ``contract`` (``None`` unless the opening is a contract)
-    c = v.contract_for(obs.round_index)
-    if c is None:
-        return None
-    return Requirement(c.runs, c.groups, c.all_out, c.points, c.any_meld)
-
-
-def _seen(obs: JokerenObservation) -> tuple[int, ...]:
-    counts = [0] * 53
-    for m in obs.table:
-        for c in m.cards:
-            counts[kind_of(c)] += 1
-    for c in obs.open_pile:
-        counts[kind_of(c)] += 1
-    for c in obs.removed:
-        counts[kind_of(c)] += 1
-    return tuple(counts)
-
-
-def _taken_by(obs: JokerenObservation, seat: int) -> frozenset[int]:
-    """Kinds ``seat`` took from the open pile this round (public: the log shows them)."""
-    return frozenset(KIND[card] for who, card in obs.open_takes if who == seat)
-
-
-#: what a basic bot's view holds for the facts only a strong bot uses
-_NOTHING_SEEN: Final = (0,) * 53
-_NO_KINDS: Final[frozenset[int]] = frozenset()
-_NO_COUNTS: Final[tuple[int, ...]] = ()
-
-
-def view_of(obs: Seen, *, strong: bool) -> BotView:
-    """The ``BotView`` of the seat to move: from its observation, or for a basic bot also
-    from its ``SeatView`` (the facts only a strong bot uses, the hand counts, the cards
-    seen and the next player's takes, are then left empty)."""
-    if strong:
-        if not isinstance(obs, JokerenObservation):
-            raise TypeError("a strong bot's view is made from the whole observation")
-        hand_counts = obs.hand_counts
-        seen = _seen(obs)
-        next_taken = (
-            _NO_KINDS
-            if obs.phase == "draw"
-            else _taken_by(obs, (obs.seat + 1) % obs.variant.num_players)
-        )
-    else:
-        hand_counts = _NO_COUNTS
-        seen = _NOTHING_SEEN
-        next_taken = _NO_KINDS
-    seat = obs.seat
-    v = obs.variant
-    drawing = obs.phase == "draw"
-    if drawing:
-        may_lay = not obs.first_cycle
-        lay_off_now = may_lay and (v.lay_off_before_out or obs.out[seat])
-    else:
-        may_lay = obs.may_meld
-        lay_off_now = obs.may_lay_off
-    taken = obs.taken_from_open
-    hand = obs.hand
-    naturals, jokers = hand_kinds(hand)
-    out = obs.out[seat]
-    open_pile = obs.open_pile
-    table = obs.table
-    hit = _TABLE_CACHE.get(id(table))
-    view = hit[1] if hit is not None and hit[0] is table else table_view(table)
-    # made positionally, in the order of the fields (the named form costs a call)
-    return _new_view(
-        BotView,
-        (
-            seat,
-            drawing,
-            hand,
-            naturals,
-            jokers,
-            open_pile[-1] if open_pile else None,
-            view,
-            table,
-            out,
-            may_lay,
-            lay_off_now,
-            v.lay_off_before_out or out,
-            _requirement(obs) if obs.needs_opening else None,
-            None if taken is None else KIND[taken],
-            v.scoring == "cards",
-            v.decks,
-            hand_counts,
-            seen,
-            next_taken,
-        ),
-    )
-
-
-_new_view: Final = tuple.__new__
 
 
 def choose(obs: JokerenObservation, *, level: str, rng: Stream | None) -> Action:
@@ -1574,8 +1217,7 @@ def clear_caches() -> None:
     """Empty the bots' caches (for benchmarks of the worst case)."""
     hand_clear_caches()
     opening_clear_caches()
-    _BITS_CACHE.clear()
-    _LAST_VIEW[0] = ((), TableView({}, {}, {}))
+    table_clear_caches()
     _LINES.clear()
     _relaxed_left.cache_clear()
     _relaxed_weights.cache_clear()

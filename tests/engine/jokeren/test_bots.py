@@ -35,7 +35,7 @@ from engine.jokeren.bots import (
     going_out_line,
     hand_partition,
     open_card_goes_out,
-    policy,
+    table,
     view_of,
 )
 from engine.jokeren.bots.policy import _basic_draw, _basic_play
@@ -317,13 +317,13 @@ def test_table_view_does_not_depend_on_the_table_viewed_before() -> None:
     for preset in ("jokeren7", "jokeren13", "veertigen"):
         for state in positions(preset, 3, ("basic", "strong", "basic", "strong")):
             extended = bots.table_view(state.table)
-            saved_cache, saved_last = dict(policy._TABLE_CACHE), policy._LAST_VIEW[0]
-            policy._TABLE_CACHE.clear()
-            policy._LAST_VIEW[0] = ((), bots.TableView({}, {}, {}))
+            saved_cache, saved_last = dict(table._TABLE_CACHE), table._LAST_VIEW[0]
+            table._TABLE_CACHE.clear()
+            table._LAST_VIEW[0] = ((), bots.TableView({}, {}, {}))
             alone = bots.table_view(state.table)
-            policy._TABLE_CACHE.clear()
-            policy._TABLE_CACHE.update(saved_cache)
-            policy._LAST_VIEW[0] = saved_last
+            table._TABLE_CACHE.clear()
+            table._TABLE_CACHE.update(saved_cache)
+            table._LAST_VIEW[0] = saved_last
             assert alone == extended
             assert list(alone.fit.items()) == list(extended.fit.items())
             assert list(alone.swaps.items()) == list(extended.swaps.items())
