@@ -33,6 +33,7 @@ COMPILED_MODULES: Final = (
     "engine.jokeren.bots.opening",
     "engine.jokeren.bots.table",
     "engine.jokeren.bots.view",
+    "engine.jokeren.bots.going_out",
     "engine.jokeren.bots.policy",
 )
 

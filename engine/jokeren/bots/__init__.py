@@ -6,13 +6,15 @@ of what its seat may see and of the round's seed).
 - ``opening``: the first lay-down that meets the variant's opening requirement;
 - ``table``: the melds on the table as a bot sees them (lay-off places, joker swaps);
 - ``view``: what a bot sees of its seat (``BotView``), from its observation;
-- ``policy``: the ``basic`` and ``strong`` bots and the exact going-out search.
+- ``going_out``: the exact search for a way out this turn, for every level;
+- ``policy``: the ``basic`` and ``strong`` bots.
 
 The names below are the ones code outside the package uses.
 """
 
 from __future__ import annotations
 
+from engine.jokeren.bots.going_out import going_out_line, open_card_goes_out
 from engine.jokeren.bots.hand import (
     JOKER_KIND,
     KIND_POINTS,
@@ -28,8 +30,6 @@ from engine.jokeren.bots.policy import (
     choose,
     clear_caches,
     decide,
-    going_out_line,
-    open_card_goes_out,
     simplest_action,
 )
 from engine.jokeren.bots.table import TableView, table_view

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 
 from engine.jokeren import PRESETS, bot_action, bots, new_round
-from engine.jokeren.bots import HandMeld, Partition, hand, hand_partition, opening, policy
+from engine.jokeren.bots import HandMeld, Partition, going_out, hand, hand_partition, opening
 from engine.untracked import untrack
 
 
@@ -59,7 +59,7 @@ def test_the_caches_leave_few_tracked_objects_however_full() -> None:
         hand._partition_live,
         opening._opening_melds,
         opening._points_split,
-        policy._relaxed_left,
+        going_out._relaxed_left,
     ]
     entries = sum(len(c.cache) for c in caches) + len(hand._CANDIDATES)
     assert entries > 2_500
