@@ -46,7 +46,8 @@ from duplicate import summary
 
 from engine.dealing import Stream
 from engine.errors import IllegalMove
-from engine.jokeren import PRESETS, bots, expert, new_round
+from engine.jokeren import PRESETS, bots, new_round
+from engine.jokeren.bots import expert
 
 
 def _worlds(state: expert.JokerenState, seat: int, know: str, n: int, rng: Stream) -> list[Any]:

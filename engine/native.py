@@ -34,7 +34,9 @@ COMPILED_MODULES: Final = (
     "engine.jokeren.bots.table",
     "engine.jokeren.bots.view",
     "engine.jokeren.bots.going_out",
-    "engine.jokeren.bots.policy",
+    "engine.jokeren.bots.play",
+    "engine.jokeren.bots.basic",
+    "engine.jokeren.bots.strong",
 )
 
 #: Set (to ``1``) where the compiled modules must be loaded, as in CI (.ci/run):

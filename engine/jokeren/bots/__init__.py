@@ -7,9 +7,13 @@ of what its seat may see and of the round's seed).
 - ``table``: the melds on the table as a bot sees them (lay-off places, joker swaps);
 - ``view``: what a bot sees of its seat (``BotView``), from its observation;
 - ``going_out``: the exact search for a way out this turn, for every level;
-- ``policy``: the ``basic`` and ``strong`` bots.
+- ``play``: what both levels do after their draw (lay down, swap, lay off, discard);
+- ``basic``, ``strong``, ``expert``: one module per level (policy);
+- ``versions``: the levels, the released versions and the protocol's entry points
+  (``bot_action`` of every level and version, ``simplest_action``).
 
-The names below are the ones code outside the package uses.
+Imports go one way, down this list. The names below are the ones code outside the
+package uses.
 """
 
 from __future__ import annotations
@@ -24,19 +28,24 @@ from engine.jokeren.bots.hand import (
     kind_of,
     partition,
 )
-from engine.jokeren.bots.policy import (
+from engine.jokeren.bots.table import TableView, table_view
+from engine.jokeren.bots.versions import (
     BOT_LEVELS,
+    BOT_VERSION,
+    BOT_VERSIONS,
+    DEFAULT_BOT_LEVEL,
     bot_action,
     choose,
     clear_caches,
-    decide,
     simplest_action,
 )
-from engine.jokeren.bots.table import TableView, table_view
 from engine.jokeren.bots.view import BotView, view_of
 
 __all__ = [
     "BOT_LEVELS",
+    "BOT_VERSION",
+    "BOT_VERSIONS",
+    "DEFAULT_BOT_LEVEL",
     "JOKER_KIND",
     "KIND_POINTS",
     "BotView",
@@ -46,7 +55,6 @@ __all__ = [
     "bot_action",
     "choose",
     "clear_caches",
-    "decide",
     "going_out_line",
     "hand_partition",
     "kind_of",

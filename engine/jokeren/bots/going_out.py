@@ -304,14 +304,14 @@ def _out_with_discard(
 ) -> bool:
     """A necessary condition for going out this turn (card ids of the hand, sorted;
     ``taken``: the card taken from the open pile this turn, or ``None``): ``_out_possible``
-    and, after taking from the open pile, more: the last discard is one card of the hand
-    not of the kind of the taken card (RULES.md §2: the card taken from the open pile may
-    not be discarded the same turn), and every other card leaves by melds, lay-offs and
-    swaps (``_out_possible`` of the hand without that card, leaving nothing). So a hand
-    whose cards all fit the table, where the only card that could be kept back is the
-    taken one or one that another lay-off needs first (9s before 8s on ``Ts Js Qs``), is
-    ruled out: ``_out_possible`` alone lets the search lay off every card before it finds
-    that nothing is left to discard."""
+    and, after taking from the open pile, more: the last discard is one card of the hand not
+    of the kind of the taken card (docs/rules.md, section 2: the card taken from the open
+    pile may not be discarded the same turn), and every other card leaves by melds, lay-offs
+    and swaps (``_out_possible`` of the hand without that card, leaving nothing). So a hand
+    whose cards all fit the table, where the only card that could be kept back is the taken
+    one or one that another lay-off needs first (9s before 8s on ``Ts Js Qs``), is ruled
+    out: ``_out_possible`` alone lets the search lay off every card before it finds that
+    nothing is left to discard."""
     naturals, jokers = hand_kinds(hand)
     if not _out_possible(naturals, jokers, melds, lay_off):
         return False

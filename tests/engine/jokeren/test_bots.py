@@ -30,15 +30,14 @@ from engine.jokeren import (
     state_from_json,
 )
 from engine.jokeren.bots import (
+    basic,
     choose,
-    decide,
     going_out_line,
     hand_partition,
     open_card_goes_out,
     table,
     view_of,
 )
-from engine.jokeren.bots.policy import _basic_draw, _basic_play
 from engine.jokeren.melds import InvalidMeld, check_meld, meld_verdict
 from engine.jokeren.state import SeatView
 from engine.match import play_round
@@ -261,17 +260,17 @@ def test_basic_bot_plays_as_its_whole_decision(preset: str) -> None:
     for state in positions(preset, 6, ("basic", "strong", "basic", "strong")):
         assert state.current_player is not None
         obs = state.observe(state.current_player)
-        whole = decide(view_of(obs, strong=False), strong=False, rng=None)
+        whole = basic.decide(view_of(obs, strong=False))
         if obs.phase == "draw":
             if whole == Draw("stock") and open_card_goes_out(obs):
                 whole = Draw("open")
-            assert _basic_draw(obs) == whole
-            assert _basic_draw(state.seat_view(obs.seat)) == whole
+            assert basic.draw(obs) == whole
+            assert basic.draw(state.seat_view(obs.seat)) == whole
         else:
             line = going_out_line(obs)
             expected = whole if line is None else line[0]
-            assert _basic_play(obs) == expected
-            assert _basic_play(state.seat_view(obs.seat)) == expected
+            assert basic.play(obs) == expected
+            assert basic.play(state.seat_view(obs.seat)) == expected
         checked += 1
     assert checked > 100
 

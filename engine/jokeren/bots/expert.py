@@ -14,7 +14,7 @@ cards the expert has not seen are dealt at random to the other hands (each with 
 number of cards) and the stock, a card that a seat took from the open pile and has not
 laid or discarded since staying in that seat's hand; the world's reshuffles and the
 bots in it get a seed drawn from the expert's stream. The candidate is made and the
-round is played on by ``ROLLOUT_LEVEL`` (strong) bots in every seat to the end of the
+round is played on by strong bots (``engine.jokeren.bots.strong``) in every seat to the end of the
 expert's next turn, or of the round. The value of a world is the opponents' average
 penalty minus the expert's: the round's score at its end, else each hand's loose cards
 (the points, or cards, its best split into melds leaves; a card that fits a meld on the
@@ -36,11 +36,10 @@ seat's observation and the round's ``bot:<seat>`` stream.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine.dealing import Stream
-from engine.errors import IllegalMove, RoundOver, check_bot_version
-from engine.jokeren import bots
+from engine.errors import IllegalMove, RoundOver
 from engine.jokeren.actions import (
     DISCARDS,
     DRAW_OPEN,
@@ -52,27 +51,10 @@ from engine.jokeren.actions import (
     LayOff,
     SwapJoker,
 )
-from engine.jokeren.bots import (
-    KIND_POINTS,
-    choose,
-    hand_partition,
-    kind_of,
-    table_view,
-)
-
-if TYPE_CHECKING:
-    from engine.jokeren.state import JokerenObservation, JokerenState
-
-#: the bot levels, weakest first (the site's default stays ``strong``)
-BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
-DEFAULT_BOT_LEVEL: Final = "strong"
-#: The bots' version that new games get. Stored games keep only the entrant's own
-#: actions and replay the bots' moves, so a released version's choices never change: a
-#: change of any level's choices is a new version (README, "Bot versions").
-BOT_VERSION: Final = 1
-#: Every version this engine can still play, oldest first (each pinned by
-#: tests/engine/test_bot_fingerprints.py).
-BOT_VERSIONS: Final[tuple[int, ...]] = (1,)
+from engine.jokeren.bots import strong as strong_bot
+from engine.jokeren.bots.hand import KIND_POINTS, hand_partition, kind_of
+from engine.jokeren.bots.table import table_view
+from engine.jokeren.state import JokerenObservation, JokerenState
 
 #: worlds sampled per decision (at most)
 SAMPLES: Final = 8
@@ -84,8 +66,6 @@ DISCARD_CANDIDATES: Final = 3
 #: bot's on average)
 MARGIN: Final = 2.0
 MIN_WORLDS: Final = 2
-#: the level of the bots that play the worlds on
-ROLLOUT_LEVEL: Final = "strong"
 #: no new world is started once the rollouts have made this many bot actions
 ACTION_BUDGET: Final = 90
 
@@ -129,8 +109,6 @@ def _world(
 ) -> JokerenState:
     """A full round state consistent with the observation: the unseen cards dealt at
     random (the known ones to their holders), a round seed drawn from ``rng``."""
-    from engine.jokeren.state import JokerenState
-
     pool = [c for c in unseen if not any(c in k for k in known)]
     pool = rng.shuffle(pool)
     hands: list[tuple[int, ...]] = []
@@ -220,7 +198,7 @@ def _candidates(obs: JokerenObservation, strong: Action) -> list[Action]:
 
 def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     """The expert's action for the seat of ``obs`` (see the module text)."""
-    strong = choose(obs, level="strong", rng=rng)
+    strong = strong_bot.choose(obs, rng)
     candidates = _candidates(obs, strong)
     if len(candidates) < 2:
         return strong
@@ -245,7 +223,7 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
             state = world.apply(action)
             while not state.is_terminal and state.turn < end_turn:
                 try:
-                    state = state.apply(bots.bot_action(state, level=ROLLOUT_LEVEL))
+                    state = state.apply(strong_bot.bot_action(state))
                 except IllegalMove:
                     break  # a rollout bot's mistake ends the rollout where it stands
                 actions += 1
@@ -259,15 +237,9 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     return candidates[max(always, key=lambda i: (totals[i], -i))]
 
 
-def bot_action(state: JokerenState, *, level: str, version: int = BOT_VERSION) -> Action:
-    """The action of a bot of any level (``BOT_LEVELS``) and version (``BOT_VERSIONS``;
-    an unknown one raises ``UnknownBotVersion``) in the seat to move: from that seat's
-    observation and the round's ``bot:<seat>`` stream, started at the number of actions
-    so far."""
-    if type(version) is not int or version not in BOT_VERSIONS:
-        check_bot_version("jokeren", version, BOT_VERSIONS)  # (raises)
-    if level != "expert":
-        return bots.bot_action(state, level=level)
+def bot_action(state: JokerenState) -> Action:
+    """The expert's choice in the seat to move: from that seat's observation and the
+    round's ``bot:<seat>`` stream, started at the number of actions so far."""
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")
