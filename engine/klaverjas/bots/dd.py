@@ -2,7 +2,7 @@
 
 Hands are bit masks of card ids (bit ``suit * 8 + rank``). ``DoubleDummy.value`` is the
 best difference (team 0 minus team 1) of what is still to be won — card points, roem,
-the last trick's bonus and the pit bonus of a team that takes every trick (RULES.md §6)
+the last trick's bonus and the pit bonus of a team that takes every trick (docs/rules.md, section 6)
 — both teams playing perfectly. The search is alpha-beta with:
 
 - the bounds found for a position at the start of a trick memoised (a transposition
