@@ -1,7 +1,7 @@
 """The engine modules that ``setup.py`` compiles with mypyc, and which of them are loaded.
 
 ``pip install -e .`` builds each of ``COMPILED_MODULES`` as a C extension next to its
-source (``bots.cpython-311-x86_64-linux-gnu.so`` beside ``bots.py``); Python imports the
+source (``hand.cpython-311-x86_64-linux-gnu.so`` beside ``bots/hand.py``); Python imports the
 extension when it is there and the pure-Python source when it is not (no C compiler,
 ``JOKEREN_PURE=1`` at install time, or the ``.so`` files removed). Both play the same
 game: tests/engine/test_bot_fingerprints.py pins every bot's choices on either.
@@ -21,11 +21,14 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-#: The modules compiled by setup.py: the Jokeren bots and melds, about 60% of a basic
-#: round's time. The others stay pure Python: compiled code checks its arguments' types
-#: itself (``bot_move(version="1")`` would raise ``TypeError``, not ``UnknownBotVersion``),
-#: calls its own functions directly (a test that replaces ``expert._world`` would no longer
-#: see the calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``).
+#: The modules compiled by setup.py (mypyc compiles them as one group): the Jokeren melds
+#: and the Jokeren bots (``engine.jokeren.bots``: every module but ``versions`` and
+#: ``expert``), about 60% of a basic round's time. The others stay pure Python: compiled
+#: code checks its arguments' types itself (``bot_move(version="1")`` would raise
+#: ``TypeError``, not ``UnknownBotVersion``: so ``bots.versions`` is not compiled), calls its
+#: own functions directly (a test that replaces ``expert._world`` would no longer see the
+#: calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``). A compiled
+#: module is never a package's ``__init__`` (``prefer_pure`` finds ``<name>.py`` files).
 COMPILED_MODULES: Final = (
     "engine.jokeren.melds",
     "engine.jokeren.bots.lanes",
