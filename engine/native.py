@@ -28,7 +28,11 @@ from typing import Final
 #: ``TypeError``, not ``UnknownBotVersion``: so ``bots.versions`` is not compiled), calls its
 #: own functions directly (a test that replaces ``expert._world`` would no longer see the
 #: calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``). A compiled
-#: module is never a package's ``__init__`` (``prefer_pure`` finds ``<name>.py`` files).
+#: module is never a package's ``__init__`` (``prefer_pure`` finds ``<name>.py`` files). A
+#: compiled module that another compiled one imports first gets its ``__file__`` from mypyc,
+#: derived from the shared library's folder (``engine/engine/jokeren/bots/hand...so``):
+#: ``is_compiled`` still holds; the extension's real file is the one the import system finds
+#: (``importlib.machinery.PathFinder``, as tests/engine/test_native.py looks it up).
 COMPILED_MODULES: Final = (
     "engine.jokeren.melds",
     "engine.jokeren.bots.lanes",

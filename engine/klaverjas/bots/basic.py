@@ -21,16 +21,11 @@ from engine.klaverjas.state import KlaverjasObservation
 
 def choose(obs: KlaverjasObservation, rng: Stream) -> Action:
     """The basic bot's choice from an observation (pure: same observation and stream,
-    same action): its only legal action, its bid (``bidding.bid``), or its card."""
-    legal = obs.legal
-    if not legal:
-        raise ValueError("this seat has no legal action")
-    if len(legal) == 1:
-        return legal[0]
-    bid_or_trump = bid(obs, strong=False)
-    if bid_or_trump is not None:
-        return bid_or_trump
-    cards = [a.card for a in legal if isinstance(a, PlayCard)]
+    same action): its only legal action or its bid (``bidding.bid``), else its card."""
+    action = bid(obs, strong=False)
+    if action is not None:
+        return action
+    cards = [a.card for a in obs.legal if isinstance(a, PlayCard)]
     return PlayCard(play(obs, cards, rng))
 
 

@@ -102,9 +102,15 @@ class _SuitKey:
 
 
 def bid(obs: KlaverjasObservation, *, strong: bool) -> Action | None:
-    """The bid of a ``basic`` or ``strong`` bot in a bidding phase, or its choice of trump
-    when it must choose (``None`` in play): its hand's value (``hand_value``) with the
-    proposed trump, or with its best other suit, against its level's threshold."""
+    """What a ``basic`` or ``strong`` bot does before it chooses a card: its only legal
+    action, else in a bidding phase its bid, or its choice of trump when it must choose:
+    its hand's value (``hand_value``) with the proposed trump, or with its best other
+    suit, against its level's threshold (``None``: a card to choose)."""
+    legal = obs.legal
+    if not legal:
+        raise ValueError("this seat has no legal action")
+    if len(legal) == 1:
+        return legal[0]
     if obs.phase == "bidding":
         leading = obs.first_player % 2 == obs.seat % 2
         value = hand_value(obs.hand, obs.proposed_trump, strong=strong, leading_team=leading)
