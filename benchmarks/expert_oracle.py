@@ -51,7 +51,8 @@ from run_output import add_out_option, out_dir
 
 from engine.dealing import Stream
 from engine.errors import IllegalMove
-from engine.jokeren import PRESETS, bots, expert, new_round
+from engine.jokeren import PRESETS, bots, new_round
+from engine.jokeren.bots import expert
 
 
 def _worlds(state: expert.JokerenState, seat: int, know: str, n: int, rng: Stream) -> list[Any]:

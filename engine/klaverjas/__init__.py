@@ -8,8 +8,8 @@
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
-observation, JSON), ``bots`` (basic, strong), ``expert`` (the expert bot and
-``bot_action`` of every level and version).
+observation, JSON), ``bots`` (a package by concern: the basic, strong and expert bots,
+the released versions, ``bot_action`` of every level and version).
 
 Decisions that docs/rules.md §6 does not settle (platform; docs/rules.md §7 "Klaverjassen"):
 
@@ -46,7 +46,15 @@ from engine.klaverjas.actions import (
     action_from_json,
     describe_advice,
 )
-from engine.klaverjas.bots import choose, simplest_action
+from engine.klaverjas.bots import (
+    BOT_LEVELS,
+    BOT_VERSION,
+    BOT_VERSIONS,
+    DEFAULT_BOT_LEVEL,
+    bot_action,
+    choose,
+    simplest_action,
+)
 from engine.klaverjas.errors import (
     InvalidBid,
     MayNotUndertrump,
@@ -55,13 +63,6 @@ from engine.klaverjas.errors import (
     MustTrump,
     NotInHand,
     WrongPhase,
-)
-from engine.klaverjas.expert import (
-    BOT_LEVELS,
-    BOT_VERSION,
-    BOT_VERSIONS,
-    DEFAULT_BOT_LEVEL,
-    bot_action,
 )
 from engine.klaverjas.roem import trick_roem
 from engine.klaverjas.rules import card_points, legal_cards

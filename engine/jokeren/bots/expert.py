@@ -1,8 +1,6 @@
 """The Jokeren ``expert`` bot: determinized search over the ``strong`` bot's choices.
 
 One released version (``BOT_VERSIONS``): version 1, described next (``choose_expert``).
-A candidate for a version 2 (``choose_expert_v2``, below) is kept as code, not released:
-it keeps the decision budget but played a little worse than the strong bot.
 
 Version 1: the expert plays like the ``strong`` bot (its lay-downs, lay-offs and joker
 swaps) but searches the two decisions of a turn that matter most:
@@ -16,7 +14,7 @@ cards the expert has not seen are dealt at random to the other hands (each with 
 number of cards) and the stock, a card that a seat took from the open pile and has not
 laid or discarded since staying in that seat's hand; the world's reshuffles and the
 bots in it get a seed drawn from the expert's stream. The candidate is made and the
-round is played on by ``ROLLOUT_LEVEL`` (strong) bots in every seat to the end of the
+round is played on by strong bots (``engine.jokeren.bots.strong``) in every seat to the end of the
 expert's next turn, or of the round. The value of a world is the opponents' average
 penalty minus the expert's: the round's score at its end, else each hand's loose cards
 (the points, or cards, its best split into melds leaves; a card that fits a meld on the
@@ -39,11 +37,10 @@ seat's observation and the round's ``bot:<seat>`` stream.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine.dealing import Stream
-from engine.errors import IllegalMove, RoundOver, check_bot_version
-from engine.jokeren import bots
+from engine.errors import IllegalMove, RoundOver
 from engine.jokeren.actions import (
     DISCARDS,
     DRAW_OPEN,
@@ -55,30 +52,10 @@ from engine.jokeren.actions import (
     LayOff,
     SwapJoker,
 )
-from engine.jokeren.bots import (
-    _KIND_POINTS,
-    _lowest_id,
-    choose,
-    decide,
-    hand_partition,
-    kind_of,
-    table_view,
-    view_of,
-)
-
-if TYPE_CHECKING:
-    from engine.jokeren.state import JokerenObservation, JokerenState
-
-#: the bot levels, weakest first (the site's default stays ``strong``)
-BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
-DEFAULT_BOT_LEVEL: Final = "strong"
-#: The bots' version that new games get. Stored games keep only the entrant's own
-#: actions and replay the bots' moves, so a released version's choices never change: a
-#: change of any level's choices is a new version (README, "Bot versions").
-BOT_VERSION: Final = 1
-#: Every version this engine can still play, oldest first (each pinned by
-#: tests/engine/test_bot_fingerprints.py).
-BOT_VERSIONS: Final[tuple[int, ...]] = (1,)
+from engine.jokeren.bots import strong as strong_bot
+from engine.jokeren.bots.hand import KIND_POINTS, hand_partition, kind_of
+from engine.jokeren.bots.table import table_view
+from engine.jokeren.state import JokerenObservation, JokerenState
 
 #: worlds sampled per decision (at most)
 SAMPLES: Final = 8
@@ -90,8 +67,6 @@ DISCARD_CANDIDATES: Final = 3
 #: bot's on average)
 MARGIN: Final = 2.0
 MIN_WORLDS: Final = 2
-#: the level of the bots that play the worlds on
-ROLLOUT_LEVEL: Final = "strong"
 #: no new world is started once the rollouts have made this many bot actions
 ACTION_BUDGET: Final = 90
 
@@ -135,8 +110,6 @@ def _world(
 ) -> JokerenState:
     """A full round state consistent with the observation: the unseen cards dealt at
     random (the known ones to their holders), a round seed drawn from ``rng``."""
-    from engine.jokeren.state import JokerenState
-
     pool = [c for c in unseen if not any(c in k for k in known)]
     pool = rng.shuffle(pool)
     hands: list[tuple[int, ...]] = []
@@ -187,7 +160,7 @@ def _penalty(state: JokerenState, seat: int, by_cards: bool) -> float:
         loose = tuple(k for k in loose if k not in fit)
     if by_cards:
         return float(len(loose) + part.loose_jokers)
-    return float(sum(_KIND_POINTS[k] for k in loose) + 25 * part.loose_jokers)
+    return float(sum(KIND_POINTS[k] for k in loose) + 25 * part.loose_jokers)
 
 
 def _value(state: JokerenState, seat: int, by_cards: bool) -> float:
@@ -216,7 +189,7 @@ def _candidates(obs: JokerenObservation, strong: Action) -> list[Action]:
     keep = {taken, chosen, *table.fit, *table.swaps}
     kinds = sorted(
         {k for k in part.loose if k not in keep},
-        key=lambda k: (-_KIND_POINTS[k], k),
+        key=lambda k: (-KIND_POINTS[k], k),
     )
     out: list[Action] = [strong]
     for k in kinds[: DISCARD_CANDIDATES - 1]:
@@ -226,7 +199,7 @@ def _candidates(obs: JokerenObservation, strong: Action) -> list[Action]:
 
 def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     """The expert's action for the seat of ``obs`` (see the module text)."""
-    strong = choose(obs, level="strong", rng=rng)
+    strong = strong_bot.choose(obs, rng)
     candidates = _candidates(obs, strong)
     if len(candidates) < 2:
         return strong
@@ -251,7 +224,7 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
             state = world.apply(action)
             while not state.is_terminal and state.turn < end_turn:
                 try:
-                    state = state.apply(bots.bot_action(state, level=ROLLOUT_LEVEL))
+                    state = state.apply(strong_bot.bot_action(state))
                 except IllegalMove:
                     break  # a rollout bot's mistake ends the rollout where it stands
                 actions += 1
@@ -265,123 +238,9 @@ def choose_expert(obs: JokerenObservation, *, rng: Stream) -> Action:
     return candidates[max(always, key=lambda i: (totals[i], -i))]
 
 
-# --- a candidate, not released: the strong bot's play, with a discard the next player
-# does not take
-#
-# Measured in duplicate play (benchmarks/README.md at 566f5bf, "Expert: where strong loses points"),
-# the strong bot's weights are at a plateau, and a seat's result is mostly whether it
-# wins the race to go out. What the strong bot cannot see is whether the next player
-# takes the card it discards (a card taken from the open pile is one that player
-# needed), and whether that card may let the next player go out. The candidate plays the
-# strong bot's draw, lay-downs, lay-offs, swaps and going out, and chooses its discard
-# among the strong bot's ``FEED_CANDIDATES`` best loose cards by the strong bot's discard
-# score less ``FEED_WEIGHT`` times the chance that the next player takes it and
-# ``FEED_OUT_WEIGHT`` times the chance that, holding it, the next player may go out, both
-# over ``FEED_WORLDS`` worlds sampled from the seat's observation (``_world``; the same
-# worlds for every card). The next player's draw is the strong bot's draw rule
-# (``bots.decide``) and its chance to go out the engine's quick necessary condition
-# (``bots._quick_out``), never the exact going-out search: the work of a decision is at
-# most ``FEED_WORLDS * FEED_CANDIDATES`` such predictions on top of one strong decision,
-# within the decision budget in every preset. It is no bot version: over deals 0-1999 it
-# played a little worse than the strong bot (+0.23 [+0.01, +0.45] points per player and
-# round in Jokeren 7, +0.31 [−0.00, +0.63] in Jokeren 13; version 1 was even), see
-# benchmarks/README.md at 566f5bf, "Jokeren expert: a candidate within the budget". Releasing a
-# candidate means a new ``BOT_VERSION`` (README, "Bot versions").
-
-#: the strong bot's best discards (by its ``_discard_score``) that the candidate compares
-FEED_CANDIDATES: Final = 3
-#: worlds sampled to judge whether the next player takes a discard
-FEED_WORLDS: Final = 10
-#: what the next player taking the card is worth, in the strong bot's discard points
-FEED_WEIGHT: Final = 10.0
-#: what the next player perhaps going out with the card is worth, in the same points
-FEED_OUT_WEIGHT: Final = 30.0
-
-
-def _next_draw(state: JokerenState, seat: int) -> tuple[bool, bool]:
-    """For ``seat``, to draw in ``state``: whether the strong bot's draw rule takes the open
-    card, and whether the hand with it passes the quick condition for going out this turn
-    (which the strong bot would also take it for)."""
-    obs = state.observe(seat)
-    pile = obs.open_pile
-    if not pile:
-        return False, False
-    out = False
-    if not obs.first_cycle:
-        lay_off = obs.variant.lay_off_before_out or obs.out[obs.seat]
-        out = bots._quick_out(obs.hand, obs.table, lay_off, pile[-1])
-    take = decide(view_of(obs, strong=True), strong=True, rng=None) == DRAW_OPEN
-    return take or out, out
-
-
-def _feed_chances(
-    obs: JokerenObservation, hand: tuple[int, ...], kinds: list[int], rng: Stream
-) -> dict[int, tuple[float, float]]:
-    """For each kind in ``kinds`` (loose cards of the hand), the shares of ``FEED_WORLDS``
-    sampled worlds (``_world``; the same worlds for every kind) in which the next player
-    takes it from the open pile after this seat discards it, and in which it may then go
-    out (``_next_draw``)."""
-    known = _known_in_hands(obs)
-    unseen = _unseen(obs)
-    nxt = (obs.seat + 1) % obs.variant.num_players
-    takes = dict.fromkeys(kinds, 0)
-    outs = dict.fromkeys(kinds, 0)
-    for _ in range(FEED_WORLDS):
-        world = _world(obs, known, unseen, rng)
-        for k in kinds:
-            state = world.apply(DISCARDS[_lowest_id(hand, k)])
-            if state.is_terminal or state.current_player != nxt:
-                continue
-            take, out = _next_draw(state, nxt)
-            takes[k] += take
-            outs[k] += out
-    return {k: (takes[k] / FEED_WORLDS, outs[k] / FEED_WORLDS) for k in kinds}
-
-
-def choose_expert_v2(obs: JokerenObservation, *, rng: Stream) -> Action:
-    """The candidate's action (not released, see above): the strong bot's draw,
-    lay-downs, lay-offs, swaps and going out; its discard is chosen among the strong
-    bot's ``FEED_CANDIDATES`` best loose cards by the strong bot's discard score less the
-    weighted chances that the next player takes the card and may go out with it
-    (``_feed_chances``; ties: the lowest kind)."""
-    if obs.phase == "draw":
-        return choose(obs, level="strong", rng=rng)
-    line = bots.going_out_line(obs)
-    if line is not None:
-        return line[0]
-    view = view_of(obs, strong=True)
-    action: Action | None
-    try:
-        action = decide(view, strong=True, rng=None)
-    except ValueError:  # a tie among the strong bot's discards (it would draw at random)
-        action = None
-    if action is not None and not isinstance(action, Discard):
-        return action
-    part = hand_partition(obs.hand, view.by_cards)
-    loose = [k for k in dict.fromkeys(part.loose) if k != view.taken_kind]
-    if action is not None and len(loose) < 2:
-        return action
-    scores = {k: bots._discard_score(view, part, k) for k in loose}
-    ranked = sorted(loose, key=lambda k: (-scores[k], k))[:FEED_CANDIDATES]
-    chances = _feed_chances(obs, obs.hand, ranked, rng)
-
-    def value(k: int) -> float:
-        take, out = chances[k]
-        return scores[k] - FEED_WEIGHT * take - FEED_OUT_WEIGHT * out
-
-    best = max(ranked, key=lambda k: (value(k), -k))
-    return DISCARDS[_lowest_id(obs.hand, best)]
-
-
-def bot_action(state: JokerenState, *, level: str, version: int = BOT_VERSION) -> Action:
-    """The action of a bot of any level (``BOT_LEVELS``) and version (``BOT_VERSIONS``;
-    an unknown one raises ``UnknownBotVersion``) in the seat to move: from that seat's
-    observation and the round's ``bot:<seat>`` stream, started at the number of actions
-    so far."""
-    if type(version) is not int or version not in BOT_VERSIONS:
-        check_bot_version("jokeren", version, BOT_VERSIONS)  # (raises)
-    if level != "expert":
-        return bots.bot_action(state, level=level)
+def bot_action(state: JokerenState) -> Action:
+    """The expert's choice in the seat to move: from that seat's observation and the
+    round's ``bot:<seat>`` stream, started at the number of actions so far."""
     seat = state.current_player
     if seat is None:
         raise RoundOver("De ronde is voorbij.", "The round is over.")

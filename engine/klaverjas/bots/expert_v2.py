@@ -1,4 +1,4 @@
-"""The Klaverjas expert bot, version 2: determinized search (GIB's PIMC) on every trick.
+"""The Klaverjas expert bot of version 2: determinized search (GIB's PIMC) on every trick.
 
 The expert bids like the ``strong`` bot (with its own thresholds, ``BID_*``). In play,
 when it has a choice of cards, it samples up to ``SAMPLES`` deals of the cards it has
@@ -6,13 +6,13 @@ not seen over the other seats, each consistent with its observation: the number 
 cards in each hand, the suits a seat has shown out of, the trumps a seat cannot hold (it
 failed to overtrump when it had to), and the bidding — a seat that passed the proposed
 trump did not hold a hand the strong bot would play, a seat that played it did, within
-``BID_SLACK`` points of the strong bot's valuation (``bots.hand_value``), with the cards
+``BID_SLACK`` points of the strong bot's valuation (``bidding.hand_value``), with the cards
 the seat has played put back in its hand (after ``BID_TRIES`` deals that miss, the
 bidding is left out, then the trump caps). Only one card of a run of equivalent cards
 is tried (``DoubleDummy.representatives``). Then:
 
 - with at most ``SEARCH_TRICKS`` tricks left, it searches each card double dummy to the
-  round's end in each sample (``engine.klaverjas.dd``: card points, roem, the last
+  round's end in each sample (``engine.klaverjas.bots.dd``: card points, roem, the last
   trick and the pit bonus), turns each result into the round's outcome for its team (a
   playing team that does not score more than the other is nat: it gets nothing, the
   other team all points) and plays the card with the best total over the samples
@@ -36,17 +36,15 @@ from typing import Final
 
 from engine.dealing import Stream
 from engine.klaverjas.actions import Action, Bid, PlayCard
-from engine.klaverjas.bots import (
+from engine.klaverjas.bots import strong as strong_bot
+from engine.klaverjas.bots.bidding import (
     STRONG_THRESHOLD,
     STRONG_THRESHOLD_FORCED,
     STRONG_THRESHOLD_FREE,
-    _Knowledge,
-    _knowledge,
-    _may_hold,
-    choose,
     hand_value,
 )
-from engine.klaverjas.dd import DoubleDummy, OutOfNodes, pit_state
+from engine.klaverjas.bots.dd import DoubleDummy, OutOfNodes, pit_state
+from engine.klaverjas.bots.knowledge import Knowledge, knowledge, may_hold
 from engine.klaverjas.state import KlaverjasObservation
 
 #: the expert plays the proposed trump when the strong bot's valuation of its hand is at
@@ -78,7 +76,7 @@ BID_TRIES: Final = 12
 BID_SLACK: Final = 20.0
 
 
-def _draw(obs: KlaverjasObservation, k: _Knowledge, rng: Stream, *, caps: bool) -> list[int] | None:
+def _draw(obs: KlaverjasObservation, k: Knowledge, rng: Stream, *, caps: bool) -> list[int] | None:
     """One deal of the unseen cards over the other seats (hands as bit masks, own hand
     included), consistent with the voids (and, with ``caps``, the trump caps) of ``k``,
     or ``None`` when the tries run out."""
@@ -87,7 +85,7 @@ def _draw(obs: KlaverjasObservation, k: _Knowledge, rng: Stream, *, caps: bool) 
     allowed: dict[int, list[int]] = {}
     for c in k.unseen:
         if caps:
-            allowed[c] = [s for s in others if _may_hold(k, s, c)]
+            allowed[c] = [s for s in others if may_hold(k, s, c)]
         else:
             allowed[c] = [s for s in others if c // 8 not in k.void[s]]
     order = sorted(k.unseen, key=lambda c: (len(allowed[c]), c))
@@ -161,7 +159,7 @@ def _agrees(
 
 
 def _samples(obs: KlaverjasObservation, rng: Stream) -> list[list[int]]:
-    k = _knowledge(obs)
+    k = knowledge(obs)
     played: list[list[int]] = [[], [], [], []]
     for t in obs.tricks:
         for seat, c in zip(t.seats, t.cards, strict=True):
@@ -212,7 +210,7 @@ def choose_expert_v2(obs: KlaverjasObservation, *, rng: Stream) -> Action:
     bid = _bid(obs)
     if bid is not None:
         return bid
-    strong = choose(obs, level="strong", rng=rng)
+    strong = strong_bot.choose(obs, rng)
     legal = obs.legal
     if obs.phase != "play" or len(legal) < 2:
         return strong

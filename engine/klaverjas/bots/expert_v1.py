@@ -1,8 +1,6 @@
-"""The Klaverjas ``expert`` bot: determinized double-dummy search (GIB's PIMC).
-
-Two versions (``BOT_VERSIONS``; ``BOT_VERSION`` is the current one): version 2
-searches every trick (``engine.klaverjas.pimc``); version 1, below, stays as it was
-released, so that games played with it replay the same.
+"""The Klaverjas ``expert`` bot of version 1: determinized double-dummy search (GIB's
+PIMC) of the last tricks. It stays as it was released, so that games played with it
+replay the same (version 2: ``engine.klaverjas.bots.expert_v2``).
 
 Version 1 bids like the ``strong`` bot and plays its cards until ``SEARCH_TRICKS``
 tricks are left. From then on, when it has a choice of two or more cards, it:
@@ -10,7 +8,7 @@ tricks are left. From then on, when it has a choice of two or more cards, it:
 1. samples ``SAMPLES`` deals of the cards it has not seen over the other three seats,
    each consistent with its observation: the number of cards in each hand, the suits
    a seat has shown out of, and the trumps a seat cannot hold (it failed to overtrump
-   when it had to) — the card counting of the strong bot (``_knowledge``);
+   when it had to) — the card counting of the strong bot (``knowledge``);
 2. for each sample and each legal card, searches the rest of the round double dummy
    (every hand open) to its end: alpha-beta with the bounds found for a position at
    the start of a trick memoised, the value being the card points and roem the own team
@@ -34,27 +32,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.dealing import Stream
-from engine.errors import check_bot_version
-from engine.klaverjas import bots, pimc
 from engine.klaverjas.actions import Action, PlayCard
-from engine.klaverjas.bots import _Knowledge, _knowledge, _may_hold, choose
+from engine.klaverjas.bots import strong as strong_bot
+from engine.klaverjas.bots.knowledge import Knowledge, knowledge, may_hold
 from engine.klaverjas.roem import roem_points
 from engine.klaverjas.rules import PLAIN_STRENGTH, TRUMP_STRENGTH, card_points
-from engine.klaverjas.state import KlaverjasObservation, KlaverjasState
+from engine.klaverjas.state import KlaverjasObservation
 from engine.klaverjas.variants import Variant
-
-#: the bot levels, weakest first (the site's default stays ``strong``)
-BOT_LEVELS: Final = (*bots.BOT_LEVELS, "expert")
-DEFAULT_BOT_LEVEL: Final = "strong"
-#: The bots' version that new games get. Stored games keep only the entrant's own
-#: actions and replay the bots' moves, so a released version's choices never change: a
-#: change of any level's choices is a new version (README, "Bot versions"). Version 2:
-#: the expert searches every trick (``engine.klaverjas.pimc``); version 1's expert
-#: searches the last four tricks only (below).
-BOT_VERSION: Final = 2
-#: Every version this engine can still play, oldest first (each pinned by
-#: tests/engine/test_bot_fingerprints.py).
-BOT_VERSIONS: Final[tuple[int, ...]] = (1, 2)
 
 #: deals sampled per decision (at most)
 SAMPLES: Final = 12
@@ -285,7 +269,7 @@ class _Search:
 
 
 def _sample(
-    obs: KlaverjasObservation, k: _Knowledge, rng: Stream, *, caps: bool
+    obs: KlaverjasObservation, k: Knowledge, rng: Stream, *, caps: bool
 ) -> list[int] | None:
     """One deal of the unseen cards over the other seats (hands as bit masks, own hand
     included), consistent with the voids (and, with ``caps``, the trump caps) of ``k``,
@@ -296,7 +280,7 @@ def _sample(
     allowed: dict[int, list[int]] = {}
     for c in unseen:
         if caps:
-            allowed[c] = [s for s in others if _may_hold(k, s, c)]
+            allowed[c] = [s for s in others if may_hold(k, s, c)]
         else:
             allowed[c] = [s for s in others if c // 8 not in k.void[s]]
     # the most constrained cards first
@@ -327,7 +311,7 @@ def _sample(
 
 def _samples(obs: KlaverjasObservation, rng: Stream, count: int) -> list[list[int]]:
     out: list[list[int]] = []
-    k = _knowledge(obs)
+    k = knowledge(obs)
     for _ in range(count):
         hands = _sample(obs, k, rng, caps=True) or _sample(obs, k, rng, caps=False)
         if hands is not None:
@@ -345,13 +329,9 @@ def _outcome(diff: int, team: int, playing_team: int, total: int, tie_is_nat: bo
     return diff
 
 
-def choose_expert(obs: KlaverjasObservation, *, rng: Stream, version: int = BOT_VERSION) -> Action:
-    """The expert's action for the seat of ``obs``: version 1 as the module text says,
-    version 2 (and later) as ``engine.klaverjas.pimc`` says."""
-    check_bot_version("klaverjas", version, BOT_VERSIONS)
-    if version >= 2:
-        return pimc.choose_expert_v2(obs, rng=rng)
-    strong = choose(obs, level="strong", rng=rng)
+def choose_expert(obs: KlaverjasObservation, *, rng: Stream) -> Action:
+    """The expert's action (version 1) for the seat of ``obs`` (see the module text)."""
+    strong = strong_bot.choose(obs, rng)
     legal = obs.legal
     if obs.phase != "play" or len(legal) < 2 or 8 - len(obs.tricks) > SEARCH_TRICKS:
         return strong
@@ -396,19 +376,3 @@ def choose_expert(obs: KlaverjasObservation, *, rng: Stream, version: int = BOT_
     winners = [c for c in cards if totals[c] == best]
     strong_card = strong.card if isinstance(strong, PlayCard) else -1
     return PlayCard(strong_card if strong_card in winners else winners[0])
-
-
-def bot_action(state: KlaverjasState, *, level: str, version: int = BOT_VERSION) -> Action:
-    """The action of a bot of any level (``BOT_LEVELS``) and version (``BOT_VERSIONS``;
-    an unknown one raises ``UnknownBotVersion``) for the seat to move: from that seat's
-    observation and the round's ``bot:<seat>`` stream from the current move count. The
-    basic and strong bots are the same in every version; the expert of version 1 and of
-    version 2 differ (see ``choose_expert``)."""
-    check_bot_version("klaverjas", version, BOT_VERSIONS)
-    if level != "expert":
-        return bots.bot_action(state, level=level)
-    seat = state.current_player
-    if seat is None:
-        raise ValueError("the round is over: no seat to move")
-    rng = Stream(state.round_seed, f"bot:{seat}", start=state.move_count)
-    return choose_expert(state.observe(seat), rng=rng, version=version)
