@@ -386,7 +386,7 @@ def test_keyboard_alone_plays_the_jokeren_table_and_changes_are_announced(
         # (in everything said since the discard: the live region keeps only its last
         # lines, and the bots' moves may be announced after it)
         page.wait_for_function(
-            "() => window.said.some((line) => line.startsWith('Ronde 1 is voorbij'))"
+            "() => window.said.some((line) => line.startsWith('Ronde 1 is afgelopen'))"
         )
         page.keyboard.press("Enter")
         settle(page)
