@@ -23,6 +23,7 @@ from engine import record
 from engine.match import bot_move
 from tournaments import services
 from tournaments.models import Game, ParRound, Tournament, WhatIf
+from tournaments.permissions import may_play_deal_again, may_start_what_if
 from tournaments.services import par as par_services
 from tournaments.services import runner
 
@@ -412,50 +413,6 @@ def games_split(
 # --- What if ---------------------------------------------------------------------------------
 
 
-def deal_tournament(*, game: Game) -> Tournament | None:
-    """The tournament whose deal ``game`` plays: its own, or, for a practice game started
-    from a position of another game (``WhatIf``, "speel vanaf hier", "opnieuw spelen"),
-    its source's, followed back to the first game. ``None``: a practice game on its own
-    deals. Whatever shows a hidden card of such a deal waits for that tournament's close
-    (docs/rules.md §7, tournaments 18)."""
-    seen: set[int] = set()
-    while game.entry_id is None and game.pk not in seen:
-        seen.add(game.pk)
-        origin = (
-            WhatIf.objects.filter(game_id=game.pk)
-            .select_related("source__entry__tournament")
-            .first()
-        )
-        if origin is None:
-            return None
-        game = origin.source
-    return game.tournament
-
-
-def may_replay(*, game: Game, user: Any) -> bool:
-    """Every hand, step by step, and the strong bot's view of them: a tournament's game
-    once the tournament has closed, for anyone; a practice game once it is finished, for
-    its player, and when it plays a tournament's deal (started from a position of one of
-    its games) not before that tournament has closed either."""
-    if game.entry_id is not None:
-        return game.tournament is not None and game.tournament.is_closed
-    if not game.is_finished or game.user_id != getattr(user, "pk", None):
-        return False
-    tournament = deal_tournament(game=game)
-    return tournament is None or tournament.is_closed
-
-
-def may_start_what_if(*, game: Game, user: Any) -> bool:
-    """A finished game: its own player at any time, anyone logged in once its tournament
-    has closed (docs/rules.md §7, tournaments 18)."""
-    if not game.is_finished or user is None or not user.is_authenticated:
-        return False
-    if game.user_id == user.pk:
-        return True
-    t = game.tournament
-    return t is not None and t.is_closed
-
-
 def game_what_if_start(*, user: User, source_id: int, round_index: int, start: int) -> Game:
     """An unscored practice game from the position of round ``round_index`` of a finished
     game after its first ``start`` actions: the same variant, deal, bots and streams, so
@@ -463,11 +420,11 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
     tournament are never touched. Someone else's game the user may not play on from is
     ``Game.DoesNotExist``; their own game before it is finished ``GameNotFinished``."""
     source = Game.objects.select_related("entry__tournament", "user").get(pk=source_id)
-    if not may_start_what_if(game=source, user=user) and source.user_id != user.pk:
+    if not may_start_what_if(user=user, game=source) and source.user_id != user.pk:
         # Someone else's game before its tournament closes, or their practice game: as
         # for any page of someone else's game, it does not exist for this user (404).
         raise Game.DoesNotExist(f"game {source_id} is not {user.pk}'s")
-    if not may_start_what_if(game=source, user=user):
+    if not may_start_what_if(user=user, game=source):
         raise services.GameNotFinished.of(
             _("You can play on from a game only once it is finished.")
         )
@@ -538,7 +495,7 @@ def deal_again_start(*, user: User, tournament: Tournament, round_index: int) ->
     and version), for any logged-in user; through ``game_what_if_start`` at ``start=0``
     from ``deal_again_source``, so no move of the source is copied. Before the close the
     deals are the entrants' still: refused (``InvalidSettings``), nothing created."""
-    if not tournament.is_closed:
+    if not may_play_deal_again(user=user, tournament=tournament):
         raise services.InvalidSettings.of(
             _("You can play a round of this tournament again once it has closed.")
         )
@@ -548,12 +505,6 @@ def deal_again_start(*, user: User, tournament: Tournament, round_index: int) ->
     if source is None:
         raise services.InvalidSettings.of(_("Nobody has played this round."))
     return game_what_if_start(user=user, source_id=source.pk, round_index=round_index, start=0)
-
-
-def may_download_record(*, game: Game) -> bool:
-    """A what-if game's deal comes from its source's secret: its record (which holds the
-    secret) is never offered, so a what-if started before the close cannot reveal it."""
-    return not WhatIf.objects.filter(game=game).exists()
 
 
 # --- Analysis ---------------------------------------------------------------------------------

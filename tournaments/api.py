@@ -25,7 +25,7 @@ from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
 from common import auth
-from tournaments import analysis, json_input, services
+from tournaments import analysis, json_input, permissions, services
 from tournaments.models import Game, Tournament
 from tournaments.series import bot_user_ids
 
@@ -206,14 +206,16 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
 
 
 def _own_game(request: HttpRequest, game_id: int) -> Game:
-    return get_object_or_404(
-        Game.objects.select_related("entry__tournament"), pk=game_id, user=request.user
-    )
+    """The request's user's game (``permissions.may_view_game``), else 404."""
+    game = get_object_or_404(Game.objects.select_related("entry__tournament"), pk=game_id)
+    if not permissions.may_view_game(user=request.user, game=game):
+        raise Http404
+    return game
 
 
 @api_view("GET")
 def game_detail(request: HttpRequest, game_id: int) -> JsonResponse:
-    if not request.user.is_authenticated:
+    if not permissions.is_logged_in(request.user):
         return _forbidden()
     return JsonResponse(game_payload(_own_game(request, game_id)))
 
@@ -310,7 +312,7 @@ def _english() -> bool:
 def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The strong bot's choice in the player's position, in words: practice games only
     (a tournament's game is 403 ``practice_only``); see docs/api.md."""
-    if not request.user.is_authenticated:
+    if not permissions.is_logged_in(request.user):
         return _forbidden()
     game = _own_game(request, game_id)
     rate = settings.MOVE_RATE_LIMIT
@@ -339,7 +341,7 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
 def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n}: take back your last action of the round (and the bots' replies)
     in a practice game; the answer is the game as GET gives it. See docs/api.md."""
-    if not request.user.is_authenticated:
+    if not permissions.is_logged_in(request.user):
         return _forbidden()
     try:
         body = read_json_object(request)

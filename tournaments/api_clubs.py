@@ -15,8 +15,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from tournaments import permissions, services
 from tournaments import series as series_services
-from tournaments import services
 from tournaments.api import _error, _forbidden, api_view
 from tournaments.models import Series, Tournament
 
@@ -104,7 +104,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> JsonResponse:
 @api_view("POST")
 def tournament_join(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """Enter the tournament: ``201 {"game": id}``, the game to play (``/api/games/<id>/``)."""
-    if not request.user.is_authenticated:
+    if not permissions.is_logged_in(request.user):
         return _forbidden()
     get_object_or_404(Tournament, pk=tournament_id)
     try:

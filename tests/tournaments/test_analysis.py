@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import analysis, services
+from tournaments import analysis, permissions, services
 from tournaments.models import Game, GameRound, ParRound, Tournament, WhatIf
 
 pytestmark = pytest.mark.django_db
@@ -422,8 +422,8 @@ def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_
     assert again.is_finished
     client = _client(user)
     for game in (g, again):
-        assert analysis.deal_tournament(game=game) == t
-        assert not analysis.may_replay(game=game, user=user)
+        assert permissions.deal_tournament(game=game) == t
+        assert not permissions.may_replay(user=user, game=game)
         for url in (
             reverse("game_replay", args=[game.pk]),
             reverse("game_replay", args=[game.pk]) + "?round=1",
@@ -438,7 +438,7 @@ def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_
     assert reverse("game_review", args=[g.pk]) in practice
     # A practice game on its own deals is replayed by its player as before.
     own = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
-    assert analysis.deal_tournament(game=own) is None
+    assert permissions.deal_tournament(game=own) is None
     _close(t)
     for game in (g, again):
         assert client.get(reverse("game_replay", args=[game.pk]) + "?round=1").status_code == 200
