@@ -21,13 +21,18 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-#: The modules compiled by setup.py: the Jokeren bots and melds, about 60% of a basic
+#: The modules compiled by setup.py: the Jokeren bots and melds (``melds`` gathers the
+#: names of the four meld modules after it), about 60% of a basic
 #: round's time. The others stay pure Python: compiled code checks its arguments' types
 #: itself (``bot_move(version="1")`` would raise ``TypeError``, not ``UnknownBotVersion``),
 #: calls its own functions directly (a test that replaces ``expert._world`` would no longer
 #: see the calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``).
 COMPILED_MODULES: Final = (
     "engine.jokeren.melds",
+    "engine.jokeren.meld",
+    "engine.jokeren.meld_check",
+    "engine.jokeren.layoff",
+    "engine.jokeren.meld_search",
     "engine.jokeren.bots",
 )
 
