@@ -26,7 +26,7 @@ from typing import Final
 #: round's time. The others stay pure Python: compiled code checks its arguments' types
 #: itself (``bot_move(version="1")`` would raise ``TypeError``, not ``UnknownBotVersion``),
 #: calls its own functions directly (a test that replaces ``expert._world`` would no longer
-#: see the calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``).
+#: see the calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.round``).
 COMPILED_MODULES: Final = (
     "engine.jokeren.melds",
     "engine.jokeren.meld",
