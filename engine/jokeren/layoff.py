@@ -5,21 +5,8 @@ the first free choice unless named), or gives its joker back to the player's han
 
 from __future__ import annotations
 
-from engine.cards import (
-    CARD_CODE,
-    CARD_RANK,
-    CARD_SUIT,
-    card_label,
-    code_of,
-)
-from engine.jokeren.meld import (
-    DoesNotFit,
-    Meld,
-    StandsFor,
-    group_meld,
-    lay_off_options,
-    run_meld,
-)
+from engine.cards import CARD_CODE, CARD_RANK, CARD_SUIT, card_label, code_of
+from engine.jokeren.meld import DoesNotFit, Meld, StandsFor, group_meld, lay_off_options, run_meld
 
 
 def lay_off(meld: Meld, card: int, stands_for: StandsFor = None) -> Meld:

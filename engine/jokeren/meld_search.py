@@ -8,10 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from engine.cards import (
-    CARD_RANK,
-    CARD_SUIT,
-)
+from engine.cards import CARD_RANK, CARD_SUIT
 from engine.jokeren.meld import Meld, MeldKind, StandsFor, new_meld
 from engine.jokeren.variants import MAX_GROUP, MAX_RUN
 
