@@ -6,6 +6,12 @@ extension when it is there and the pure-Python source when it is not (no C compi
 ``JOKEREN_PURE=1`` at install time, or the ``.so`` files removed). Both play the same
 game: tests/engine/test_bot_fingerprints.py pins every bot's choices on either.
 
+A compiled module that another compiled module imports first (``melds`` imports ``meld``
+and the others) gets its ``__file__`` from mypyc, derived from the shared library's folder
+(``engine/engine/jokeren/meld...so``): ``is_compiled`` still holds; the extension's real
+file is the one the import system finds (``importlib.machinery.PathFinder``, as
+tests/engine/test_native.py looks it up).
+
 This module itself is never compiled (setup.py reads ``COMPILED_MODULES`` from it).
 """
 

@@ -7,6 +7,7 @@ import importlib
 import os
 import subprocess
 import sys
+from importlib.machinery import PathFinder
 from pathlib import Path
 
 import pytest
@@ -33,8 +34,13 @@ def test_no_compiled_module_is_older_than_its_source() -> None:
     stale = []
     for name, compiled in compiled_status().items():
         if compiled:
-            path = Path(importlib.import_module(name).__file__ or "")
-            source = path.parent / (name.rpartition(".")[2] + ".py")
+            # the extension the import system finds (a module's ``__file__`` is not always
+            # that file: engine/native.py, ``COMPILED_MODULES``)
+            parent, _, last = name.rpartition(".")
+            spec = PathFinder.find_spec(name, importlib.import_module(parent).__path__)
+            assert spec is not None and spec.origin is not None
+            path = Path(spec.origin)
+            source = path.parent / (last + ".py")
             if source.stat().st_mtime > path.stat().st_mtime:
                 stale.append(name)
     assert not stale, f"built before their source changed, run pip install -e .: {stale}"
