@@ -2,7 +2,7 @@
 
 Run from the repository root (after ``pip install -e .`` has built the extensions)::
 
-    .venv/bin/python benchmarks/bench_compiled.py [--seconds 2] [--slices 4] [--json out.json]
+    .venv/bin/python benchmarks/bench_compiled.py [--seconds 2] [--slices 4] [--out DIR]
 
 Each slice runs, one after the other, in fresh processes pinned to the same core: Jokeren
 7 and Jokeren 13 basic rounds on the pure-Python engine (``engine.native.prefer_pure``),
@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from run_output import add_out_option, out_dir, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = ("jokeren7", "jokeren13")
@@ -98,7 +100,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     p.add_argument("--slices", type=int, default=4, help="alternating slices")
-    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    add_out_option(p)
     args = p.parse_args()
     core = sorted(os.sched_getaffinity(0))[-1]
     gin = _gin_available()
@@ -154,8 +156,7 @@ def main() -> int:
     }
     print(json.dumps({"rates": rates, "ratios": ratios}, indent=2))
     print(f"load average (1 min) from {load[0]:.2f} to {load[-1]:.2f}, max {max(load):.2f}")
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    write_json(out_dir(args.out, "bench_compiled"), "bench_compiled.json", result)
     return 0
 
 

@@ -3,7 +3,10 @@ of a ``strong`` Jokeren decision, and OpenSpiel's ``gin_rummy`` as a yardstick.
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/bench_engine.py [--seconds 3] [--json out.json] [--pure]
+    .venv/bin/python benchmarks/bench_engine.py [--seconds 3] [--out DIR] [--pure]
+
+The figures go to ``bench_engine.json`` in the run's output folder (``--out``, default a
+new ``benchmarks/out/<UTC time>-bench_engine/``).
 
 ``--pure`` measures the pure-Python engine even where its compiled modules are built
 (``engine.native.prefer_pure``); the figures name the modules loaded compiled.
@@ -22,7 +25,6 @@ worst case). The rules engine alone replays recorded rounds; OpenSpiel's gin_rum
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -33,6 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from run_output import add_out_option, out_dir, write_json
 from yardstick import gin_rummy_game
 
 from engine.native import compiled_status, prefer_pure
@@ -222,7 +225,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=3.0, help="time per rounds/s measurement")
     p.add_argument("--decision-rounds", type=int, default=20, help="Jokeren 13 rounds timed")
-    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    add_out_option(p)
     p.add_argument("--pure", action="store_true", help="the pure-Python engine only")
     args = p.parse_args()
     pinned = _pin_one_core()
@@ -272,8 +275,7 @@ def main() -> int:
         "gin_rummy": gin,
         "targets": targets,
     }
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    write_json(out_dir(args.out, "bench_engine"), "bench_engine.json", result)
     return 0
 
 

@@ -3,7 +3,10 @@
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_expert.py [--rounds 6] [--preset jokeren7 ...]
-        [--json out.json]
+        [--out DIR]
+
+The figures go to ``bench_expert.json`` in the run's output folder (``--out``, default a
+new ``benchmarks/out/<UTC time>-bench_expert/``).
 
 The process is pinned to one CPU core. For each preset, rounds dealt from a fixed
 secret are played with the expert in seats 0 and 2 and the strong bot in 1 and 3 (as at
@@ -23,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import random
 import statistics
@@ -36,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # (``--pure``: bench_engine switches to the pure-Python engine as it is imported)
 from bench_engine import _cpu_model, _gin_rummy_games, _percentile, _pin_one_core
+from run_output import add_out_option, out_dir, write_json
 
 from engine.cli import BENCH_SECRET
 from engine.native import compiled_status
@@ -104,7 +107,7 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=6, help="rounds timed per preset")
     p.add_argument("--preset", action="append", help="presets (default: every preset)")
     p.add_argument("--yardstick-seconds", type=float, default=1.0, help="gin_rummy per slice")
-    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    add_out_option(p)
     p.add_argument("--pure", action="store_true", help="the pure-Python engine only")
     args = p.parse_args()
     pinned = _pin_one_core()
@@ -155,8 +158,7 @@ def main() -> int:
         "expert_decisions": results,
         "yardstick": yardstick,
     }
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    write_json(out_dir(args.out, "bench_expert"), "bench_expert.json", result)
     return 0
 
 

@@ -2,7 +2,11 @@
 
 Run from the repository root (Debian's chromium at /usr/bin/chromium, Playwright):
 
-    .venv/bin/python benchmarks/browser_speed.py --samples 20 --json benchmarks/browser-speed.json
+    .venv/bin/python benchmarks/browser_speed.py --samples 20 [--out DIR]
+
+The figures go to ``browser_speed.json`` and gunicorn's log to ``browser-speed-gunicorn.log``
+in the run's output folder (``--out``, default a new
+``benchmarks/out/<UTC time>-browser_speed/``).
 
 It starts the site as production runs it: DEBUG off, ``collectstatic`` into a temporary
 STATIC_ROOT (hashed, gzip and Brotli copies, jokeren/storage.py), gunicorn with
@@ -52,6 +56,7 @@ from load import (  # noqa: E402  (benchmarks/load.py: the site's other benchmar
     session_headers,
     wait_for,
 )
+from run_output import add_out_option, out_dir, write_json  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 #: What the table's page records before its own scripts run: when the first card of the
@@ -309,8 +314,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--viewport", default="1280x900")
     parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
-    parser.add_argument("--json", type=Path, default=None)
+    add_out_option(parser)
     args = parser.parse_args()
+    out = out_dir(args.out, "browser_speed")
 
     report: dict[str, Any] = {
         "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
@@ -325,7 +331,7 @@ def main() -> None:
         port = free_port()
         env["GUNICORN_BIND"] = f"127.0.0.1:{port}"
         gunicorn = [str(VENV_BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "jokeren.wsgi"]
-        with process(gunicorn, env, "browser-speed-gunicorn"):
+        with process(gunicorn, env, "browser-speed-gunicorn", out):
             wait_for(lambda: port_open("127.0.0.1", port), "gunicorn")
             log(f"gunicorn on port {port}, load average {load_average()}")
             found, sizes = measure(f"http://127.0.0.1:{port}", games, args)
@@ -346,8 +352,7 @@ def main() -> None:
             ),
         }
     print(json.dumps(report, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_json(out, "browser_speed.json", report)
 
 
 if __name__ == "__main__":

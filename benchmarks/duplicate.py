@@ -10,13 +10,13 @@ two games of:
   positive means A is better.
 
 The deals are those of secret ``d.to_bytes(4, "big") * 8``, round ``d mod rounds``, for
-``d`` from ``--first``. Each deal's result can be written to a JSON-lines file (so that
-runs on parts of the deals can be merged with ``--merge``). Run from the repository
-root::
+``d`` from ``--first``. Each deal's result goes to ``duplicate.jsonl`` in the run's output
+folder (``--out``, default a new ``benchmarks/out/<UTC time>-duplicate/``), so that runs
+on parts of the deals can be merged with ``--merge``. Run from the repository root::
 
     .venv/bin/python benchmarks/duplicate.py [--deals 300] [--pair strong,basic]
-        [--preset jokeren13 ...] [--first 0] [--jsonl out.jsonl]
-    .venv/bin/python benchmarks/duplicate.py --merge part1.jsonl part2.jsonl
+        [--preset jokeren13 ...] [--first 0] [--out DIR]
+    .venv/bin/python benchmarks/duplicate.py --merge run1/duplicate.jsonl run2/duplicate.jsonl
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from run_output import add_out_option, out_dir
 
 from engine.match import play_round
 from engine.registry import game_module, game_of_preset
@@ -79,7 +81,7 @@ def main() -> int:
     p.add_argument("--first", type=int, default=0, help="the first deal's number")
     p.add_argument("--pair", default="strong,basic", help="levels A,B (default strong,basic)")
     p.add_argument("--preset", action="append", help="presets (default: every Jokeren one)")
-    p.add_argument("--jsonl", type=Path, default=None, help="append each deal's result here")
+    add_out_option(p)
     p.add_argument("--merge", nargs="+", type=Path, help="summarise JSON-lines files instead")
     args = p.parse_args()
     if args.merge:
@@ -93,16 +95,17 @@ def main() -> int:
             print(summary(preset, a, b, list(by_deal.values())), flush=True)
         return 0
     a, b = args.pair.split(",")
+    deals = out_dir(args.out, "duplicate") / "duplicate.jsonl"
+    print(f"each deal's result: {deals}", file=sys.stderr)
     presets = args.preset or list(game_module("jokeren").PRESETS)
     for preset in presets:
         diffs: list[float] = []
         for deal in range(args.first, args.first + args.deals):
             result = deal_result(preset, deal, a, b)
             diffs.append(result)
-            if args.jsonl is not None:
-                with args.jsonl.open("a") as out:
-                    row = {"preset": preset, "a": a, "b": b, "deal": deal, "result": result}
-                    out.write(json.dumps(row) + "\n")
+            with deals.open("a") as out:
+                row = {"preset": preset, "a": a, "b": b, "deal": deal, "result": result}
+                out.write(json.dumps(row) + "\n")
         print(summary(preset, a, b, diffs), flush=True)
     return 0
 

@@ -5,9 +5,13 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/expert_oracle.py [--deals 200] [--first 0]
         [--preset jokeren7 ...] [--horizon turn|round] [--know all|hands|next|none|infer]
-        [--worlds 8] [--jsonl out.jsonl]
+        [--worlds 8] [--out DIR]
 
-Not a bot (RULES.md §4: no bot sees what its seat cannot): a measuring stick for what
+Each deal's result goes to ``expert_oracle.jsonl`` in the run's output folder (``--out``,
+default a new ``benchmarks/out/<UTC time>-expert_oracle/``; ``duplicate.py --merge``
+summarises such files).
+
+Not a bot (docs/rules.md §4: no bot sees what its seat cannot): a measuring stick for what
 the expert's decisions could gain. The ``oracle`` level plays like the strong bot but,
 where the released expert searches (the draw: open card or stock; the discard: the
 strong bot's card and the two loose cards with the most points, none that fits the
@@ -43,10 +47,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from duplicate import summary
+from run_output import add_out_option, out_dir
 
 from engine.dealing import Stream
 from engine.errors import IllegalMove
-from engine.jokeren import PRESETS, bots, expert, new_round
+from engine.jokeren import PRESETS, bots, new_round
+from engine.jokeren.bots import expert
 
 
 def _worlds(state: expert.JokerenState, seat: int, know: str, n: int, rng: Stream) -> list[Any]:
@@ -179,18 +185,19 @@ def main() -> int:
     p.add_argument("--horizon", choices=("turn", "round"), default="turn")
     p.add_argument("--know", choices=("all", "hands", "next", "none", "infer"), default="all")
     p.add_argument("--worlds", type=int, default=8, help="worlds per decision (not with all)")
-    p.add_argument("--jsonl", type=Path, default=None)
+    add_out_option(p)
     args = p.parse_args()
+    deals = out_dir(args.out, "expert_oracle") / "expert_oracle.jsonl"
+    print(f"each deal's result: {deals}", file=sys.stderr)
     name = f"oracle-{args.know}-{args.horizon}" + ("" if args.know == "all" else f"-{args.worlds}")
     for preset in args.preset or ["jokeren7", "jokeren13"]:
         diffs = []
         for d in range(args.first, args.first + args.deals):
             x = deal_result(preset, d, args.horizon, args.know, args.worlds)
             diffs.append(x)
-            if args.jsonl is not None:
-                with args.jsonl.open("a") as f:
-                    row = {"preset": preset, "deal": d, "a": name}
-                    f.write(json.dumps({**row, "b": "strong", "result": x}) + "\n")
+            with deals.open("a") as f:
+                row = {"preset": preset, "deal": d, "a": name}
+                f.write(json.dumps({**row, "b": "strong", "result": x}) + "\n")
         print(summary(preset, name, "strong", diffs), flush=True)
     return 0
 

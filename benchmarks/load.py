@@ -32,7 +32,9 @@ It reports, each part measured in the same run beside a yardstick:
    for a visitor after the close: the first request (cold) and p50/p95 of the next ones,
    with the body's size.
 
-The load average is printed before each part. The figures land in ``--json``.
+The load average is printed before each part. The figures go to ``load.json``, and the
+logs of gunicorn and the Celery workers to ``<name>.log``, in the run's output folder
+(``--out``, default a new ``benchmarks/out/<UTC time>-load/``).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from run_output import add_out_option, out_dir, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
@@ -169,9 +173,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def process(cmd: list[str], env: dict[str, str], name: str) -> Iterator[subprocess.Popen[bytes]]:
-    """A child process in its own process group, stopped (SIGTERM, then SIGKILL) on exit."""
-    logfile = open(f"/tmp/load-bench-{name}-{os.getpid()}.log", "wb")  # noqa: SIM115
+def process(
+    cmd: list[str], env: dict[str, str], name: str, logs: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A child process in its own process group, stopped (SIGTERM, then SIGKILL) on exit;
+    its output goes to ``logs/<name>.log``."""
+    logfile = open(logs / f"{name}.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(
         cmd, env=env, cwd=ROOT, stdout=logfile, stderr=subprocess.STDOUT, start_new_session=True
     )
@@ -561,7 +568,7 @@ def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]
             celery, "-A", "jokeren", "worker", "-c", str(workers), "-P", "prefork",
             "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "WARNING",
         ]  # fmt: skip
-        with process(cmd, env, f"celery{workers}"):
+        with process(cmd, env, f"celery{workers}", args.out):
             from jokeren.celery import app
 
             wait_for(lambda: bool(app.control.ping(timeout=0.5)), "the celery worker")
@@ -738,8 +745,9 @@ def main() -> None:
         "--workers", type=int, default=2 * (os.cpu_count() or 1) + 1, help="gunicorn workers"
     )
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
-    parser.add_argument("--json", type=Path, default=None)
+    add_out_option(parser)
     args = parser.parse_args()
+    out = args.out = out_dir(args.out, "load")
     parts = set(args.parts.split(","))
 
     redis = urlsplit(args.redis)
@@ -802,7 +810,7 @@ def main() -> None:
         "load_average_start": load_average(),
     }
     try:
-        with process(gunicorn, env, "gunicorn") as gunicorn_proc:
+        with process(gunicorn, env, "gunicorn", args.out) as gunicorn_proc:
             http = Http("127.0.0.1", port)
             wait_for(lambda: port_open("127.0.0.1", port), "gunicorn")
             # Warm the workers up (imports, first connections) before anything is timed.
@@ -824,8 +832,7 @@ def main() -> None:
     print(json.dumps(report, indent=2))
     if "moves" in report:
         print(moves_table(report["moves"]))
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_json(out, "load.json", report)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ Run against a database of your own (it is migrated; the games stay in it)::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/jokeren_mine \\
         REDIS_URL=redis://127.0.0.1:6379/11 \\
         .venv/bin/python benchmarks/move_cpu.py --games 6 [--repeat 3] [--profile 40]
+
+It prints its figures; with ``--profile`` it also saves the profile as ``move_cpu.prof``
+in the run's output folder (``--out``, default a new ``benchmarks/out/<UTC time>-move_cpu/``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+
+from run_output import add_out_option, out_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,9 +47,7 @@ def main() -> None:
         " which a busy machine disturbs least (interference only adds)",
     )
     parser.add_argument("--profile", type=int, default=0, help="print the N top functions")
-    parser.add_argument(
-        "--profile-out", type=Path, default=None, help="with --profile: also save the stats here"
-    )
+    add_out_option(parser)
     parser.add_argument(
         "--split",
         action="store_true",
@@ -192,8 +195,9 @@ def main() -> None:
         )
     if args.profile:
         stats: Any = pstats.Stats(profile)
-        if args.profile_out:
-            stats.dump_stats(args.profile_out)
+        saved = out_dir(args.out, "move_cpu") / "move_cpu.prof"
+        stats.dump_stats(saved)
+        print(f"profile saved to {saved}", file=sys.stderr)
         stats.sort_stats("cumulative").print_stats(args.profile)
         stats.sort_stats("tottime").print_stats(args.profile)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.jokeren import PRESETS, JokerenState, bot_action, new_round
-from engine.jokeren.bots import _KIND_POINTS, JOKER_KIND, hand_partition, table_view
+from engine.jokeren.bots import JOKER_KIND, KIND_POINTS, hand_partition, table_view
 
 
 def causes(state: JokerenState, c: Counter[str]) -> None:
@@ -37,11 +37,11 @@ def causes(state: JokerenState, c: Counter[str]) -> None:
         c["losers"] += 1
         c["points"] += scores[seat]
         part = hand_partition(hand)
-        c["in melds"] += sum(_KIND_POINTS[k] for m in part.melds for k in m.naturals)
-        c["in melds"] += _KIND_POINTS[JOKER_KIND] * sum(len(m.jokers) for m in part.melds)
-        c["loose jokers"] += _KIND_POINTS[JOKER_KIND] * part.loose_jokers
+        c["in melds"] += sum(KIND_POINTS[k] for m in part.melds for k in m.naturals)
+        c["in melds"] += KIND_POINTS[JOKER_KIND] * sum(len(m.jokers) for m in part.melds)
+        c["loose jokers"] += KIND_POINTS[JOKER_KIND] * part.loose_jokers
         for k in part.loose:
-            pts = _KIND_POINTS[k]
+            pts = KIND_POINTS[k]
             if k in fit:
                 c["loose, fits the table"] += pts
             elif pts >= 10:

@@ -18,7 +18,10 @@ here): a tournament with the preset's rounds, entrants who play their whole game
 Run from the repository root, e.g.::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/jokeren_lean \\
-        .venv/bin/python benchmarks/storage.py --games 20
+        .venv/bin/python benchmarks/storage.py --games 20 [--out DIR]
+
+The figures go to ``storage.json`` in the run's output folder (``--out``, default a new
+``benchmarks/out/<UTC time>-storage/``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
+from run_output import add_out_option, out_dir, write_json  # noqa: E402
 
 from tournaments import services  # noqa: E402
 from tournaments.models import Game, GameRound, Tournament, compact_json  # noqa: E402
@@ -197,15 +201,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per half (default 20)")
     parser.add_argument("--presets", nargs="+", default=["jokeren7", "jokeren13"])
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    add_out_option(parser)
     parser.add_argument(
         "--timing-only", action="store_true", help="only the rebuild against snapshot timing"
     )
     args = parser.parse_args()
+    out = out_dir(args.out, "storage")
     timing = [rebuild_timing(preset) for preset in args.presets]
     for t in timing:
         print(json.dumps(t))
     if args.timing_only:
+        write_json(out, "storage.json", {"rebuild_timing": timing})
         return
     if connection.vendor != "postgresql":
         raise SystemExit("set DATABASE_URL to a PostgreSQL database (pg_total_relation_size)")
@@ -221,9 +227,7 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
     for r in results:
         print(json.dumps(r, indent=1))
-    if args.json:
-        payload = {"storage": results, "rebuild_timing": timing}
-        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    write_json(out, "storage.json", {"storage": results, "rebuild_timing": timing})
 
 
 if __name__ == "__main__":

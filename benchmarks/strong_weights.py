@@ -31,10 +31,14 @@ from engine.dealing import Stream
 from engine.jokeren import PRESETS, Action, JokerenObservation, LayMelds, new_round
 from engine.jokeren import bots as B
 from engine.jokeren.actions import DISCARDS, DRAW_OPEN, DRAW_STOCK, Discard
+from engine.jokeren.bots import hand as H
+from engine.jokeren.bots import lanes as L
+from engine.jokeren.bots import play as P
+from engine.jokeren.bots import strong as S
 
 
 class Weights(NamedTuple):
-    """The strong bot's weights (``engine/jokeren/bots.py``), and its defaults."""
+    """The strong bot's weights (``engine/jokeren/bots/strong.py``), and its defaults."""
 
     #: a discard's points are multiplied by this when an opponent holds at most 2 cards
     near2: float = 2.5
@@ -60,10 +64,10 @@ class Weights(NamedTuple):
 
 
 def _score(view: B.BotView, part: B.Partition, k: int, w: Weights) -> float:
-    """``bots._discard_score`` with the weights ``w``."""
+    """``strong.discard_score`` with the weights ``w``."""
     others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
     fewest = min(others) if others else 99
-    value = 1.0 + B._KIND_POINTS[k] / 20 if view.by_cards else float(B._KIND_POINTS[k])
+    value = 1.0 + H.KIND_POINTS[k] / 20 if view.by_cards else float(H.KIND_POINTS[k])
     if fewest <= 2:
         value *= w.near2
     elif fewest <= 4:
@@ -76,8 +80,8 @@ def _score(view: B.BotView, part: B.Partition, k: int, w: Weights) -> float:
             for c in m.naturals:
                 rest.remove(c)
             jokers -= len(m.jokers)
-        value += w.go_out * B._go_out_chance(tuple(rest), jokers, view, B._unseen_all(view))
-    keep = w.out_value * B._outs(view, k, part.loose, part.melds)
+        value += w.go_out * S.go_out_chance(tuple(rest), jokers, view, S.unseen_all(view))
+    keep = w.out_value * S.outs(view, k, part.loose, part.melds)
     if view.by_cards:
         keep /= 4
     if k in view.table.fit or k in view.table.swaps:
@@ -94,25 +98,25 @@ def _score(view: B.BotView, part: B.Partition, k: int, w: Weights) -> float:
 
 
 def _take_open(view: B.BotView, w: Weights) -> bool:
-    """``bots._take_open`` with the weights ``w``."""
+    """``strong.take_open`` with the weights ``w``."""
     top = view.open_top
     if top is None:
         return False
-    tk = B._KIND[top]
+    tk = H.KIND[top]
     naturals, jokers = view.naturals, view.jokers
     table = view.table if view.lay_off_now else None
-    verdict = B._open_card_verdict(B._lane_mask(naturals), jokers, tk, table, True)
+    verdict = S.open_card_verdict(L.lane_mask(naturals), jokers, tk, table)
     if verdict is not None:
         return verdict
-    weights = B._CARD_WEIGHTS if view.by_cards else B._POINT_WEIGHTS
+    weights = H.CARD_WEIGHTS if view.by_cards else H.POINT_WEIGHTS
     now = B.partition(naturals, jokers, view.by_cards)
     after = B.partition(tuple(sorted((*naturals, tk))), jokers, view.by_cards)
-    bias = w.take_bias * (B._CARD_WEIGHT if view.by_cards else 1)
+    bias = w.take_bias * (H.CARD_WEIGHT if view.by_cards else 1)
     if w.lower and after.cost < now.cost + weights[tk] - bias:
         return True
     if not view.by_cards:
-        near = B._outs(view, tk, (*now.loose,), now.melds) >= w.near_outs
-        return B._KIND_POINTS[tk] <= w.near_take and near
+        near = S.outs(view, tk, (*now.loose,), now.melds) >= w.near_outs
+        return H.KIND_POINTS[tk] <= w.near_take and near
     return False
 
 
@@ -122,12 +126,13 @@ def _no_lay(view: B.BotView) -> Action | None:
     if not view.lay_off_now:
         return None
     if not view.table.swaps.keys().isdisjoint(view.naturals):
-        swap = B._swap(view, part, True)
+        swap = P.swap(view, part)
         if swap is not None:
             return swap
     fit = view.table.fit
     if (part.loose_jokers and B.JOKER_KIND in fit) or not fit.keys().isdisjoint(part.loose):
-        return B._lay_off(view, part, True)
+        lay_off = P.lay_off(view, part)
+        return None if lay_off is None else S.safe_lay_off(view, lay_off)
     return None
 
 
@@ -143,7 +148,7 @@ def choose(obs: JokerenObservation, rng: Stream, w: Weights) -> Action:
         return line[0]
     action: Action | None
     try:
-        action = B.decide(view, strong=True, rng=None)
+        action = S.decide(view, None)
     except ValueError:  # a tie among the discards: drawn from the stream below
         action = None
     if isinstance(action, LayMelds):
@@ -155,12 +160,12 @@ def choose(obs: JokerenObservation, rng: Stream, w: Weights) -> Action:
     part = B.partition(view.naturals, view.jokers, view.by_cards)
     loose = [k for k in dict.fromkeys(part.loose) if k != view.taken_kind]
     if not loose:
-        return action if action is not None else B.decide(view, strong=True, rng=rng)
+        return action if action is not None else S.decide(view, rng)
     scores = {k: _score(view, part, k, w) for k in loose}
     top = max(scores.values())
     best = sorted(k for k in loose if scores[k] == top)
     k = best[0] if len(best) == 1 else rng.choice(best)
-    return DISCARDS[B._lowest_id(view.hand, k)]
+    return DISCARDS[P.lowest_id(view.hand, k)]
 
 
 def _round(preset: str, deal: int, mine: tuple[int, ...], w: Weights) -> float:

@@ -7,7 +7,7 @@ few ms of CPU for the whole move), so with one worker per core the cores idle wh
 worker waits. More processes than cores keep the CPU busy during those waits; threads in
 one process (``GUNICORN_THREADS`` > 1, the gthread worker) did worse in
 ``benchmarks/load.py`` (the GIL and the thread worker's own overhead), so the default is
-one thread. benchmarks/README.md, "The move POST under load", has the figures."""
+one thread. benchmarks/README.md at 566f5bf, "The move POST under load", has the figures."""
 
 import multiprocessing
 import os

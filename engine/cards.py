@@ -1,4 +1,4 @@
-"""Cards, decks and notation (RULES.md §1).
+"""Cards, decks and notation (docs/rules.md §1).
 
 Machine notation: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` followed by suit ``c d h s``
 (klaver, ruiten, harten, schoppen), e.g. ``7h``, ``Td``, ``As``; a joker is ``**``.
@@ -161,7 +161,7 @@ CARD_POINTS: Final = tuple(hand_value(r) for r in CARD_RANK)
 
 #: The kind of each Jokeren card id: the same number for cards with the same code (the
 #: two copies of a card in two decks, every joker), different numbers otherwise. Rules
-#: that treat copies alike (RULES.md §1) compare kinds: 0..51 the card of the first
+#: that treat copies alike (docs/rules.md §1) compare kinds: 0..51 the card of the first
 #: deck (``id % 54``), 52 a joker.
 CARD_KIND: Final = tuple(
     52 if r == JOKER_RANK else c % CARDS_PER_DECK for c, r in enumerate(CARD_RANK)

@@ -1,4 +1,4 @@
-"""Deals that are identical, unpredictable and verifiable (RULES.md §5).
+"""Deals that are identical, unpredictable and verifiable (docs/rules.md §5).
 
 - ``commitment = SHA-256(secret)`` in hex, shown while a tournament runs;
 - ``round_seed = HMAC-SHA256(key=secret, msg=b"round:" + str(r))``;

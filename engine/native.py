@@ -1,16 +1,10 @@
 """The engine modules that ``setup.py`` compiles with mypyc, and which of them are loaded.
 
 ``pip install -e .`` builds each of ``COMPILED_MODULES`` as a C extension next to its
-source (``bots.cpython-311-x86_64-linux-gnu.so`` beside ``bots.py``); Python imports the
+source (``hand.cpython-311-x86_64-linux-gnu.so`` beside ``bots/hand.py``); Python imports the
 extension when it is there and the pure-Python source when it is not (no C compiler,
 ``JOKEREN_PURE=1`` at install time, or the ``.so`` files removed). Both play the same
 game: tests/engine/test_bot_fingerprints.py pins every bot's choices on either.
-
-A compiled module that another compiled module imports first (``melds`` imports ``meld``
-and the others) gets its ``__file__`` from mypyc, derived from the shared library's folder
-(``engine/engine/jokeren/meld...so``): ``is_compiled`` still holds; the extension's real
-file is the one the import system finds (``importlib.machinery.PathFinder``, as
-tests/engine/test_native.py looks it up).
 
 This module itself is never compiled (setup.py reads ``COMPILED_MODULES`` from it).
 """
@@ -27,19 +21,34 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-#: The modules compiled by setup.py: the Jokeren bots and melds (``melds`` gathers the
-#: names of the four meld modules after it), about 60% of a basic
-#: round's time. The others stay pure Python: compiled code checks its arguments' types
-#: itself (``bot_move(version="1")`` would raise ``TypeError``, not ``UnknownBotVersion``),
-#: calls its own functions directly (a test that replaces ``expert._world`` would no longer
-#: see the calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.round``).
+#: The modules compiled by setup.py (mypyc compiles them as one group): the Jokeren melds
+#: (``melds`` gathers the names of the four meld modules after it) and the Jokeren bots
+#: (``engine.jokeren.bots``: every module but ``versions`` and ``expert``), about 60% of a
+#: basic round's time. The others stay pure Python: compiled
+#: code checks its arguments' types itself (``bot_move(version="1")`` would raise
+#: ``TypeError``, not ``UnknownBotVersion``: so ``bots.versions`` is not compiled), calls its
+#: own functions directly (a test that replaces ``expert._world`` would no longer see the
+#: calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.round``). A compiled
+#: module is never a package's ``__init__`` (``prefer_pure`` finds ``<name>.py`` files). A
+#: compiled module that another compiled one imports first gets its ``__file__`` from mypyc,
+#: derived from the shared library's folder (``engine/engine/jokeren/bots/hand...so``):
+#: ``is_compiled`` still holds; the extension's real file is the one the import system finds
+#: (``importlib.machinery.PathFinder``, as tests/engine/test_native.py looks it up).
 COMPILED_MODULES: Final = (
     "engine.jokeren.melds",
     "engine.jokeren.meld",
     "engine.jokeren.meld_check",
     "engine.jokeren.layoff",
     "engine.jokeren.meld_search",
-    "engine.jokeren.bots",
+    "engine.jokeren.bots.lanes",
+    "engine.jokeren.bots.hand",
+    "engine.jokeren.bots.opening",
+    "engine.jokeren.bots.table",
+    "engine.jokeren.bots.view",
+    "engine.jokeren.bots.going_out",
+    "engine.jokeren.bots.play",
+    "engine.jokeren.bots.basic",
+    "engine.jokeren.bots.strong",
 )
 
 #: Set (to ``1``) where the compiled modules must be loaded, as in CI (.ci/run):

@@ -3,7 +3,7 @@
 A record holds everything needed to rebuild a game without the site: the game and its
 full variant, the bots' level and version, the revealed secret and its commitment, every action of
 every round with the seat that made it, and the scores the site recorded. ``verify``
-deals every round again from the secret (RULES.md §5), applies the actions in order
+deals every round again from the secret (docs/rules.md §5), applies the actions in order
 through the engine, checks that each bot action is the bot's own choice (the bots are
 deterministic), and compares each round's scores and the totals with the record's.
 The format is documented in docs/game-record.md; the site exports it (replay page) and

@@ -2,7 +2,7 @@
 
 A full (generation 2) collection visits every object the collector tracks, so a process
 whose caches hold a few hundred thousand tracked objects pays 0.1-0.5 s for one, on
-whichever decision happens to trigger it (benchmarks/README.md, "Jokeren expert decision
+whichever decision happens to trigger it (benchmarks/README.md at 566f5bf, "Jokeren expert decision
 time: the garbage collector"). CPython stops tracking a plain tuple of atomic values by
 itself, but never a tuple subclass such as a ``NamedTuple``, nor a list.
 

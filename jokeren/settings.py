@@ -230,9 +230,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Auth ------------------------------------------------------------------------------
-# Django's model backend, the session's user read by a query written once (jokeren/auth.py);
+# Django's model backend, the session's user read by a query written once (common/auth.py);
 # log-ins store the first. Django's own serves the sessions made before it (a session names
-# the backend that logged it in) and checks no password (jokeren/auth.py).
+# the backend that logged it in) and checks no password (common/auth.py).
 AUTHENTICATION_BACKENDS = ["jokeren.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -15,7 +15,7 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from engine import dealing
-from tournaments import analysis, services
+from tournaments import services
 from tournaments.models import Tournament
 from tournaments.permissions import ORGANIZERS_GROUP
 
@@ -75,7 +75,7 @@ def make_tournament(
         closes_at=closes_at or now + timedelta(days=1),
     )
     # The par task is queued on commit, which a test's transaction never reaches.
-    analysis.tournament_par_compute(tournament_id=t.pk)
+    services.tournament_par_compute(tournament_id=t.pk)
     if secret is not None:
         set_secret(t, secret)
         return t
@@ -94,7 +94,7 @@ def set_secret(t: Tournament, secret: bytes) -> None:
     Tournament.objects.filter(pk=t.pk).update(secret=secret, commitment=dealing.commitment(secret))
     t.refresh_from_db()
     # Par follows the deals (as the site's task does when a tournament is created).
-    analysis.tournament_par_compute(tournament_id=t.pk)
+    services.tournament_par_compute(tournament_id=t.pk)
 
 
 def south_gets_a_turn(t: Tournament, round_index: int, secret: bytes | None = None) -> bool:

@@ -11,8 +11,6 @@ defined by the secret, the variant and the actions.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,114 +23,11 @@ from engine import record
 from engine.match import bot_move
 from tournaments import services
 from tournaments.models import Game, ParRound, Tournament, WhatIf
+from tournaments.permissions import may_play_deal_again, may_start_what_if
+from tournaments.services import par as par_services
+from tournaments.services import runner
 
 PLAYER_SEAT = services.PLAYER_SEAT
-
-
-# --- Playing rounds with bots --------------------------------------------------------------
-
-
-def _round_result(module: Any, scores: Sequence[int]) -> float:
-    """Seat 0's duplicate result of one round (the game module's ``results``)."""
-    return float(module.results([int(s) for s in scores])[0])
-
-
-def _outcome(state: Any) -> dict[str, Any]:
-    """How a finished round went, as ``Game.round_results`` keeps it."""
-    observation = state.observation(PLAYER_SEAT)
-    result = observation.get("result")
-    out = dict(result) if isinstance(result, Mapping) else {}
-    out.update({k: observation[k] for k in services.ROUND_END_KEYS if k in observation})
-    return out
-
-
-def _play_out(
-    module: Any, state: Any, *, levels: Sequence[str], version: int
-) -> tuple[Any, list[Any]]:
-    """Play ``state`` to the round's end with a bot in every seat (``levels[seat]``, of
-    bot version ``version``), each move as the site makes it (``engine.match.bot_move``):
-    the terminal state and the actions made."""
-    actions = []
-    while not state.is_terminal:
-        seat = state.current_player
-        move = bot_move(module, state, level=levels[seat], version=version)
-        actions.append((seat, move.action))
-        state = move.state
-    return state, actions
-
-
-# --- Par -----------------------------------------------------------------------------------
-
-
-def _par_key(t: Tournament) -> str:
-    """What a tournament's par depends on: its deals (the commitment names the secret),
-    its variant and its bot level."""
-    body = json.dumps([t.commitment, t.variant, t.bot_level], sort_keys=True)
-    return hashlib.sha256(body.encode()).hexdigest()
-
-
-def par_round_play(t: Tournament, round_index: int) -> tuple[Any, list[tuple[int, Any]]]:
-    """Round ``round_index`` of ``t`` played by the tournament's bot level and version in
-    every seat, South's too: the terminal state and every action (seat, action)."""
-    module = services.module_of(t.game)
-    variant = module.variant_from_json(t.variant)
-    state = module.new_round(variant, secret=t.secret_bytes, round_index=round_index)
-    levels = [t.bot_level] * variant.num_players
-    return _play_out(module, state, levels=levels, version=t.bot_version)
-
-
-def tournament_par_compute(*, tournament_id: int) -> int:
-    """Compute and store par for every round of a tournament that has none yet for its
-    current deals, variant, bot level and bot version (idempotent: rows of other deals are replaced,
-    a row that exists is kept; two runs at once insert each round once). Returns how many
-    rounds were computed."""
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is None:
-        return 0
-    module = services.module_of(t.game)
-    key = _par_key(t)
-    stored = ParRound.objects.filter(tournament=t)
-    current = stored.filter(key=key, bot_version=t.bot_version)
-    have = set(current.values_list("round_index", flat=True))
-    rows = []
-    for r in range(t.rounds):
-        if r in have:
-            continue
-        state, _actions = par_round_play(t, r)
-        scores = [int(s) for s in state.scores()]
-        rows.append(
-            ParRound(
-                tournament=t,
-                round_index=r,
-                key=key,
-                bot_version=t.bot_version,
-                scores=scores,
-                result=_round_result(module, scores),
-                outcome=_outcome(state),
-            )
-        )
-    with transaction.atomic():
-        stored.exclude(key=key, bot_version=t.bot_version).delete()
-        stored.filter(round_index__gte=t.rounds).delete()
-        ParRound.objects.bulk_create(rows, ignore_conflicts=True)
-    return len(rows)
-
-
-def par_queue(*, tournament: Tournament) -> None:
-    """Queue the par computation for after the commit (Celery; inline when eager)."""
-    from tournaments import tasks
-
-    tasks.tournament_par_compute.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
-
-
-def tournament_par(*, tournament: Tournament) -> dict[int, ParRound]:
-    """The stored par of each round (one query); rounds not computed yet are missing.
-    Callers show only the rounds the viewer may see (``results_visibility``)."""
-    key = _par_key(tournament)
-    rows = ParRound.objects.filter(
-        tournament=tournament, key=key, bot_version=tournament.bot_version
-    )
-    return {p.round_index: p for p in rows}
 
 
 # --- The field on each deal -----------------------------------------------------------------
@@ -264,7 +159,7 @@ def board_extras(
         vs_par = None
         if rounds and s.result is not None and all(r in par for r in rounds):
             totals = [sum(seat) for seat in zip(*(par[r].scores for r in rounds), strict=True)]
-            vs_par = round(s.result - _round_result(module, totals), 9)
+            vs_par = round(s.result - par_services.round_result(module, totals), 9)
         out[s.game_id] = BoardExtra(
             percentage=round(sum(values) / len(values), 9) if values else None, vs_par=vs_par
         )
@@ -273,7 +168,7 @@ def board_extras(
 
 def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[int, BoardExtra]:
     """``board_extras`` with the par and the deals it needs (the standings API)."""
-    par = tournament_par(tournament=tournament) if board.visibility.scores else {}
+    par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
     deals = field_deals(
         tournament=tournament, visibility=board.visibility, par=par, game_ids=board_games(board)
     )
@@ -481,7 +376,7 @@ def games_split(
     n = variant.num_players
     mine, my_scores = _game_line(game, round_index)
     if other is None:
-        state, acts = par_round_play(t, round_index)
+        state, acts = par_services.par_round_play(t, round_index)
         theirs = [(seat, a.to_json(), True) for seat, a in acts]
         their_scores = [int(s) for s in state.scores()]
     else:
@@ -496,8 +391,8 @@ def games_split(
             break
         position = position.apply(action)
         shared += 1
-    mine_result = _round_result(module, my_scores)
-    their_result = _round_result(module, their_scores)
+    mine_result = par_services.round_result(module, my_scores)
+    their_result = par_services.round_result(module, their_scores)
     left = str(game.user.get_username())
     right = str(other.user.get_username()) if other is not None else par_label
     return Split(
@@ -518,50 +413,6 @@ def games_split(
 # --- What if ---------------------------------------------------------------------------------
 
 
-def deal_tournament(*, game: Game) -> Tournament | None:
-    """The tournament whose deal ``game`` plays: its own, or, for a practice game started
-    from a position of another game (``WhatIf``, "speel vanaf hier", "opnieuw spelen"),
-    its source's, followed back to the first game. ``None``: a practice game on its own
-    deals. Whatever shows a hidden card of such a deal waits for that tournament's close
-    (docs/rules.md §7, tournaments 18)."""
-    seen: set[int] = set()
-    while game.entry_id is None and game.pk not in seen:
-        seen.add(game.pk)
-        origin = (
-            WhatIf.objects.filter(game_id=game.pk)
-            .select_related("source__entry__tournament")
-            .first()
-        )
-        if origin is None:
-            return None
-        game = origin.source
-    return game.tournament
-
-
-def may_replay(*, game: Game, user: Any) -> bool:
-    """Every hand, step by step, and the strong bot's view of them: a tournament's game
-    once the tournament has closed, for anyone; a practice game once it is finished, for
-    its player, and when it plays a tournament's deal (started from a position of one of
-    its games) not before that tournament has closed either."""
-    if game.entry_id is not None:
-        return game.tournament is not None and game.tournament.is_closed
-    if not game.is_finished or game.user_id != getattr(user, "pk", None):
-        return False
-    tournament = deal_tournament(game=game)
-    return tournament is None or tournament.is_closed
-
-
-def may_start_what_if(*, game: Game, user: Any) -> bool:
-    """A finished game: its own player at any time, anyone logged in once its tournament
-    has closed (docs/rules.md §7, tournaments 18)."""
-    if not game.is_finished or user is None or not user.is_authenticated:
-        return False
-    if game.user_id == user.pk:
-        return True
-    t = game.tournament
-    return t is not None and t.is_closed
-
-
 def game_what_if_start(*, user: User, source_id: int, round_index: int, start: int) -> Game:
     """An unscored practice game from the position of round ``round_index`` of a finished
     game after its first ``start`` actions: the same variant, deal, bots and streams, so
@@ -569,11 +420,11 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
     tournament are never touched. Someone else's game the user may not play on from is
     ``Game.DoesNotExist``; their own game before it is finished ``GameNotFinished``."""
     source = Game.objects.select_related("entry__tournament", "user").get(pk=source_id)
-    if not may_start_what_if(game=source, user=user) and source.user_id != user.pk:
+    if not may_start_what_if(user=user, game=source) and source.user_id != user.pk:
         # Someone else's game before its tournament closes, or their practice game: as
         # for any page of someone else's game, it does not exist for this user (404).
         raise Game.DoesNotExist(f"game {source_id} is not {user.pk}'s")
-    if not may_start_what_if(game=source, user=user):
+    if not may_start_what_if(user=user, game=source):
         raise services.GameNotFinished.of(
             _("You can play on from a game only once it is finished.")
         )
@@ -604,15 +455,15 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
             round_results=[],
         )
         g.save()
-        run = services._Run(game=g, module=module, variant=variant, secret=secret, state=state)
+        run = runner.GameRun(game=g, module=module, variant=variant, secret=secret, state=state)
         # The source's actions up to ``start`` become the what-if's: seat 0's are stored as
         # the entrant's (``bot_from`` can only mark the bot taking over South for good,
         # and the entrant plays on from here), the other seats' are the bots'.
         for a in actions[:start]:
             by_bot = a.by_bot and a.seat != services.PLAYER_SEAT
-            services._record(run, module.action_from_json(a.action), seat=a.seat, by_bot=by_bot)
-        services._advance(run, bot_seats=services._bot_seats(variant))
-        services._store(run)
+            runner.run_record(run, module.action_from_json(a.action), seat=a.seat, by_bot=by_bot)
+        runner.run_advance(run, bot_seats=runner.seats_of_bots(variant))
+        runner.run_store(run)
         WhatIf.objects.create(game=g, source=source, round_index=round_index, start=start)
     return g
 
@@ -644,7 +495,7 @@ def deal_again_start(*, user: User, tournament: Tournament, round_index: int) ->
     and version), for any logged-in user; through ``game_what_if_start`` at ``start=0``
     from ``deal_again_source``, so no move of the source is copied. Before the close the
     deals are the entrants' still: refused (``InvalidSettings``), nothing created."""
-    if not tournament.is_closed:
+    if not may_play_deal_again(user=user, tournament=tournament):
         raise services.InvalidSettings.of(
             _("You can play a round of this tournament again once it has closed.")
         )
@@ -654,12 +505,6 @@ def deal_again_start(*, user: User, tournament: Tournament, round_index: int) ->
     if source is None:
         raise services.InvalidSettings.of(_("Nobody has played this round."))
     return game_what_if_start(user=user, source_id=source.pk, round_index=round_index, start=0)
-
-
-def may_download_record(*, game: Game) -> bool:
-    """A what-if game's deal comes from its source's secret: its record (which holds the
-    secret) is never offered, so a what-if started before the close cannot reveal it."""
-    return not WhatIf.objects.filter(game=game).exists()
 
 
 # --- Analysis ---------------------------------------------------------------------------------
@@ -739,13 +584,17 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
             gain = None
             went_out = False
             if differs:
-                after_best, _x = _play_out(module, state.apply(best), levels=levels, version=v)
-                after_played, _y = _play_out(module, state.apply(played), levels=levels, version=v)
-                went_out = _outcome(after_best).get("winner") == PLAYER_SEAT
+                after_best, _x = par_services.play_out(
+                    module, state.apply(best), levels=levels, version=v
+                )
+                after_played, _y = par_services.play_out(
+                    module, state.apply(played), levels=levels, version=v
+                )
+                went_out = par_services.round_outcome(after_best).get("winner") == PLAYER_SEAT
                 gain = _gain(
                     module,
-                    _round_result(module, after_best.scores()),
-                    _round_result(module, after_played.scores()),
+                    par_services.round_result(module, after_best.scores()),
+                    par_services.round_result(module, after_played.scores()),
                 )
                 if first_difference is None:
                     first_difference = state
@@ -755,11 +604,11 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
     difference = None
     rounds = replay_rounds(game=game)
     if first_difference is not None and round_index in rounds:
-        bot_end, _z = _play_out(module, first_difference, levels=levels, version=v)
+        bot_end, _z = par_services.play_out(module, first_difference, levels=levels, version=v)
         difference = _gain(
             module,
-            _round_result(module, bot_end.scores()),
-            _round_result(module, game.round_scores[rounds.index(round_index)]),
+            par_services.round_result(module, bot_end.scores()),
+            par_services.round_result(module, game.round_scores[rounds.index(round_index)]),
         )
     return RoundAnalysis(round_index, best_level, decisions, difference)
 

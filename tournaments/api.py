@@ -24,8 +24,8 @@ from django.views.decorators.vary import vary_on_cookie
 from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
-from jokeren import auth
-from tournaments import analysis, json_input, services
+from common import auth
+from tournaments import analysis, json_input, permissions, services
 from tournaments.models import Game, Tournament
 from tournaments.series import bot_user_ids
 
@@ -40,16 +40,16 @@ def _fail(message: Any, code: str, status: int, **params: Any) -> services.Servi
     return err
 
 
-def _error(exc: services.ServiceError, **extra: Any) -> JsonResponse:
+def error_response(exc: services.ServiceError, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": exc.to_json(), **extra}, status=exc.status)
 
 
-def _forbidden() -> JsonResponse:
-    return _error(_fail(_("Log in to play."), "not_logged_in", 403))
+def forbidden_response() -> JsonResponse:
+    return error_response(_fail(_("Log in to play."), "not_logged_in", 403))
 
 
 def _not_found() -> JsonResponse:
-    return _error(
+    return error_response(
         _fail(_("Not found: no such game or tournament, or not yours."), "not_found", 404)
     )
 
@@ -64,14 +64,14 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     body that the CSRF check reads, too many form fields) is 400 ``malformed_request``
     with the error body under ``/api/``, Django's page elsewhere."""
     if request.path.startswith("/api/"):
-        return _error(_malformed_request())
+        return error_response(_malformed_request())
     return django_bad_request(request, exception)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: the error body under ``/api/``, Django's page elsewhere."""
     if request.path.startswith("/api/"):
-        return _error(
+        return error_response(
             _fail(
                 _("The security check failed (CSRF): reload the page and try again."),
                 "csrf_failed",
@@ -90,7 +90,7 @@ def api_view(*methods: str) -> Callable[[Callable[..., JsonResponse]], Callable[
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
             if request.method not in methods:
                 allowed = ", ".join(methods)
-                response = _error(
+                response = error_response(
                     _fail(
                         _("This method is not allowed here; use %(allowed)s."),
                         "method_not_allowed",
@@ -206,15 +206,17 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
 
 
 def _own_game(request: HttpRequest, game_id: int) -> Game:
-    return get_object_or_404(
-        Game.objects.select_related("entry__tournament"), pk=game_id, user=request.user
-    )
+    """The request's user's game (``permissions.may_view_game``), else 404."""
+    game = get_object_or_404(Game.objects.select_related("entry__tournament"), pk=game_id)
+    if not permissions.may_view_game(user=request.user, game=game):
+        raise Http404
+    return game
 
 
 @api_view("GET")
 def game_detail(request: HttpRequest, game_id: int) -> JsonResponse:
-    if not request.user.is_authenticated:
-        return _forbidden()
+    if not permissions.is_logged_in(request.user):
+        return forbidden_response()
     return JsonResponse(game_payload(_own_game(request, game_id)))
 
 
@@ -230,14 +232,14 @@ def _event_in(event: dict[str, Any], *, english: bool) -> dict[str, Any]:
 def _refused_move(request: HttpRequest, exc: services.ServiceError) -> JsonResponse:
     """A move refused before its read: 403 first when the session does not hold (reading
     ``request.user`` decides it, as on every other request), else ``exc``."""
-    return _error(exc) if request.user.is_authenticated else _forbidden()
+    return error_response(exc) if request.user.is_authenticated else forbidden_response()
 
 
 @api_view("POST")
 def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md.
 
-    A session's log-in is checked with the move's read (``jokeren.auth.session_claim``,
+    A session's log-in is checked with the move's read (``common.auth.session_claim``,
     ``services.ClaimNotHeld``): the user's row is not read on its own first. Every answer
     other than the move's is given as before, after ``request.user`` is read (403 first
     for a session that does not hold)."""
@@ -248,7 +250,7 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     elif request.user.is_authenticated:
         player = request.user
     else:
-        return _forbidden()
+        return forbidden_response()
     rate = settings.MOVE_RATE_LIMIT
     # Keyed on the user's id as ``key="user"`` (the claimed id before the user is read).
     user_key = str(claim.user_id if claim is not None else request.user.pk)
@@ -275,7 +277,7 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
             outcome = services.game_play_move(game_id=game_id, user=player, seq=seq, action=action)
         except services.ClaimNotHeld:
             if not request.user.is_authenticated:
-                return _forbidden()
+                return forbidden_response()
             outcome = services.game_play_move(
                 game_id=game_id, user=request.user, seq=seq, action=action
             )
@@ -285,9 +287,9 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     except Game.DoesNotExist:
         return _not_found()
     except services.StaleMove as exc:
-        return _error(exc, seq=exc.seq)
+        return error_response(exc, seq=exc.seq)
     except services.ServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
     # The events carry only what each action changed, and its text in the request's
     # language; the final observation comes once, in the payload (the game as stored),
     # without the public log: the events' splices carry its growth (the whole log of a
@@ -310,20 +312,20 @@ def _english() -> bool:
 def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The strong bot's choice in the player's position, in words: practice games only
     (a tournament's game is 403 ``practice_only``); see docs/api.md."""
-    if not request.user.is_authenticated:
-        return _forbidden()
+    if not permissions.is_logged_in(request.user):
+        return forbidden_response()
     game = _own_game(request, game_id)
     rate = settings.MOVE_RATE_LIMIT
     if rate and is_ratelimited(
         request, group="game_hint", key="user", rate=rate, method="GET", increment=True
     ):
-        return _error(
+        return error_response(
             _fail(_("Too many requests in a short time; wait a moment."), "rate_limited", 429)
         )
     try:
         hint = analysis.game_hint(game=game)
     except services.ServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
     return JsonResponse(
         {
             "seq": hint.seq,
@@ -339,15 +341,15 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
 def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n}: take back your last action of the round (and the bots' replies)
     in a practice game; the answer is the game as GET gives it. See docs/api.md."""
-    if not request.user.is_authenticated:
-        return _forbidden()
+    if not permissions.is_logged_in(request.user):
+        return forbidden_response()
     try:
         body = read_json_object(request)
     except services.ServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
     seq = body.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
-        return _error(
+        return error_response(
             _fail(_('The request must be JSON with "seq" (a number).'), "malformed_request", 400)
         )
     try:
@@ -355,9 +357,9 @@ def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
     except Game.DoesNotExist:
         return _not_found()
     except services.StaleMove as exc:
-        return _error(exc, seq=exc.seq)
+        return error_response(exc, seq=exc.seq)
     except services.ServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
     return JsonResponse(game_payload(game))
 
 
@@ -378,7 +380,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
                 _("%(name)s must be a whole number of at least 1."), name=name
             )
             err.code = "invalid_parameter"
-            return _error(err)
+            return error_response(err)
         params[name] = int(value)
     board = services.standings_page(
         tournament=tournament,

@@ -15,9 +15,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from tournaments import permissions, services
 from tournaments import series as series_services
-from tournaments import services
-from tournaments.api import _error, _forbidden, api_view
+from tournaments.api import api_view, error_response, forbidden_response
 from tournaments.models import Series, Tournament
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
@@ -104,13 +104,13 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> JsonResponse:
 @api_view("POST")
 def tournament_join(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """Enter the tournament: ``201 {"game": id}``, the game to play (``/api/games/<id>/``)."""
-    if not request.user.is_authenticated:
-        return _forbidden()
+    if not permissions.is_logged_in(request.user):
+        return forbidden_response()
     get_object_or_404(Tournament, pk=tournament_id)
     try:
         entry = services.entry_join(tournament_id=tournament_id, user=request.user)
     except services.ServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
     return JsonResponse({"tournament": tournament_id, "game": entry.game.pk}, status=201)
 
 

@@ -8,4 +8,6 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from tournaments import signals  # noqa: F401  (connects the receivers)
+        # Django's place for it: the receivers connected, the Celery tasks registered
+        # (``tournaments.jobs`` queues them by name).
+        from tournaments import signals, tasks  # noqa: F401

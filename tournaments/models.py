@@ -439,7 +439,7 @@ class DealResult(models.Model):
 
 class ParRound(models.Model):
     """Par of one round of a tournament: the same deal with the tournament's bot level
-    and version in every seat, South's too (``tournaments.analysis.tournament_par_compute``).
+    and version in every seat, South's too (``tournaments.services.tournament_par_compute``).
     ``key`` names what it was computed from (the commitment, the variant and the bot
     level) and ``bot_version`` the bots' version: a row whose key or version is not the
     tournament's current one is stale and never read."""

@@ -1,11 +1,35 @@
-"""Who may do what."""
+"""Who may see or do what: the one module every page, API endpoint and export asks.
+
+One predicate per rule, each citing the rule in docs/rules.md. The viewers: a visitor
+(anonymous), an entrant (by the rounds they have finished), a logged-in user who has not
+entered, an organizer (the tournament's creator, or another organizer), staff, and a
+request under ``/api/`` with a personal API token (``tournaments.tokens``: that token's
+user, exactly as if they were logged in; a token opens no page outside ``/api/``).
+
+A page answers 404 where the thing must stay hidden (someone else's game, a replay before
+the close, another organizer's tournament), and 403 where the viewer lacks the role (not
+an organizer) or, on the API, is not logged in. ``ROUTES`` names the rule of every address
+of the site; ``tests/tournaments/test_permissions.py`` fails on an address without one.
+
+**Ownership (docs/rules.md, "Tournaments and the site", rule 23).** An organizer creates
+tournaments and series and acts (edits, closes, sees the entries, answers an audit) only
+on the tournaments they created (``Tournament.created_by``); staff act on every one.
+Another organizer's tournament is not found (404) on those pages, as if it had no
+organizer's pages at all. A club-level ownership model may widen this later, here.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.errors import BotsNotAdmitted
+from tournaments.models import Account, Game, Tournament, WhatIf
+from tournaments.selectors import standings as standings_selectors
+from tournaments.selectors.standings import Visibility
 
 ORGANIZERS_GROUP = "organizers"
 
@@ -17,10 +41,277 @@ class AuthenticatedHttpRequest(HttpRequest):
     user: User
 
 
+def _user_id(user: Any) -> int | None:
+    """The logged-in user's id, ``None`` for a visitor (or no user)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    pk: int | None = user.pk
+    return pk
+
+
+def is_logged_in(user: Any) -> TypeGuard[User]:
+    """A logged-in user (a session, or an API token under ``/api/``): what every page of
+    one's own (the table, practice, "My games", the account) and every write asks first
+    (docs/rules.md, "Tournaments and the site", rule 23)."""
+    return _user_id(user) is not None
+
+
 def is_organizer(user: Any) -> bool:
-    """Staff, or a member of the "organizers" group."""
+    """Staff, or a member of the "organizers" group: who may create a tournament or a
+    series and see the organizer's pages (docs/rules.md, "Tournaments and the site",
+    rule 23)."""
     if not getattr(user, "is_authenticated", False):
         return False
     if user.is_staff:
         return True
     return bool(user.groups.filter(name=ORGANIZERS_GROUP).exists())
+
+
+def is_bot(user: Any) -> bool:
+    """A logged-in bot account (``Account.is_bot``)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return Account.objects.filter(user_id=user.pk, is_bot=True).exists()
+
+
+def check_admits(*, tournament: Tournament, user: Any) -> None:
+    """Refuse a bot account's entry into a tournament that does not admit bots
+    (docs/rules.md, "Clubs", rule 4)."""
+    if not tournament.admits_bots and is_bot(user):
+        raise BotsNotAdmitted.of(_("This tournament does not admit bot accounts."))
+
+
+# --- Tournaments: the organizer's pages ------------------------------------------------------
+
+
+def may_create_tournament(user: Any) -> bool:
+    """An organizer (or staff) creates tournaments (docs/rules.md, "Tournaments and the
+    site", rule 23)."""
+    return is_organizer(user)
+
+
+def may_create_series(user: Any) -> bool:
+    """An organizer (or staff) creates series (docs/rules.md, "Clubs", rule 1, and
+    "Tournaments and the site", rule 23)."""
+    return is_organizer(user)
+
+
+def may_manage_tournament(*, user: Any, tournament: Tournament) -> bool:
+    """The ownership rule (docs/rules.md, "Tournaments and the site", rule 23): staff act
+    on every tournament; another organizer only on the tournaments they created. Not an
+    organizer: never (the pages answer 403 for that; 404 for another's tournament)."""
+    if not is_organizer(user):
+        return False
+    return bool(user.is_staff) or tournament.created_by_id == user.pk
+
+
+def may_edit_tournament(*, user: Any, tournament: Tournament) -> bool:
+    """Change a tournament's settings (rule 23; rule 4 locks some once anyone entered, a
+    closed tournament is not changed): its creator or staff."""
+    return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_close_tournament(*, user: Any, tournament: Tournament) -> bool:
+    """Close a tournament early (rule 23): its creator or staff."""
+    return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_see_entries(*, user: Any, tournament: Tournament) -> bool:
+    """The organizer's list of entrants with their audit state (rules 10 and 23): the
+    tournament's creator or staff. The results in it follow section 4 for the viewer."""
+    return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_audit(*, user: Any, tournament: Tournament) -> bool:
+    """Audit an entry again or resolve its review (rule 10, rule 23): the tournament's
+    creator or staff."""
+    return may_manage_tournament(user=user, tournament=tournament)
+
+
+# --- Tournaments: what everyone sees ---------------------------------------------------------
+
+
+def results_visibility(*, user: Any, tournament: Tournament) -> Visibility:
+    """Which rounds' results ``user`` may see of ``tournament`` (docs/rules.md section 4,
+    "you see only the rounds you have played", and rule 20): after the close everything;
+    during the window an entrant who has finished k rounds the results of rounds 1..k
+    (every round once their game is over); a visitor, a non-entrant and an entrant with
+    no finished round (or any viewer while the organizer hides the results) who entered
+    and how far they are, no scores. The organizer and staff see what anyone sees. The
+    rule reads the kept results where they are (``selectors.standings``); the
+    leaderboard, the per-deal tables, the standings API and CSV, the entries page and
+    "My games" all read it through the standings selectors."""
+    return standings_selectors.results_visibility(tournament=tournament, user=user)
+
+
+def may_see_verification(*, tournament: Tournament) -> bool:
+    """The secret and every round's deal (docs/rules.md section 5, rule 7): once the
+    tournament has closed, for anyone; before, the page shows the commitment only."""
+    return tournament.is_closed
+
+
+def may_download_records(*, tournament: Tournament) -> bool:
+    """The zip of every finished game's record (docs/rules.md, "Clubs", rule 3, and rule
+    11): once the tournament has closed, for anyone; not found before."""
+    return tournament.is_closed
+
+
+def may_play_deal_again(*, user: Any, tournament: Tournament) -> bool:
+    """ "Opnieuw spelen", a round of a tournament from its start (rule 18): anyone logged
+    in, once the tournament has closed (refused with the reason before)."""
+    return is_logged_in(user) and tournament.is_closed
+
+
+# --- Games -----------------------------------------------------------------------------------
+
+
+def deal_tournament(*, game: Game) -> Tournament | None:
+    """The tournament whose deal ``game`` plays: its own, or, for a practice game started
+    from a position of another game (``WhatIf``, "speel vanaf hier", "opnieuw spelen"),
+    its source's, followed back to the first game. ``None``: a practice game on its own
+    deals. Whatever shows a hidden card of such a deal waits for that tournament's close
+    (docs/rules.md rule 18)."""
+    seen: set[int] = set()
+    while game.entry_id is None and game.pk not in seen:
+        seen.add(game.pk)
+        origin = (
+            WhatIf.objects.filter(game_id=game.pk)
+            .select_related("source__entry__tournament")
+            .first()
+        )
+        if origin is None:
+            return None
+        game = origin.source
+    return game.tournament
+
+
+def may_view_game(*, user: Any, game: Game) -> bool:
+    """The table and the play API of a game (docs/rules.md section 4, each entrant at
+    their own table, and rule 23; docs/api.md): its own player only, at any time; anyone
+    else's game is not found (404; a logged-out API call 403)."""
+    uid = _user_id(user)
+    return uid is not None and game.user_id == uid
+
+
+def may_review(*, user: Any, game: Game) -> bool:
+    """The review of a game (rule 19: the log as the table showed it and the strong bot's
+    view of the player's decisions, no hidden card): its own player, once it is finished,
+    before the close too."""
+    return may_view_game(user=user, game=game) and game.is_finished
+
+
+def may_replay(*, user: Any, game: Game) -> bool:
+    """Every hand, step by step, and the strong bot's view of them (rules 7 and 18): a
+    tournament's game once the tournament has closed, for anyone; a practice game once it
+    is finished, for its player, and when it plays a tournament's deal (started from a
+    position of one of its games) not before that tournament has closed either."""
+    if game.entry_id is not None:
+        return game.tournament is not None and game.tournament.is_closed
+    if not game.is_finished or game.user_id != _user_id(user):
+        return False
+    tournament = deal_tournament(game=game)
+    return tournament is None or tournament.is_closed
+
+
+def may_see_sheet(*, user: Any, game: Game) -> bool:
+    """The score sheet (rule 13): whoever may replay the game, and its own player at any
+    time (their finished rounds, which their table's score panel shows too). Nobody else
+    sees a tournament game's sheet before the close."""
+    return may_replay(user=user, game=game) or game.user_id == _user_id(user)
+
+
+def may_download_record(*, user: Any, game: Game) -> bool:
+    """The game record as a JSON download (rule 11): a finished game whose replay the user
+    may see, never a what-if game's (rule 18: it holds its source's secret)."""
+    if not game.is_finished or not may_replay(user=user, game=game):
+        return False
+    return not WhatIf.objects.filter(game=game).exists()
+
+
+def may_start_what_if(*, user: Any, game: Game) -> bool:
+    """ "Speel vanaf hier" from a finished game (rule 18): its own player at any time,
+    anyone logged in once its tournament has closed."""
+    uid = _user_id(user)
+    if not game.is_finished or uid is None:
+        return False
+    if game.user_id == uid:
+        return True
+    t = game.tournament
+    return t is not None and t.is_closed
+
+
+def may_split(*, game: Game) -> bool:
+    """Where two games split (rule 17): games of a closed tournament, for anyone (the
+    other game of the same tournament); nothing before the close, no practice game."""
+    t = game.tournament
+    return t is not None and t.is_closed
+
+
+# --- Every address and its rule --------------------------------------------------------------
+
+#: Marker rules of ``ROUTES`` that are no predicate of this module.
+PUBLIC = "public"
+#: A page of the project itself (log-in, sign-up, the language switch, the catalogue).
+SITE = "site"
+
+#: The rule of every named address of the site (``jokeren/urls.py`` with
+#: ``tournaments/urls.py``; the admin is Django's, staff only), by URL name: the name of
+#: the predicate of this module the view asks, ``is_logged_in`` for a page of one's own,
+#: or ``PUBLIC``. A view may ask more than one (a replay page asks ``may_download_record``
+#: for its download link); the one named here decides whether the address answers at all.
+ROUTES: dict[str, str] = {
+    # the project
+    "home": PUBLIC,
+    "api_ping": PUBLIC,
+    "favicon": PUBLIC,
+    "signup": SITE,
+    "login": SITE,
+    "logout": SITE,
+    "set_language": SITE,
+    "javascript-catalog": SITE,
+    # tournaments
+    "tournament_create": "may_create_tournament",
+    "tournament_detail": "results_visibility",
+    "tournament_leaderboard": "results_visibility",
+    "tournament_join": "is_logged_in",
+    "tournament_rules": PUBLIC,
+    "tournament_verify": "may_see_verification",
+    "tournament_edit": "may_edit_tournament",
+    "tournament_entries": "may_see_entries",
+    "tournament_close": "may_close_tournament",
+    "entry_audit": "may_audit",
+    "tournament_deal_again": "may_play_deal_again",
+    "preset_rules": PUBLIC,
+    "practice": "is_logged_in",
+    "my_games": "is_logged_in",
+    "play": "may_view_game",
+    "game_replay": "may_replay",
+    "game_record": "may_download_record",
+    "game_sheet": "may_see_sheet",
+    "game_split": "may_split",
+    "game_what_if": "may_start_what_if",
+    "game_review": "may_review",
+    "tournament_standings_csv": "results_visibility",
+    "tournament_records_zip": "may_download_records",
+    "series_list": PUBLIC,
+    "series_create": "may_create_series",
+    "series_detail": PUBLIC,
+    "series_season_csv": PUBLIC,
+    "account": "is_logged_in",
+    # the API (a token's user is a logged-in user here)
+    "api_openapi": PUBLIC,
+    "api_docs": PUBLIC,
+    "api_tournaments": PUBLIC,
+    "api_tournament": PUBLIC,
+    "api_tournament_join": "is_logged_in",
+    "api_series": PUBLIC,
+    "api_series_season": PUBLIC,
+    "api_game": "may_view_game",
+    # the move and the undo: the same rule in the service's one locked read of the game
+    # (``services.play``: the user's game by id, else ``Game.DoesNotExist``, 404)
+    "api_game_move": "may_view_game",
+    "api_game_hint": "may_view_game",
+    "api_game_undo": "may_view_game",
+    "api_tournament_standings": "results_visibility",
+    "api_not_found": PUBLIC,
+}

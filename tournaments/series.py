@@ -29,7 +29,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services
+from tournaments import jobs, services
+from tournaments.errors import NotABot
 from tournaments.models import Account, Series, Tournament
 
 logger = logging.getLogger(__name__)
@@ -37,15 +38,6 @@ logger = logging.getLogger(__name__)
 SERIES_TIMEZONE = ZoneInfo("Europe/Amsterdam")
 #: How far back the beat looks for an occurrence whose window is still open.
 MAX_WINDOW = timedelta(days=7)
-
-
-class BotsNotAdmitted(services.ServiceError):
-    code = "bots_not_admitted"
-    status = 403
-
-
-class NotABot(services.ServiceError):
-    code = "bot_account_locked"
 
 
 # --- Schedule ---------------------------------------------------------------------------
@@ -117,8 +109,6 @@ def series_create(
 ) -> Series:
     """A new series; the beat creates its editions (and at once, after the commit, one
     that is due now)."""
-    from tournaments import tasks
-
     checked = services.game_settings_check(
         game=game,
         preset=preset,
@@ -160,8 +150,7 @@ def series_create(
             best_k=best_k,
             created_by=created_by,
         )
-        # A DjangoTask at run time (see services.tournament_close_early).
-        tasks.series_editions_create_due.delay_on_commit()  # type: ignore[attr-defined]
+        jobs.task_on_commit("series_editions_create_due")
     return series
 
 
@@ -329,12 +318,6 @@ def season_standings(*, series: Series) -> Season:
 # --- Bot accounts -----------------------------------------------------------------------
 
 
-def is_bot(user: Any) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return Account.objects.filter(user_id=user.pk, is_bot=True).exists()
-
-
 def account_mark_bot(*, user: User) -> Account:
     """Mark ``user`` as a bot account, for good (lichess's rule: only an account that has
     not played yet). Refused once the user has entered a tournament."""
@@ -349,9 +332,3 @@ def account_mark_bot(*, user: User) -> Account:
         account.is_bot = True
         account.save(update_fields=["is_bot"])
     return account
-
-
-def check_admits(*, tournament: Tournament, user: Any) -> None:
-    """Refuse a bot account's entry into a tournament that does not admit bots."""
-    if not tournament.admits_bots and is_bot(user):
-        raise BotsNotAdmitted.of(_("This tournament does not admit bot accounts."))

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from celery import chord, group, shared_task
 
-from tournaments import services
+from tournaments import series, services
 from tournaments.models import Tournament
+from tournaments.services import par
 
 
 def _close_fan_out(tournament_id: int) -> None:
@@ -84,15 +85,11 @@ def tournament_audit(tournament_id: int) -> list[int]:
 @shared_task
 def tournament_par_compute(tournament_id: int) -> int:
     """Compute and store par for every round of a tournament (idempotent)."""
-    from tournaments import analysis
-
-    return analysis.tournament_par_compute(tournament_id=tournament_id)
+    return par.tournament_par_compute(tournament_id=tournament_id)
 
 
 @shared_task
 def series_editions_create_due() -> list[int]:
     """Periodic (Celery beat, every minute): create the editions of every series whose
     opening time has come (idempotent: an edition exists at most once)."""
-    from tournaments.series import series_editions_create_due as create_due
-
-    return create_due()
+    return series.series_editions_create_due()

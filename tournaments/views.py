@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -18,16 +19,29 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
-from tournaments import analysis, services
+from tournaments import analysis, permissions, services
 from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.services import par as par_services
 
 
-def _organizer_required(request: HttpRequest) -> None:
+def organizer_required(request: HttpRequest) -> None:
+    """403 for anyone who is not an organizer (``permissions.is_organizer``)."""
     if not is_organizer(request.user):
         raise PermissionDenied
+
+
+def tournament_managed(request: HttpRequest, pk: int, rule: Callable[..., bool]) -> Tournament:
+    """The tournament of an organizer's page: 403 for a non-organizer, 404 when there is no
+    such tournament or ``rule`` (a ``permissions`` predicate of the ownership rule: the
+    creator or staff) refuses it: another organizer's tournament stays hidden."""
+    organizer_required(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not rule(user=request.user, tournament=tournament):
+        raise Http404
+    return tournament
 
 
 #: Rows of each per-deal table on the tournament page (the leaderboard shows
@@ -66,7 +80,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "result": result,
             "rank": board.me.rank if board.me is not None else None,
         }
-    par = analysis.tournament_par(tournament=tournament) if board.visibility.scores else {}
+    par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
     deal_pages = services.deal_results(
         tournament=tournament,
         visibility=board.visibility,
@@ -108,7 +122,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
         if my_game is not None
         else None,
-        "is_organizer": is_organizer(request.user),
+        "may_manage": permissions.may_manage_tournament(user=request.user, tournament=tournament),
     }
     return render(request, "tournaments/detail.html", context)
 
@@ -213,7 +227,7 @@ def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     verification = None
     deals = []
-    if tournament.is_closed:
+    if permissions.may_see_verification(tournament=tournament):
         verification = services.tournament_verify(tournament=tournament)
         players = services.module_of(tournament.game).variant_from_json(tournament.variant)
         names = services.seat_names(request.LANGUAGE_CODE, players.num_players)
@@ -240,8 +254,8 @@ def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _may_replay(request: HttpRequest, game: Game) -> bool:
-    """``analysis.may_replay`` for the request's user."""
-    return analysis.may_replay(game=game, user=request.user)
+    """``permissions.may_replay`` for the request's user."""
+    return permissions.may_replay(user=request.user, game=game)
 
 
 def _round_param(request: HttpRequest, *, default: int) -> int:
@@ -280,10 +294,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "scores": game.round_scores[rounds.index(round_index)] if played else None,
             "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
-            "may_download": _may_replay(request, game)
-            and game.is_finished
-            and analysis.may_download_record(game=game),
-            "may_what_if": played and analysis.may_start_what_if(game=game, user=request.user),
+            "may_download": permissions.may_download_record(user=request.user, game=game),
+            "may_what_if": played and permissions.may_start_what_if(user=request.user, game=game),
             "analysis": analysis.game_analysis(game=game, round_index=round_index, player=player)
             if played and game.is_finished
             else None,
@@ -296,7 +308,7 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
     ``with=par``): their shared moves, where they split, each continuation."""
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     tournament = game.tournament
-    if tournament is None or not tournament.is_closed:
+    if tournament is None or not permissions.may_split(game=game):
         raise Http404
     round_index = _round_param(request, default=0)
     other_id = request.GET.get("with", "par")
@@ -343,10 +355,8 @@ def game_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     round as the table showed it (no hidden card), the strong bot's choice beside each of
     their decisions, and "speel vanaf hier" from any of them. Every seat's hand is shown
     only by the replay, once the tournament has closed."""
-    game = get_object_or_404(
-        Game.objects.select_related("entry__tournament", "user"), pk=pk, user=request.user
-    )
-    if not game.is_finished:
+    game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
+    if not permissions.may_review(user=request.user, game=game):
         raise Http404
     rounds = analysis.replay_rounds(game=game)
     round_index = _round_param(request, default=rounds[0] if rounds else 0)
@@ -402,18 +412,11 @@ def tournament_deal_again(
     return redirect("play", game.pk)
 
 
-def _may_see_sheet(request: HttpRequest, game: Game) -> bool:
-    """Whoever may replay the game (``_may_replay``), and its own player at any time:
-    the sheet shows their finished rounds, which their table's score panel shows too.
-    Nobody else sees a tournament game's sheet before the close."""
-    return _may_replay(request, game) or game.user_id == request.user.pk
-
-
 def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet of a game (seed 001's "formulier"), printable on A4; 404 where
     the viewer may not see it or the variant has none (it scores points in hand)."""
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
-    if not _may_see_sheet(request, game):
+    if not permissions.may_see_sheet(user=request.user, game=game):
         raise Http404
     sheet = services.game_score_sheet(game=game)
     if sheet is None:
@@ -437,9 +440,7 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game record (docs/game-record.md) as a JSON download, when its replay may be
     seen; ``python -m engine verify-game`` checks it without the site."""
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
-    if not _may_replay(request, game) or not game.is_finished:
-        raise Http404
-    if not analysis.may_download_record(game=game):
+    if not permissions.may_download_record(user=request.user, game=game):
         raise Http404
     response = JsonResponse(
         services.game_record(game=game).to_json(), json_dumps_params={"indent": 1}
@@ -452,9 +453,9 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
 def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The card table: ``tournaments/play_<game>.html`` where a game has its own table,
     else ``tournaments/play.html`` (both by the front-end engineers)."""
-    game = get_object_or_404(
-        Game.objects.select_related("entry__tournament"), pk=pk, user=request.user
-    )
+    game = get_object_or_404(Game.objects.select_related("entry__tournament"), pk=pk)
+    if not permissions.may_view_game(user=request.user, game=game):
+        raise Http404
     tournament = game.tournament
     return render(
         request,
@@ -513,12 +514,13 @@ def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
 def _tournament_form_view(
     request: AuthenticatedHttpRequest, tournament: Tournament | None
 ) -> HttpResponse:
-    _organizer_required(request)
+    if tournament is None and not permissions.may_create_tournament(request.user):
+        raise PermissionDenied
     if request.method == "POST" and "load_preset" in request.POST:
         # Switch the variant fields to another preset's defaults, keep the rest.
         data = request.POST.copy()
         preset: str | None = data.get("preset", "")
-        form = TournamentForm(tournament=tournament, preset=preset, initial=_keep(data))
+        form = TournamentForm(tournament=tournament, preset=preset, initial=keep_fields(data))
     elif request.method == "POST":
         form = TournamentForm(request.POST, tournament=tournament)
         if form.is_valid():
@@ -548,7 +550,9 @@ def _tournament_form_view(
     )
 
 
-def _keep(data: Any) -> dict[str, Any]:
+def keep_fields(data: Any) -> dict[str, Any]:
+    """The general fields of a tournament's (or series') form kept when another preset's
+    defaults are loaded."""
     keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
     keep += ("closes_at", "preset", "hide_results")
     return {k: data.get(k) for k in keep if data.get(k)}
@@ -561,9 +565,8 @@ def tournament_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = tournament_managed(request, pk, permissions.may_edit_tournament)
     if tournament.is_closed:
-        _organizer_required(request)
         messages.error(
             request, services.TournamentClosed.of(_("This tournament is closed.")).message()
         )
@@ -573,8 +576,7 @@ def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    _organizer_required(request)
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = tournament_managed(request, pk, permissions.may_see_entries)
     games = (
         Game.objects.filter(entry__tournament=tournament)
         .select_related("user", "entry__audit_resolved_by")
@@ -603,7 +605,7 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
     """An organizer's answer to an entry's audit: ``audit`` (replay it again, after a
     repair) or ``resolve`` (the stored scores stand: ranked again)."""
-    _organizer_required(request)
+    tournament_managed(request, pk, permissions.may_audit)
     game = get_object_or_404(Game, entry_id=entry_id, entry__tournament_id=pk)
     action = request.POST.get("action")
     try:
@@ -625,8 +627,7 @@ def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> Ht
 @login_required
 @require_POST
 def tournament_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    _organizer_required(request)
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = tournament_managed(request, pk, permissions.may_close_tournament)
     try:
         services.tournament_close_early(tournament=tournament)
     except services.ServiceError as exc:

@@ -19,18 +19,19 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments import permissions, services, tokens
 from tournaments import series as series_services
-from tournaments import services, tokens
 from tournaments.forms import SeriesForm
 from tournaments.models import Game, Series, Tournament
 from tournaments.numbers import result_csv
-from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
-from tournaments.views import _keep, _organizer_required
+from tournaments.permissions import AuthenticatedHttpRequest, is_bot, is_organizer
+from tournaments.views import keep_fields
 
 BOM = "\ufeff"
 
@@ -90,7 +91,7 @@ def tournament_records_zip(request: HttpRequest, pk: int) -> HttpResponse:
     """Every finished game's record (docs/game-record.md) as ``game-<id>.json`` in one zip,
     once the tournament has closed (404 before)."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not tournament.is_closed:
+    if not permissions.may_download_records(tournament=tournament):
         raise Http404
     games = Game.objects.filter(
         entry__tournament=tournament, status=Game.Status.FINISHED
@@ -171,10 +172,11 @@ def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
-    _organizer_required(request)
+    if not permissions.may_create_series(request.user):
+        raise PermissionDenied
     if request.method == "POST" and "load_preset" in request.POST:
         data = request.POST.copy()
-        form = SeriesForm(preset=data.get("preset", ""), initial=_keep(data))
+        form = SeriesForm(preset=data.get("preset", ""), initial=keep_fields(data))
     elif request.method == "POST":
         form = SeriesForm(request.POST)
         if form.is_valid():
@@ -226,6 +228,6 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
         {
             "tokens": request.user.api_tokens.all(),
             "new_key": new_key,
-            "is_bot": series_services.is_bot(request.user),
+            "is_bot": is_bot(request.user),
         },
     )

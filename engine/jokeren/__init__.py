@@ -1,4 +1,4 @@
-"""Jokeren: the rules engine (RULES.md §2-3) following ``engine.protocol``.
+"""Jokeren: the rules engine (docs/rules.md §2-3) following ``engine.protocol``.
 
 Use::
 
@@ -19,9 +19,9 @@ Use::
   ``state_from_json``, ``deal_summary``;
 - ``scoring``: ``results`` (own total minus the opponents' average), ``rank``,
   ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
-- ``bots``: the ``basic`` and ``strong`` bots, ``simplest_action``;
-- ``expert``: the ``expert`` bot, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``,
-  ``BOT_VERSIONS``, ``bot_action`` (every level and version).
+- ``bots``: the ``basic``, ``strong`` and ``expert`` bots (a package by concern),
+  ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``, ``BOT_VERSIONS``, ``bot_action``
+  (every level and version), ``simplest_action``.
 """
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ from engine.jokeren.actions import (
     describe_advice,
     move_key,
 )
-from engine.jokeren.bots import simplest_action
-from engine.jokeren.expert import (
+from engine.jokeren.bots import (
     BOT_LEVELS,
     BOT_VERSION,
     BOT_VERSIONS,
     DEFAULT_BOT_LEVEL,
     bot_action,
+    simplest_action,
 )
 from engine.jokeren.melds import (
     DoesNotFit,

@@ -1,6 +1,6 @@
 """What a Jokeren player can do in a turn, and the ways it can be against the rules.
 
-A turn (RULES.md §2): ``Draw`` from the closed stock or the open pile; then any number
+A turn (docs/rules.md §2): ``Draw`` from the closed stock or the open pile; then any number
 of ``LayMelds`` (new melds from hand), ``LayOff`` (a card onto any meld on the table)
 and ``SwapJoker`` (a natural card for the joker that stands for it); then ``Discard``.
 
@@ -230,7 +230,7 @@ def _meld_key(cards: Sequence[int], stands_for: Sequence[StandsFor]) -> tuple[An
 
 def move_key(action: Action, table: Sequence[Meld] = ()) -> tuple[Any, ...]:
     """The move an action makes in the rules, as a value to compare: two actions with the
-    same key are the same move (RULES.md §1-2), whatever order or copy they name.
+    same key are the same move (docs/rules.md §1-2), whatever order or copy they name.
 
     - a card is its kind: the two copies of a card are interchangeable, and so are the
       jokers (``CARD_KIND``);

@@ -1,4 +1,4 @@
-"""Jokeren scores (seed 000 "Puntentelling", seed 001, RULES.md §4).
+"""Jokeren scores (seed 000 "Puntentelling", seed 001, docs/rules.md §4).
 
 - A round: the player who went out scores 0; every other player scores the penalty
   points of their hand (joker 25, ace 11, K/Q/J 10, 2-10 face value) or, in the classic

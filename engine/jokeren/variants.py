@@ -1,4 +1,4 @@
-"""Jokeren variants (RULES.md §3): one frozen dataclass, the presets are instances.
+"""Jokeren variants (docs/rules.md §3): one frozen dataclass, the presets are instances.
 
 An organizer may change any field with ``dataclasses.replace``; every variant is
 checked when it is made (``ValueError`` with a clear message) and round-trips
@@ -17,7 +17,7 @@ CompleteMeld = Literal["recycle", "remove"]
 Opening = Literal["none", "contract", "points"]
 Scoring = Literal["points", "cards"]
 
-#: A run holds at most 13 cards (platform rule, RULES.md §2).
+#: A run holds at most 13 cards (platform rule, docs/rules.md §2).
 MAX_RUN = 13
 #: A group holds at most 4 cards, all of different suits.
 MAX_GROUP = 4
@@ -96,7 +96,7 @@ def contract_from_json(obj: Mapping[str, Any]) -> Contract:
 
 @dataclass(frozen=True)
 class Variant:
-    """The parameters of a Jokeren game (RULES.md §3).
+    """The parameters of a Jokeren game (docs/rules.md §3).
 
     - ``decks`` (1 or 2 full decks with 2 jokers each) and ``hand_size``;
     - ``num_players``: 3 or 4 (seats 0 .. n-1, clockwise);

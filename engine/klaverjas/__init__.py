@@ -1,4 +1,4 @@
-"""Klaverjassen (RULES.md §6), following the game protocol of ``engine.protocol``.
+"""Klaverjassen (docs/rules.md §6), following the game protocol of ``engine.protocol``.
 
 ``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``,
 ``BOT_VERSIONS``, ``LOWER_IS_BETTER``,
@@ -8,10 +8,10 @@
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
-observation, JSON), ``bots`` (basic, strong), ``expert`` (the expert bot and
-``bot_action`` of every level and version).
+observation, JSON), ``bots`` (a package by concern: the basic, strong and expert bots,
+the released versions, ``bot_action`` of every level and version).
 
-Decisions that RULES.md does not settle (platform):
+Decisions that docs/rules.md §6 does not settle (platform; docs/rules.md §7 "Klaverjassen"):
 
 - A redeal (k = 1, 2, ...) shuffles with the label ``deal:k`` and draws its proposed trump
   with ``trump:k``; the same dealer deals again. After ``max_redeals`` (3) redeals, a deal
@@ -26,7 +26,7 @@ Decisions that RULES.md does not settle (platform):
   with "overtroeven niet verplicht" any trump may follow a trump lead.
 - "Troeven niet verplicht": without the led suit you may play any other suit; if you do
   play a trump on a trump, the overtrump and undertrump settings still apply.
-- Undertrumping is as RULES.md defines it: you cannot follow and cannot overtrump. With
+- Undertrumping is as docs/rules.md §6 defines it: you cannot follow and cannot overtrump. With
   ``no_undertrump_while_other_suit`` you then play another suit if you have one (also in
   Amsterdams while the partner wins); with only trumps left you play any of them.
 - ``trick_roem`` takes at most four different cards (one trick).
@@ -46,7 +46,15 @@ from engine.klaverjas.actions import (
     action_from_json,
     describe_advice,
 )
-from engine.klaverjas.bots import choose, simplest_action
+from engine.klaverjas.bots import (
+    BOT_LEVELS,
+    BOT_VERSION,
+    BOT_VERSIONS,
+    DEFAULT_BOT_LEVEL,
+    bot_action,
+    choose,
+    simplest_action,
+)
 from engine.klaverjas.errors import (
     InvalidBid,
     MayNotUndertrump,
@@ -55,13 +63,6 @@ from engine.klaverjas.errors import (
     MustTrump,
     NotInHand,
     WrongPhase,
-)
-from engine.klaverjas.expert import (
-    BOT_LEVELS,
-    BOT_VERSION,
-    BOT_VERSIONS,
-    DEFAULT_BOT_LEVEL,
-    bot_action,
 )
 from engine.klaverjas.roem import trick_roem
 from engine.klaverjas.rules import card_points, legal_cards

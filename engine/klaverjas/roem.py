@@ -1,4 +1,4 @@
-"""Roem: bonus points for the cards of one trick, for the team that wins it (RULES.md §6).
+"""Roem: bonus points for the cards of one trick, for the team that wins it (docs/rules.md §6).
 
 - Three cards in sequence in one suit: 20; four in sequence: 50. The sequence order is
   7 8 9 10 J Q K A in every suit (also in trump). Only the best sequence counts.

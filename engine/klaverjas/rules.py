@@ -1,4 +1,4 @@
-"""Card order, card points, the trick winner and which cards may be played (RULES.md §6).
+"""Card order, card points, the trick winner and which cards may be played (docs/rules.md §6).
 
 A Klaverjas card id is ``suit * 8 + rank`` with suits ``c d h s`` (0..3) and ranks
 ``7 8 9 T J Q K A`` (0..7), see ``engine.cards.klaverjas_deck``.

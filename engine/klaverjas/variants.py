@@ -1,4 +1,4 @@
-"""Klaverjassen variants (RULES.md §6): one frozen dataclass, every setting adjustable.
+"""Klaverjassen variants (docs/rules.md §6): one frozen dataclass, every setting adjustable.
 
 Settings
 --------

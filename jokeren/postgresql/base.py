@@ -20,7 +20,7 @@ real ``SELECT 1``).
 It also gives the statements a move runs on every POST (the game's locked read and its
 ``UPDATE``) a cursor that binds their parameters on the server and prepares them on a
 connection's first use (``prepared_cursor``): the server then neither parses nor plans
-them again. Under load (benchmarks/README.md, "Prepared statements alone") a move cost
+them again. Under load (benchmarks/README.md at 566f5bf, "Prepared statements alone") a move cost
 PostgreSQL 0.86-0.90 ms of CPU with them unprepared and 0.48-0.54 ms prepared. Every
 other query keeps Django's client-side binding, which never prepares.
 Behind a connection pooler that cannot keep prepared statements (PgBouncer in

@@ -24,6 +24,7 @@ import {
   markTable,
   moveSender,
   pageLanguage,
+  practiceHelp,
   readJson,
   rovingHand,
   roundLabel,
@@ -85,6 +86,7 @@ const state = {
   focusCard: null, // the hand's card that takes the focus (the keyboard's place in the hand)
   wasPlayable: false, // the hand could be played at the last render
   seenPlays: new Set(), // trick cards already shown (a card lands once, not at every render)
+  hint: null, // a practice game's tip: {seq, text}, shown while the game is at that seq
 };
 state.obs = state.game.observation;
 keepDetail(state.obs);
@@ -178,6 +180,7 @@ function render() {
   renderBidding();
   renderHand();
   renderInfo();
+  renderPractice();
   renderNow();
   renderBoom();
   renderLog();
@@ -633,6 +636,29 @@ function showRoundOver(event, isLast) {
   });
 }
 
+// --- Practice games: a tip and undo ------------------------------------------------------
+
+/** Whether South has bid or played a card in this deal (what an undo can take back). */
+function movedThisDeal(o = state.obs) {
+  const mine = (x) => x.seat === seat();
+  return (o.bids || []).some(mine) || [...(o.tricks || []), o.trick].some((t) => (t?.plays || []).some(mine));
+}
+
+function renderPractice() {
+  const box = $("practice");
+  box.hidden = !help.enabled() || !playing();
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
+  const tip = help.tip();
+  box.replaceChildren(
+    button("btn-hint", T.hint, help.hint, { class: "kj-btn kj-btn-ghost", title: T.hint_title, disabled: !canAct() }),
+    button("btn-undo", T.undo, help.undo, { class: "kj-btn kj-btn-ghost", title: T.undo_title, disabled: state.busy || !movedThisDeal() }),
+    tip ? h("p", { class: "kj-tip", "data-testid": "hint", text: tip }) : null,
+  );
+}
+
 // --- Talking to the API -------------------------------------------------------------
 
 function applyObservation(obs) {
@@ -654,6 +680,8 @@ const send = moveSender({
     if ((state.obs.tricks || []).length > (before.tricks || []).length) await sleep(DELAY);
   },
 });
+
+const help = practiceHelp({ root, state, T, render, renderFinal, applyObservation, canAct });
 
 // --- Start --------------------------------------------------------------------------
 

@@ -98,7 +98,7 @@ function combinations(items, k) {
  * Every way the selected cards can lie as one new meld, as
  * `{kind, cards: [ids in table order], standsFor: [code | null per card]}` (table order as
  * the engine keeps it: a run low to high, a group in suit order c d h s).
- * A joker stands for one definite card (RULES.md §2): in a group a missing suit, in a
+ * A joker stands for one definite card (docs/rules.md §2): in a group a missing suit, in a
  * run its place. Only selections with jokers have more than one way. The first entry
  * is the proposal; an empty list means the cards are no meld (the server says why).
  */
@@ -208,7 +208,7 @@ export function meldHasJoker(meld) {
 }
 
 /** Whether a natural card (id or code) fits onto a table meld as it lies (the engine's
- *  `lay_off_options`, RULES.md §2): a group of fewer than four takes its rank in a suit it
+ *  `lay_off_options`, docs/rules.md §2): a group of fewer than four takes its rank in a suit it
  *  lacks; a run of fewer than 13 takes the card below its low end or above its high end
  *  (the ace above a king, below a two). */
 export function fitsMeld(card, meld, maxRun = 13) {

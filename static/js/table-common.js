@@ -464,3 +464,82 @@ export function moveSender({
     renderFinal();
   };
 }
+
+/**
+ * A practice game's tip and undo (docs/api.md), the same for every table. Only a practice
+ * game's page has `root.dataset.hintUrl` and `undoUrl` (play.html, play_klaverjas.html);
+ * a tournament's table shows neither. `state.hint` is the tip shown ({seq, text}), kept
+ * while the game is at that `seq`.
+ * - `hint()`: GET the strong bot's choice in words, show and announce it; an error's
+ *   reason goes on the table's error line.
+ * - `undo()`: POST the game's `seq`: the server takes back South's last action of the
+ *   round (and the bots' replies) and answers the game as it was before it; `forget()`
+ *   drops what the table had selected, then the table settles on that game. A stale table
+ *   (409) is loaded again from `root.dataset.apiUrl`.
+ * - `tip()`: the tip's text while it belongs to the position shown, else `null`.
+ */
+export function practiceHelp({ root, state, T, render, renderFinal, applyObservation, canAct, forget = () => {} }) {
+  const error = root.querySelector('[data-testid="error"]');
+  const say = (message) => showMessage(error, message);
+  const refused = (status, data) => data?.error?.message ?? fmt(T.server_error, { status });
+
+  async function hint() {
+    if (!canAct()) return;
+    say("");
+    try {
+      const response = await fetch(root.dataset.hintUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      const data = await response.json().catch(() => null);
+      if (!response.ok || !data) {
+        say(refused(response.status, data));
+        return;
+      }
+      state.hint = { seq: data.seq, text: data.text };
+      render();
+      announce(root, data.text);
+    } catch {
+      say(T.network);
+    }
+  }
+
+  function settle(game) {
+    forget();
+    state.hint = null;
+    state.game = game;
+    applyObservation(game.observation);
+  }
+
+  async function undo() {
+    if (state.busy || !root.dataset.undoUrl) return;
+    say("");
+    state.busy = true;
+    render();
+    let answer = null;
+    try {
+      answer = await postMove(root.dataset.undoUrl, state.game.seq, undefined);
+    } catch {
+      say(T.network);
+    }
+    if (answer && answer.status === 200 && answer.data) {
+      settle(answer.data);
+    } else if (answer && answer.status === 409) {
+      try {
+        settle(await fetchGame(root.dataset.apiUrl));
+        say(T.stale);
+      } catch {
+        say(T.network);
+      }
+    } else if (answer) {
+      say(refused(answer.status, answer.data));
+    }
+    state.busy = false;
+    render();
+    renderFinal();
+  }
+
+  return {
+    enabled: () => Boolean(root.dataset.undoUrl),
+    hint,
+    undo,
+    tip: () => (state.hint && state.hint.seq === state.game.seq ? state.hint.text : null),
+  };
+}

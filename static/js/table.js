@@ -11,7 +11,6 @@ import {
   announce,
   cardPips,
   changeAnnouncer,
-  fetchGame,
   fmt,
   focusKeeper,
   formatNumber,
@@ -22,14 +21,13 @@ import {
   markTable,
   moveSender,
   pageLanguage,
-  postMove,
+  practiceHelp,
   readJson,
   roundLabel,
   rovingHand,
   saveStored,
   showFinal,
   showLog,
-  showMessage,
 } from "./table-common.js";
 import {
   cardInfo,
@@ -972,79 +970,18 @@ document.addEventListener("keydown", (e) => {
 
 // --- Practice games: a tip and undo ------------------------------------------------------
 
-/** Only a practice game has the URLs (play.html); a tournament's table shows neither. */
-const practice = () => Boolean(root.dataset.undoUrl);
 /** Whether South made an action in this round (the public log shows every action). */
 const movedThisRound = () => (state.obs.log || []).some((e) => e.type === "action" && e.seat === seat());
 
 function practiceItems() {
-  if (!practice() || !playing()) return [];
+  if (!help.enabled() || !playing()) return [];
   const items = [
-    button("btn-hint", T.hint, showHint, { class: "jk-btn jk-btn-ghost", title: T.hint_title, disabled: !canAct() }),
-    button("btn-undo", T.undo, undo, { class: "jk-btn jk-btn-ghost", title: T.undo_title, disabled: state.busy || !movedThisRound() }),
+    button("btn-hint", T.hint, help.hint, { class: "jk-btn jk-btn-ghost", title: T.hint_title, disabled: !canAct() }),
+    button("btn-undo", T.undo, help.undo, { class: "jk-btn jk-btn-ghost", title: T.undo_title, disabled: state.busy || !movedThisRound() }),
   ];
-  if (state.hint && state.hint.seq === state.game.seq) items.push(h("p", { class: "jk-tip", "data-testid": "hint", text: state.hint.text }));
+  const tip = help.tip();
+  if (tip) items.push(h("p", { class: "jk-tip", "data-testid": "hint", text: tip }));
   return items;
-}
-
-async function showHint() {
-  if (!canAct()) return;
-  showMessage($("error"), "");
-  try {
-    const response = await fetch(root.dataset.hintUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
-    const data = await response.json().catch(() => null);
-    if (!response.ok || !data) {
-      showMessage($("error"), data?.error?.message ?? fmt(T.server_error, { status: response.status }));
-      return;
-    }
-    state.hint = { seq: data.seq, text: data.text };
-    render();
-    announce(root, data.text);
-  } catch {
-    showMessage($("error"), T.network);
-  }
-}
-
-/** Take back South's last action of the round (and the bots' replies): the server sends
- * the game as it was before it; a stale table (409) is loaded again. */
-async function undo() {
-  if (state.busy || !practice()) return;
-  const error = $("error");
-  showMessage(error, "");
-  state.busy = true;
-  render();
-  let answer = null;
-  try {
-    answer = await postMove(root.dataset.undoUrl, state.game.seq, undefined);
-  } catch {
-    showMessage(error, T.network);
-  }
-  const forgetChoices = () => {
-    state.selected.clear();
-    state.staged = [];
-    state.mode = null;
-    state.choice = 0;
-    state.hint = null;
-  };
-  if (answer && answer.status === 200 && answer.data) {
-    forgetChoices();
-    state.game = answer.data;
-    applyObservation(state.game.observation);
-  } else if (answer && answer.status === 409) {
-    try {
-      state.game = await fetchGame(root.dataset.apiUrl);
-      forgetChoices();
-      applyObservation(state.game.observation);
-      showMessage(error, T.stale);
-    } catch {
-      showMessage(error, T.network);
-    }
-  } else if (answer) {
-    showMessage(error, answer.data?.error?.message ?? fmt(T.server_error, { status: answer.status }));
-  }
-  state.busy = false;
-  render();
-  renderFinal();
 }
 
 // --- Talking to the API -------------------------------------------------------------
@@ -1074,17 +1011,22 @@ const send = moveSender({
   applyObservation,
   roundOver: showRoundOver,
   // A move that went through, or a reload, drops the selection and the staged melds.
-  forget: () => {
-    state.selected.clear();
-    state.staged = [];
-    state.mode = null;
-    state.choice = 0;
-  },
+  forget: forgetChoices,
   // Nothing changed: the selection stays, the table is as it was.
   refused: () => {
     state.mode = null;
   },
 });
+
+/** What South had selected, staged or was choosing: gone once the game moved on. */
+function forgetChoices() {
+  state.selected.clear();
+  state.staged = [];
+  state.mode = null;
+  state.choice = 0;
+}
+
+const help = practiceHelp({ root, state, T, render, renderFinal, applyObservation, canAct, forget: forgetChoices });
 
 // --- Start --------------------------------------------------------------------------
 

@@ -53,7 +53,7 @@
   const locked = field.dataset.locked ?? String(field.disabled);
 
   // The choice (index into data.choices) of each round so far; round r of a shorter
-  // list uses entry r modulo its length, as the game does (RULES.md §3).
+  // list uses entry r modulo its length, as the game does (docs/rules.md §3).
   const start = data.rows.length ? data.rows : [0];
   let choices = [];
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from site_fixtures import *  # noqa: F403  (the site's fixtures; the engine's tests do without)
 
 # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
 # still plain synchronous code, so Django's async-safety guard must not refuse them.

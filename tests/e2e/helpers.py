@@ -98,10 +98,11 @@ def deal_position(monkeypatch: Any, game: Any, state: dict[str, Any]) -> None:
     the site keeps no state snapshot, it deals the round from the secret and applies the
     round's actions, so the game module's ``new_round`` hands out ``state`` for this
     game's secret and round (the live server runs in this process), the deals the site
-    keeps (``services.dealt_round``) are not used while the test runs, and the round's
-    stored actions are emptied. Other rounds are dealt as usual."""
-    from tournaments import services
+    keeps (``games.dealt_round``, in the modules that deal) are not used while the test
+    runs, and the round's stored actions are emptied. Other rounds are dealt as usual."""
+    from tournaments import games, services
     from tournaments.models import Game
+    from tournaments.services import play, runner
 
     module = services.module_of(game.game)
     deal = module.state_from_json(state)
@@ -114,5 +115,6 @@ def deal_position(monkeypatch: Any, game: Any, state: dict[str, Any]) -> None:
         return real(variant, secret=secret, round_index=round_index)
 
     monkeypatch.setattr(module, "new_round", new_round)
-    monkeypatch.setattr(services, "dealt_round", services.dealt_round.__wrapped__)
+    for dealing_module in (games, runner, play):
+        monkeypatch.setattr(dealing_module, "dealt_round", dealing_module.dealt_round.__wrapped__)
     Game.objects.filter(pk=game.pk).update(round_actions="[]")

@@ -1,7 +1,7 @@
 """The Klaverjas table in a real browser: sign up, join a Klaverjas tournament, bid and
 play a whole round by clicking, see the round's score, the result and the leaderboard;
 an illegal card shows the rule it breaks and changes nothing; a reload resumes; a stale
-move reloads (RULES.md §6, docs/api.md)."""
+move reloads (docs/rules.md §6, docs/api.md)."""
 
 from __future__ import annotations
 
@@ -428,7 +428,7 @@ def test_roem_in_a_trick_is_called_out(
     game = services.entry_join(tournament_id=tournament.pk, user=user).game
     # Trump hearts: West led the king, North the queen, East the seven; South's jack wins
     # the trick with jack-queen-king in sequence (20) and king and queen of trump,
-    # "stuk" (20): roem 40 (RULES.md §6), and 20 + 3 + 4 + 0 = 27 card points.
+    # "stuk" (20): roem 40 (docs/rules.md §6), and 20 + 3 + 4 + 0 = 27 card points.
     arrange_trick(monkeypatch, game, trump="h", trick="Kh Qh 7h", south="Jh 9h Ac Tc 8d As Ks 7s")
     log_in(page, live_server.url, "klaverjas_noord")
     page.goto(f"{live_server.url}/games/{game.pk}/")

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 JK_SUITS = "shcd"
 JK_RANKS = "23456789TJQKA"
 #: Klaverjas ranks from high to low: in a plain suit A 10 K Q J 9 8 7; in trump
-#: J 9 A 10 K Q 8 7 (RULES.md §6).
+#: J 9 A 10 K Q 8 7 (docs/rules.md §6).
 KJ_PLAIN = "ATKQJ987"
 KJ_TRUMP = "J9ATKQ87"
 

@@ -445,7 +445,7 @@ def test_several_melds_joker_choice_lay_off_swap_and_next_round(
     expect(page.locator("[data-testid=log] li")).to_have_count(len(log))
 
 
-#: Selections from the rule texts (RULES.md §2, seed 000): meld or not.
+#: Selections from the rule texts (docs/rules.md §2, seed 000): meld or not.
 RULE_EXAMPLES = [
     ("7h 7c 7s", True),
     ("7h 7c 7c", False),

@@ -59,7 +59,7 @@ def test_lay_off_and_swap_are_offered_exactly_when_the_engine_allows_them(
     live_server: Any, page: Page
 ) -> None:
     """For every card of the hand the table offers "Aanleggen" onto the melds, and "Joker
-    ruilen" with the melds, that the engine's legal actions hold (RULES.md §2-§3)."""
+    ruilen" with the melds, that the engine's legal actions hold (docs/rules.md §2-§3)."""
     observations = play_phase_observations()
     assert len(observations) >= 150
     page.goto(f"{live_server.url}/")
@@ -187,7 +187,7 @@ def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_
     user = factories.make_user("schikker")
     entry = services.entry_join(tournament_id=tournament.pk, user=user)
     # West holds a run of four: after South's turn West draws 9d, lays the run and
-    # discards the nine, and is out (RULES.md §4): the round ends with South's cards left.
+    # discards the nine, and is out (docs/rules.md §4): the round ends with South's cards left.
     position(
         monkeypatch,
         entry.game,
@@ -201,7 +201,7 @@ def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_
     settle(page)
     sorted_hand = shown(page)
     assert sorted_hand == ["Qs", "7h", "8h", "Qh", "6c", "6d", "**"]  # by suit, jokers last
-    # Every card is named in words, in the page's language (RULES.md §1 names).
+    # Every card is named in words, in the page's language (docs/rules.md §1 names).
     assert card(page, "Qh").get_attribute("aria-label") == "harten vrouw"
     assert card(page, "**").get_attribute("aria-label") == "joker"
 
@@ -267,7 +267,7 @@ def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_
     page.locator("[data-testid=meld]").nth(0).click()
     settle(page)
     assert page.locator("[data-testid=meld]").nth(0).get_attribute("data-codes") == "9s Ts Js Qs"
-    # A joker onto the run 9-Q: the dialog offers both ends, the king first (RULES.md §2).
+    # A joker onto the run 9-Q: the dialog offers both ends, the king first (docs/rules.md §2).
     card(page, "**").click()
     page.click("[data-testid=btn-lay-off]")
     page.locator("[data-testid=meld]").nth(0).click()
@@ -386,7 +386,7 @@ def test_keyboard_alone_plays_the_jokeren_table_and_changes_are_announced(
         # (in everything said since the discard: the live region keeps only its last
         # lines, and the bots' moves may be announced after it)
         page.wait_for_function(
-            "() => window.said.some((line) => line.startsWith('Ronde 1 is voorbij'))"
+            "() => window.said.some((line) => line.startsWith('Ronde 1 is afgelopen'))"
         )
         page.keyboard.press("Enter")
         settle(page)

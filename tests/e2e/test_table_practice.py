@@ -310,3 +310,60 @@ def test_a_tournament_table_has_no_tip_and_no_undo(
     expect(page.locator("[data-testid=btn-discards]")).to_be_visible()
     assert page.locator("[data-testid=btn-hint], [data-testid=btn-undo]").count() == 0
     assert page.get_attribute("[data-testid=table]", "data-undo-url") is None
+
+
+def _klaverjas_click(page: Page, action: dict[str, Any]) -> None:
+    """Make ``action`` (a legal action of South's) with the Klaverjas table's own controls."""
+    if action["type"] == "play":
+        page.click(f"[data-testid=hand-card][data-card='{action['card']}']")
+    elif action["type"] == "choose_trump":
+        page.click(f"[data-testid=choose-{action['suit']}]")
+    elif not action.get("play"):
+        page.click("[data-testid=bid-pass]")
+    else:
+        page.click(f"[data-testid=bid-play{'-' + action['suit'] if action.get('suit') else ''}]")
+    settle(page)
+
+
+def test_tip_and_undo_at_the_klaverjas_practice_table(live_server: Any, page: Page) -> None:
+    """The Klaverjas table offers the same tip and undo in a practice game: the tip is
+    the server's (the strong bot's choice, in words), following it and undoing it gives
+    back exactly the position before, and a tournament's Klaverjas table has neither."""
+    user = factories.make_user(PLAYER)
+    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    log_in(page, live_server.url, PLAYER)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    for _ in range(40):  # until it is South's turn (the bots before South have acted)
+        if table(page, "your-turn") == "true":
+            break
+        settle(page)
+    assert table(page, "your-turn") == "true"
+    expect(page.locator("[data-testid=btn-undo]")).to_be_disabled()
+    start = api_get(page, game.pk)
+    page.click("[data-testid=btn-hint]")
+    tip = _hint_api(page, game.pk)
+    expect(page.locator("[data-testid=hint]")).to_have_text(tip["text"])
+    assert tip["text"].startswith("De sterke bot had ")
+    assert not axe_violations(page), describe(axe_violations(page))
+
+    _klaverjas_click(page, tip["action"])
+    assert int(table(page, "seq")) > start["seq"]
+    expect(page.locator("[data-testid=hint]")).to_have_count(0)  # it was for that position
+    page.click("[data-testid=btn-undo]")
+    settle(page)
+    assert api_get(page, game.pk) == start
+    assert table(page, "seq") == str(start["seq"])
+    expect(page.locator("[data-testid=btn-undo]")).to_be_disabled()
+
+
+def test_a_klaverjas_tournament_table_has_no_tip_and_no_undo(live_server: Any, page: Page) -> None:
+    user = factories.make_user(PLAYER)
+    t = factories.make_tournament(game="klaverjas", preset="rotterdams", south_plays=())
+    game = services.entry_join(tournament_id=t.pk, user=user).game
+    log_in(page, live_server.url, PLAYER)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    expect(page.locator("[data-testid=btn-last-trick]")).to_be_visible()
+    assert page.locator("[data-testid=btn-hint], [data-testid=btn-undo]").count() == 0
+    assert page.locator("[data-testid=practice]").is_hidden()

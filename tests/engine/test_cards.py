@@ -1,4 +1,4 @@
-"""Cards and notation (RULES.md §1) and hand values (seed 000, "Puntentelling")."""
+"""Cards and notation (docs/rules.md §1) and hand values (seed 000, "Puntentelling")."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def test_deal_differs_per_round() -> None:
         # order does not matter
         "4s 2s 3s",
         "** 3s 2s",
-        # the ace high and low (RULES.md §2)
+        # the ace high and low (docs/rules.md §2)
         "Qh Kh Ah",
         "Ah 2h 3h",
     ],
@@ -116,7 +116,7 @@ def test_meld_valid(codes: str) -> None:
         # seed 000, "Voorbeelden": niet toegestaan
         "7h 7c 7c",
         "2s 3s 4d",
-        # no wrapping (RULES.md §2), too short, only jokers
+        # no wrapping (docs/rules.md §2), too short, only jokers
         "Kh Ah 2h",
         "7h 7c",
         "** ** **",
@@ -180,7 +180,7 @@ def test_simulate_shape_and_totals() -> None:
     assert len(out["rounds"]) == 3
     assert all(len(r) == 4 for r in out["rounds"])
     assert out["totals"] == [sum(r[s] for r in out["rounds"]) for s in range(4)]
-    # Jokeren: own total minus the average of the three others (RULES.md §4)
+    # Jokeren: own total minus the average of the three others (docs/rules.md §4)
     totals = out["totals"]
     for s in range(4):
         others = [totals[o] for o in range(4) if o != s]
@@ -207,7 +207,7 @@ def test_simulate_default_rounds_is_the_variants() -> None:
 def test_simulate_klaverjas() -> None:
     out = run_json("simulate", "--variant", "amsterdams", "--secret", SECRET_HEX, "--rounds", "2")
     assert len(out["rounds"]) == 2
-    # teams across the table score the same (RULES.md §6)
+    # teams across the table score the same (docs/rules.md §6)
     for r in out["rounds"]:
         assert r[0] == r[2] and r[1] == r[3]
 

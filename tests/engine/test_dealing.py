@@ -1,4 +1,4 @@
-"""Deals that are identical, unpredictable and verifiable (RULES.md §5).
+"""Deals that are identical, unpredictable and verifiable (docs/rules.md §5).
 
 The reference deal below is computed by hand-written steps of the rules text, with
 ``hmac``/``hashlib`` only: it does not use ``engine.dealing``.
@@ -35,7 +35,7 @@ def reference_deal(
     hand_size: int,
     open_card: bool = True,
 ) -> dict[str, object]:
-    """RULES.md §5 and the dealing text, step by step. RULES.md §2: the card after the
+    """docs/rules.md §5 and the dealing text, step by step. docs/rules.md §2: the card after the
     hands opens the open pile; where the variant turns no open card (seed 001: "de
     kaarten die overblijven worden gesloten op een stapel gelegd") it stays on the stock."""
     # the ordered pack: per deck suits c d h s, ranks A..K, then two jokers
@@ -180,7 +180,7 @@ def test_deal_and_play_do_not_depend_on_pythonhashseed() -> None:
 
 
 def _text_draws(seed: bytes, label: str, start: int = 0) -> Iterator[int]:
-    """The 8-byte big-endian numbers of a stream, read as RULES.md §5 says."""
+    """The 8-byte big-endian numbers of a stream, read as docs/rules.md §5 says."""
     block = start
     while True:
         data = hmac.new(seed, f"{label}:{block}".encode(), hashlib.sha256).digest()

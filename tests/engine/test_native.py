@@ -56,13 +56,13 @@ def test_prefer_pure_loads_every_compiled_module_from_its_source() -> None:
     done = _python(
         "from engine.native import prefer_pure, compiled_status\n"
         "prefer_pure()\n"
-        "import engine.jokeren.bots as bots\n"
-        "print(sorted(compiled_status().items()), bots.__file__)\n"
+        "import engine.jokeren.bots.hand as hand\n"
+        "print(sorted(compiled_status().items()), hand.__file__)\n"
     )
     assert done.returncode == 0, done.stderr
     expected = sorted((name, False) for name in COMPILED_MODULES)
     assert done.stdout.split(" /")[0] == str(expected)
-    assert done.stdout.strip().endswith("engine/jokeren/bots.py")
+    assert done.stdout.strip().endswith("engine/jokeren/bots/hand.py")
 
 
 def test_prefer_pure_refuses_once_a_compiled_module_is_imported() -> None:

@@ -1,4 +1,4 @@
-"""The site's authentication backend (jokeren/auth.py): the session's user read by a query
+"""The site's authentication backend (common/auth.py): the session's user read by a query
 written once, with what Django's ModelBackend decides kept: the user as stored, nobody for
 an inactive or deleted account or a session whose password has changed."""
 

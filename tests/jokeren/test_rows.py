@@ -1,4 +1,4 @@
-"""Model instances from rows read with SQL written once (jokeren/rows.py) are the ORM's."""
+"""Model instances from rows read with SQL written once (common/rows.py) are the ORM's."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from jokeren.rows import columns_of, instance_from_row
+from common.rows import columns_of, instance_from_row
 from tournaments import services
 from tournaments.models import Entry, Game, Tournament
 
@@ -36,7 +36,7 @@ def test_insert_rows_inserts_upserts_and_keeps_the_constraints(
 ) -> None:
     from django.db import IntegrityError, transaction
 
-    from jokeren import rows
+    from common import rows
     from tournaments.models import GameRound
 
     game = services.entry_join(tournament_id=tournament.pk, user=user).game

@@ -47,7 +47,7 @@ def test_dutch_uses_the_card_players_words_for_jokeren_moves() -> None:
 
 
 def test_dutch_calls_a_deal_a_round_and_the_leaderboard_klassement() -> None:
-    """RULES.md: the site's "round" is one deal ("ronde"); a "spel" is a player's whole
+    """docs/rules.md §1: the site's "round" is one deal ("ronde"); a "spel" is a player's whole
     game of rounds. The leaderboard is "het klassement" throughout."""
     nl = _catalogue("nl")
     assert nl["Per deal: the field on the same cards"].startswith("Per ronde")

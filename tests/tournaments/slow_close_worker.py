@@ -20,9 +20,10 @@ django.setup()
 
 from tournaments import services  # noqa: E402
 from tournaments.models import Game  # noqa: E402
+from tournaments.services import closing  # noqa: E402
 
 PAUSE = float(os.environ["CLOSE_PAUSE_SECONDS"])
-_bot_finish = services._bot_finish
+_bot_finish = closing.game_bot_finish_rounds
 
 
 def _slow_bot_finish(game_id: int) -> tuple[Game, dict[int, services.PlayedRound]]:
@@ -31,10 +32,10 @@ def _slow_bot_finish(game_id: int) -> tuple[Game, dict[int, services.PlayedRound
     return finished
 
 
-# The close finishes each unfinished game through services._bot_finish (game_close: the
-# finish and its audit share one replay; game_bot_finish calls it too); the pool's children
-# are forked from this process, so they inherit the pause.
-services._bot_finish = _slow_bot_finish
+# The close finishes each unfinished game through game_bot_finish_rounds (game_close: the
+# finish and its audit share one replay); the pool's children are forked from this
+# process, so they inherit the pause.
+closing.game_bot_finish_rounds = _slow_bot_finish
 
 if __name__ == "__main__":
     from jokeren.celery import app

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import analysis, services
+from tournaments import analysis, permissions, services
 from tournaments.models import Game, GameRound, ParRound, Tournament, WhatIf
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +82,7 @@ def test_par_is_stored_for_every_round_when_the_tournament_is_created(
         )
         assert not ParRound.objects.filter(tournament=t).exists()
     assert callbacks
-    par = analysis.tournament_par(tournament=t)
+    par = services.tournament_par(tournament=t)
     assert sorted(par) == [0, 1, 2]
     module = services.module_of(game)
     for r, row in par.items():
@@ -95,15 +95,15 @@ def test_par_is_idempotent_and_follows_the_deals(
     organizer: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
-    assert analysis.tournament_par_compute(tournament_id=t.pk) == 0
+    assert services.tournament_par_compute(tournament_id=t.pk) == 0
     assert ParRound.objects.filter(tournament=t).count() == 2
     factories.set_secret(t, bytes(range(32)))
     assert ParRound.objects.filter(tournament=t).count() == 2
-    assert analysis.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
+    assert services.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_update(tournament=t, rounds=3, bot_level="strong")
     t.refresh_from_db()
-    par = analysis.tournament_par(tournament=t)
+    par = services.tournament_par(tournament=t)
     assert sorted(par) == [0, 1, 2]
     assert par[2].scores == _bots_round(t, 2, "strong")
 
@@ -119,7 +119,7 @@ def test_the_par_row_shows_only_the_rounds_the_viewer_has_finished(
     page = _client(user).get(t.get_absolute_url()).content.decode()
     assert page.count('data-testid="par-row"') == 1
     # South played like the tournament's own bots: the game is par exactly.
-    assert game.round_scores[0] == analysis.tournament_par(tournament=t)[0].scores
+    assert game.round_scores[0] == services.tournament_par(tournament=t)[0].scores
     # A visitor sees no par at all during the window.
     assert 'data-testid="par-row"' not in _client().get(t.get_absolute_url()).content.decode()
 
@@ -171,7 +171,7 @@ def test_each_deal_gives_every_entrant_a_percentage_without_the_bot_rounds(
     field: tuple[Tournament, list[Game]],
 ) -> None:
     t, (anna, bram, cees) = field
-    par = analysis.tournament_par(tournament=t)
+    par = services.tournament_par(tournament=t)
     deals = analysis.field_deals(
         tournament=t, visibility=services.Visibility(rounds=2, final=True), par=par
     )
@@ -197,7 +197,7 @@ def test_the_leaderboard_averages_the_percentages_and_compares_with_par(
     assert extras[anna.pk].percentage == 50.0
     assert extras[bram.pk].percentage == 62.5
     assert extras[cees.pk].percentage == 25.0  # only round 1 counts for Cees
-    par = analysis.tournament_par(tournament=t)
+    par = services.tournament_par(tournament=t)
     par_both = services.module_of(t.game).results(
         [a + b for a, b in zip(par[0].scores, par[1].scores, strict=True)]
     )[0]
@@ -212,7 +212,7 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     field: tuple[Tournament, list[Game]],
 ) -> None:
     t, (anna, _bram, _cees) = field
-    par = analysis.tournament_par(tournament=t)
+    par = services.tournament_par(tournament=t)
     deals = analysis.field_deals(
         tournament=t, visibility=services.Visibility(rounds=2, final=True), par=par
     )
@@ -422,8 +422,8 @@ def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_
     assert again.is_finished
     client = _client(user)
     for game in (g, again):
-        assert analysis.deal_tournament(game=game) == t
-        assert not analysis.may_replay(game=game, user=user)
+        assert permissions.deal_tournament(game=game) == t
+        assert not permissions.may_replay(user=user, game=game)
         for url in (
             reverse("game_replay", args=[game.pk]),
             reverse("game_replay", args=[game.pk]) + "?round=1",
@@ -438,7 +438,7 @@ def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_
     assert reverse("game_review", args=[g.pk]) in practice
     # A practice game on its own deals is replayed by its player as before.
     own = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
-    assert analysis.deal_tournament(game=own) is None
+    assert permissions.deal_tournament(game=own) is None
     _close(t)
     for game in (g, again):
         assert client.get(reverse("game_replay", args=[game.pk]) + "?round=1").status_code == 200
@@ -557,7 +557,7 @@ def test_the_command_fills_in_missing_par_once(organizer: Any) -> None:
     out = io.StringIO()
     call_command("compute_par", "--tournament", str(t.pk), stdout=out)
     assert "1 par round(s) computed" in out.getvalue()
-    assert analysis.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
+    assert services.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
     call_command("compute_par", stdout=out)
     assert out.getvalue().endswith("0 par round(s) computed\n")
 
@@ -581,7 +581,7 @@ def test_the_field_figures_of_a_page_read_only_its_rows_at_a_few_hundred_entrant
 
     t = factories.make_closed_field(organizer, 300)
     visibility = services.Visibility(rounds=3, final=True)
-    par = analysis.tournament_par(tournament=t)
+    par = services.tournament_par(tournament=t)
     everything = analysis.field_deals(tournament=t, visibility=visibility, par=par)
     assert all(len(d.rows) == 300 for d in everything)
     ids = [f.row.game_id for f in everything[2].rows[::37]]

@@ -19,6 +19,7 @@ from django.utils import timezone
 from jokeren.celery import app
 from tournaments import services, tasks
 from tournaments.models import EntryResult, Game, Tournament
+from tournaments.services import closing
 
 
 def _wait_closed(tournament: Tournament, timeout: float = 120) -> None:
@@ -86,7 +87,7 @@ def test_the_close_fans_out_over_batches_and_reveals_once_everything_is_done(
     """More games than a batch holds: several ``games_close`` tasks and the chord's
     callback; every game finished by the bot and audited before the secret is revealed,
     and the final standings written."""
-    monkeypatch.setattr(services, "CLOSE_BATCH", 2)
+    monkeypatch.setattr(closing, "CLOSE_BATCH", 2)
     tournament = factories.make_tournament(rounds=1, max_entrants=10)
     games = [
         services.entry_join(tournament_id=tournament.pk, user=factories.make_user()).game

@@ -11,6 +11,7 @@ import pytest
 
 from tournaments import services, tasks
 from tournaments.models import EntryResult, Game, GameRound, Tournament
+from tournaments.services import closing
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def _open_field(organizer: Any, entrants: int) -> tuple[Tournament, list[Game]]:
 def test_the_close_task_runs_its_group_and_callback_inline_in_eager_mode(
     organizer: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "CLOSE_BATCH", 2)
+    monkeypatch.setattr(closing, "CLOSE_BATCH", 2)
     t, games = _open_field(organizer, 3)
     assert tasks.tournament_close.delay(t.pk).get() == t.pk
     t.refresh_from_db()

@@ -77,7 +77,7 @@ def _entrant_against_par(game_name: str, preset: str, delta: int) -> tuple[Tourn
     t = factories.make_tournament(game=game_name, preset=preset, rounds=1, south_plays=())
     user = factories.make_user()
     game = services.entry_join(tournament_id=t.pk, user=user).game
-    scores = list(analysis.tournament_par(tournament=t)[0].scores)
+    scores = list(services.tournament_par(tournament=t)[0].scores)
     scores[0] += delta
     if game_name == "klaverjas":
         scores[2] += delta
@@ -132,7 +132,7 @@ def test_the_split_view_says_the_difference_in_words() -> None:
     )
     services.tournament_close(tournament_id=t.pk)
     # Anna's round is par's with 27 more penalty points for her (lower is better): worse.
-    scores = list(analysis.tournament_par(tournament=t)[0].scores)
+    scores = list(services.tournament_par(tournament=t)[0].scores)
     scores[0] += 27
     factories.set_rounds(game, [scores])
     client = Client()

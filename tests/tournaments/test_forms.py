@@ -1,5 +1,5 @@
 """The organizer's form for Klaverjas settings: Dutch labels, readable choices, the
-settings' own kinds of values (RULES.md §6: four jacks 100 or 200, an optional points
+settings' own kinds of values (docs/rules.md §6: four jacks 100 or 200, an optional points
 limit)."""
 
 from typing import Any

@@ -1,4 +1,4 @@
-"""Klaverjas tournaments on the site (RULES.md §4, §6): identical deals for every entrant,
+"""Klaverjas tournaments on the site (docs/rules.md §4, §6): identical deals for every entrant,
 the result is the own team's points minus the other team's (higher is better, equal
 results share a rank), per-deal results, the bot finishing at close, the play API with
 Klaverjas moves, and the organizer's form for the Klaverjas presets."""
@@ -21,7 +21,7 @@ from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
 
-#: Card points in a round with the last trick (RULES.md §6).
+#: Card points in a round with the last trick (docs/rules.md §6).
 ROUND_POINTS = 162
 
 

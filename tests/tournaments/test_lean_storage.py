@@ -17,6 +17,7 @@ from django.db.migrations.executor import MigrationExecutor
 from engine.registry import game_module
 from tournaments import services
 from tournaments.models import Game
+from tournaments.services import audit
 
 BEFORE = [("tournaments", "0008_entry_results")]
 
@@ -166,7 +167,7 @@ def test_the_migration_keeps_every_game_move_for_move_and_score_for_score(
         assert after == before[name], name
         if game.status == Game.Status.FINISHED:
             # The audit replays the converted game to the scores stored for it.
-            assert services._audit_problems(game) == [], name
+            assert audit.audit_problems(game) == [], name
             assert game.played_rounds.count() == game.rounds
     # Where the bot took over: round 1 after two of the entrant's actions, then round 2.
     bot = Game.objects.get(pk=games["bot"][0])

@@ -19,7 +19,7 @@ from django.utils import translation
 from engine.jokeren import PRESETS
 from tournaments import services
 from tournaments.forms import TournamentForm
-from tournaments.models import Game
+from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def test_organizer_creates_a_table_of_three(client: Client, organizer: Any) -> N
     data["v_num_players"] = 3
     response = client.post(reverse("tournament_create"), data)
     assert response.status_code == 302, response.context["form"].errors
-    t = services.Tournament.objects.get(name="Drie aan tafel")
+    t = Tournament.objects.get(name="Drie aan tafel")
     assert t.variant["num_players"] == 3
     rules = client.get(reverse("tournament_rules", args=[t.pk])).content.decode()
     assert "Je speelt met 3 aan tafel" in rules

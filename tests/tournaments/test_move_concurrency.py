@@ -25,6 +25,8 @@ from django.utils import timezone
 
 from tournaments import services, tasks
 from tournaments.models import Game
+from tournaments.services import closing as closing_services
+from tournaments.services import play as play_services
 
 
 def _race(workers: list[Any]) -> list[Any]:
@@ -105,16 +107,16 @@ HOLD_SECONDS = 0.5
 
 
 def _stored_at(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[Any]]:
-    """When each game's moves were written (``services._store``: inside the move's
-    transaction), per game id."""
+    """When each game's moves were written (``runner.run_store``, as the move calls it:
+    inside the move's transaction), per game id."""
     times: dict[int, list[Any]] = {}
-    store = services._store
+    store = play_services.run_store
 
     def timed(run: Any) -> None:
         store(run)
         times.setdefault(run.game.pk, []).append(timezone.now())
 
-    monkeypatch.setattr(services, "_store", timed)
+    monkeypatch.setattr(play_services, "run_store", timed)
     return times
 
 
@@ -148,7 +150,7 @@ def test_a_move_in_progress_is_stored_before_close_now_ends_the_window(
     seq, action = game.seq, factories.south_action(game)
     moving = threading.Event()
     # The bots' turns of the move: the move holds its locks here, before storing anything.
-    monkeypatch.setattr(services, "_advance", _once(services._advance, moving))
+    monkeypatch.setattr(play_services, "run_advance", _once(play_services.run_advance, moving))
     stored_at = _stored_at(monkeypatch)
 
     def play() -> Any:
@@ -184,7 +186,7 @@ def test_a_move_while_close_now_holds_the_tournament_is_refused(
     closing = threading.Event()
     # close now: the window is ended (not committed yet) and the tournament held. The close
     # it queues is kept back: this test is about the window, not the bot finishing games.
-    monkeypatch.setattr(services, "_end_window", _once(services._end_window, closing))
+    monkeypatch.setattr(closing_services, "end_window", _once(closing_services.end_window, closing))
     queued: list[int] = []
     monkeypatch.setattr(tasks.tournament_close, "delay_on_commit", queued.append)
 
@@ -225,7 +227,9 @@ def test_a_move_asked_before_the_closing_time_lands_and_the_close_waits_for_it(
         tournament=tournament, closes_at=timezone.now() + timedelta(seconds=0.5)
     )
     moving = threading.Event()
-    monkeypatch.setattr(services, "_advance", _once(services._advance, moving, hold=1.0))
+    monkeypatch.setattr(
+        play_services, "run_advance", _once(play_services.run_advance, moving, hold=1.0)
+    )
     stored_at = _stored_at(monkeypatch)
 
     def play() -> Any:

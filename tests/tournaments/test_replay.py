@@ -1,4 +1,4 @@
-"""The replay of a closed tournament's games (RULES.md §4: after closing every entrant's
+"""The replay of a closed tournament's games (docs/rules.md §4: after closing every entrant's
 games can be replayed move by move, all hands open): a Klaverjas round shows every card
 in the order it was played and the round's result, the frames follow the move log, the
 page's small frames rebuild exactly the full table view, and nobody sees a replay before

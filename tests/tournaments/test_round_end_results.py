@@ -1,5 +1,5 @@
 """A move that ends a round writes only the entry's result rows that change
-(``services._round_end_results``): after every move of whole games, every column of the
+(``services.results.round_end_results``): after every move of whole games, every column of the
 entry's board rows (one per visible-rounds count) and of its per-deal rows is what a full
 rewrite of them gives (``services.entry_results_update``), and the round's end took the
 narrow path (one ``UPDATE`` of the board rows, no upsert of them) unless it must not."""

@@ -1,7 +1,7 @@
 """How each finished round went (``Game.round_results``, docs/api.md): one entry per finished
 round in the GET payload, the same dict on the round's ``round_over`` event, recorded when
 the bot finishes a game at the tournament's close too. Checked against the rules: Klaverjas
-nat, pit and the round's points (RULES.md §6); Jokeren's winner scores 0 (RULES.md §2)."""
+nat, pit and the round's points (docs/rules.md §6); Jokeren's winner scores 0 (docs/rules.md §2)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
 
-#: Card points in a Klaverjas round, the last trick's 10 included (RULES.md §6).
+#: Card points in a Klaverjas round, the last trick's 10 included (docs/rules.md §6).
 ROUND_POINTS = 162
 
 
@@ -59,7 +59,7 @@ def check_klaverjas_result(
     result: dict[str, Any], seat_scores: list[int], tie_is_nat: bool
 ) -> None:
     """One round's Klaverjas result (the flat object the table reads) agrees with the round's
-    seat scores and with RULES.md §6."""
+    seat scores and with docs/rules.md §6."""
     assert set(result) == {"playing_team", "points", "roem", "pit_team", "nat", "scores"}
     playing = result["playing_team"]
     other = 1 - playing
@@ -119,7 +119,7 @@ def test_jokeren_round_results_name_the_winner_who_scores_zero(
         assert set(entry) == {"winner", "end_reason"}
         winner = entry["winner"]
         if winner is not None:
-            # RULES.md §2: the round ends when a player has no cards left; they score 0.
+            # docs/rules.md §2: the round ends when a player has no cards left; they score 0.
             assert entry["end_reason"] == "out"
             assert seat_scores[winner] == 0
             assert rounds_over[r]["hands"][winner] == []

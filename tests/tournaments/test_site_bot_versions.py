@@ -135,16 +135,16 @@ def test_par_is_kept_per_bot_version(
     released = t.bot_version
     new_version = release_next_bot_version()
     # the tournament's par is still the released version's: computing again changes nothing
-    assert analysis.tournament_par_compute(tournament_id=t.pk) == 0
-    par = analysis.tournament_par(tournament=t)
+    assert services.tournament_par_compute(tournament_id=t.pk) == 0
+    par = services.tournament_par(tournament=t)
     assert [par[r].scores for r in range(2)] == [s.scores() for s in v1]
     versions = set(ParRound.objects.filter(tournament=t).values_list("bot_version", flat=True))
     assert versions == {released}
     # a row of another version is stale: never read, replaced when par is computed
     ParRound.objects.filter(tournament=t, round_index=0).update(bot_version=new_version)
-    assert sorted(analysis.tournament_par(tournament=t)) == [1]
-    assert analysis.tournament_par_compute(tournament_id=t.pk) == 1
-    assert analysis.tournament_par(tournament=t)[0].scores == v1[0].scores()
+    assert sorted(services.tournament_par(tournament=t)) == [1]
+    assert services.tournament_par_compute(tournament_id=t.pk) == 1
+    assert services.tournament_par(tournament=t)[0].scores == v1[0].scores()
 
 
 def test_what_if_and_analysis_use_the_source_games_version(

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tournaments import errors, permissions, services, tokens
 from tournaments import series as series_services
-from tournaments import services, tokens
 from tournaments.models import ApiToken, Tournament
 
 
@@ -152,9 +152,9 @@ def test_a_tournament_without_bots_refuses_a_bot_account(
 
 def test_an_account_that_has_played_cannot_become_a_bot(user: Any, tournament: Tournament) -> None:
     services.entry_join(tournament_id=tournament.pk, user=user)
-    with pytest.raises(series_services.NotABot):
+    with pytest.raises(errors.NotABot):
         series_services.account_mark_bot(user=user)
-    assert not series_services.is_bot(user)
+    assert not permissions.is_bot(user)
 
 
 def test_the_tournament_form_sets_admits_bots(organizer: Any, client: Any) -> None:

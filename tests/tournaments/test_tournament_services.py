@@ -1,4 +1,4 @@
-"""Services: creating, joining, playing, scoring, ranking and closing (RULES.md §4, §5)."""
+"""Services: creating, joining, playing, scoring, ranking and closing (docs/rules.md §4, §5)."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def test_join_plays_on_into_round_1_when_a_bot_goes_out_before_south(
 ) -> None:
     """Joining plays the bots until South is to move, over the end of a round: on a deal
     where a bot goes out in its first turn, round 0 is scored (the bot out scores 0, the
-    others their hands' points: RULES.md §2) and South starts in round 1, dealt by West,
+    others their hands' points: docs/rules.md §2) and South starts in round 1, dealt by West,
     after North and East."""
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
 
@@ -230,7 +230,7 @@ def test_an_illegal_move_changes_nothing(tournament: Tournament, user: Any) -> N
     game = services.entry_join(tournament_id=tournament.pk, user=user).game
     before = (game.seq, game.state, game.round_actions, game.played_rounds.count())
     hand = _state(game).observation(0)["hand"]
-    # South must draw before discarding (RULES.md §2: a turn starts with drawing).
+    # South must draw before discarding (docs/rules.md §2: a turn starts with drawing).
     with pytest.raises(services.IllegalMoveError) as info:
         services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action={"type": "discard", "card": hand[0]}

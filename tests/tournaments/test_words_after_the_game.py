@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.views.defaults import server_error
 
-from tournaments import analysis, numbers, services
+from tournaments import numbers, services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_the_par_row_shows_what_par_is_measured_against(game_name: str, preset: 
     t = factories.make_tournament(game=game_name, preset=preset, rounds=1, south_plays=())
     user = factories.make_user()
     game = services.entry_join(tournament_id=t.pk, user=user).game
-    par = analysis.tournament_par(tournament=t)[0]
+    par = services.tournament_par(tournament=t)[0]
     factories.set_rounds(game, [list(par.scores)])
     services.standings_refresh(tournament=t)
     page = _text(_client(user).get(t.get_absolute_url()))

@@ -9,6 +9,8 @@ from django import template
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.selectors.replay import has_score_sheet
+
 register = template.Library()
 
 #: Names of the engines' bot levels (a level without an entry shows its own name).
@@ -47,6 +49,4 @@ def compact_json(value: Any) -> str:
 @register.filter
 def has_sheet(game: Any) -> bool:
     """Whether a game (a ``Game``) has a score sheet: a card-count Jokeren variant."""
-    from tournaments.services import has_score_sheet
-
     return has_score_sheet(game=game.game, variant=game.variant)

@@ -1,4 +1,4 @@
-"""Jokeren bots: legal, deterministic, blind to hidden cards, and sensible (RULES.md §2-4)."""
+"""Jokeren bots: legal, deterministic, blind to hidden cards, and sensible (docs/rules.md §2-4)."""
 
 from __future__ import annotations
 
@@ -30,13 +30,12 @@ from engine.jokeren import (
     state_from_json,
 )
 from engine.jokeren.bots import (
-    _basic_draw,
-    _basic_play,
+    basic,
     choose,
-    decide,
     going_out_line,
     hand_partition,
     open_card_goes_out,
+    table,
     view_of,
 )
 from engine.jokeren.melds import InvalidMeld, check_meld, meld_verdict
@@ -115,7 +114,7 @@ def test_hand_partition_puts_a_spare_joker_in_a_group_of_three() -> None:
 
 
 def _fewest_points_by_search(hand: list[int]) -> int:
-    """The least penalty a hand can keep (RULES.md: the points of the cards not in a
+    """The least penalty a hand can keep (docs/rules.md §2: the points of the cards not in a
     meld), by trying every set of disjoint melds; a meld is whatever the rules' own meld
     check accepts."""
     n = len(hand)
@@ -227,7 +226,7 @@ def test_bots_only_make_legal_moves(preset: str) -> None:
 def test_bots_only_make_legal_moves_in_changed_variants(
     preset: str, changes: dict[str, object]
 ) -> None:
-    """Every field of a variant is configurable (RULES.md §3): the bots follow it."""
+    """Every field of a variant is configurable (docs/rules.md §3): the bots follow it."""
     variant = dataclasses.replace(PRESETS[preset], **changes)  # type: ignore[arg-type]
     n = variant.num_players
     for r in range(4):
@@ -261,17 +260,17 @@ def test_basic_bot_plays_as_its_whole_decision(preset: str) -> None:
     for state in positions(preset, 6, ("basic", "strong", "basic", "strong")):
         assert state.current_player is not None
         obs = state.observe(state.current_player)
-        whole = decide(view_of(obs, strong=False), strong=False, rng=None)
+        whole = basic.decide(view_of(obs, strong=False))
         if obs.phase == "draw":
             if whole == Draw("stock") and open_card_goes_out(obs):
                 whole = Draw("open")
-            assert _basic_draw(obs) == whole
-            assert _basic_draw(state.seat_view(obs.seat)) == whole
+            assert basic.draw(obs) == whole
+            assert basic.draw(state.seat_view(obs.seat)) == whole
         else:
             line = going_out_line(obs)
             expected = whole if line is None else line[0]
-            assert _basic_play(obs) == expected
-            assert _basic_play(state.seat_view(obs.seat)) == expected
+            assert basic.play(obs) == expected
+            assert basic.play(state.seat_view(obs.seat)) == expected
         checked += 1
     assert checked > 100
 
@@ -317,13 +316,13 @@ def test_table_view_does_not_depend_on_the_table_viewed_before() -> None:
     for preset in ("jokeren7", "jokeren13", "veertigen"):
         for state in positions(preset, 3, ("basic", "strong", "basic", "strong")):
             extended = bots.table_view(state.table)
-            saved_cache, saved_last = dict(bots._TABLE_CACHE), bots._LAST_VIEW[0]
-            bots._TABLE_CACHE.clear()
-            bots._LAST_VIEW[0] = ((), bots.TableView({}, {}, {}))
+            saved_cache, saved_last = dict(table._TABLE_CACHE), table._LAST_VIEW[0]
+            table._TABLE_CACHE.clear()
+            table._LAST_VIEW[0] = ((), bots.TableView({}, {}, {}))
             alone = bots.table_view(state.table)
-            bots._TABLE_CACHE.clear()
-            bots._TABLE_CACHE.update(saved_cache)
-            bots._LAST_VIEW[0] = saved_last
+            table._TABLE_CACHE.clear()
+            table._TABLE_CACHE.update(saved_cache)
+            table._LAST_VIEW[0] = saved_last
             assert alone == extended
             assert list(alone.fit.items()) == list(extended.fit.items())
             assert list(alone.swaps.items()) == list(extended.swaps.items())

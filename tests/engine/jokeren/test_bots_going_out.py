@@ -1,5 +1,5 @@
 """Jokeren bots never miss a going-out, and never choose an action the engine refuses
-(RULES.md §2-3; the issue "Opponents worth beating", items 0 and 1)."""
+(docs/rules.md §2-3; the issue "Opponents worth beating", items 0 and 1)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from jokeren_helpers import make_state
 from engine.cards import CARD_CODE
 from engine.dealing import Stream
 from engine.jokeren import PRESETS, Draw, JokerenState, LayMelds, bot_action, new_round
-from engine.jokeren.expert import _known_in_hands, _unseen, _world, choose_expert
+from engine.jokeren.bots.expert import _known_in_hands, _unseen, _world, choose_expert
 
 #: actions made per round in the legality test (the expert takes some ms a decision)
 MOVES = 90

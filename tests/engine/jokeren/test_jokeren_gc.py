@@ -1,6 +1,6 @@
 """The Jokeren bots' caches hold nothing the cyclic garbage collector walks: a full
 collection visits every tracked object of the process, and the decision that triggers
-one pays for all of them (benchmarks/README.md, "Jokeren expert decision time: the
+one pays for all of them (benchmarks/README.md at 566f5bf, "Jokeren expert decision time: the
 garbage collector"). What the caches hold is facts about hands, never choices, so this
 changes no choice (tests/engine/test_bot_fingerprints.py)."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 
 from engine.jokeren import PRESETS, bot_action, bots, new_round
-from engine.jokeren.bots import HandMeld, Partition, hand_partition
+from engine.jokeren.bots import HandMeld, Partition, going_out, hand, hand_partition, opening
 from engine.untracked import untrack
 
 
@@ -56,12 +56,12 @@ def test_the_caches_leave_few_tracked_objects_however_full() -> None:
     _play("klassiek", 1)
     _tracked()
     caches = [
-        bots._partition_live,
-        bots._opening_melds,
-        bots._points_split,
-        bots._relaxed_left,
+        hand._partition_live,
+        opening._opening_melds,
+        opening._points_split,
+        going_out._relaxed_left,
     ]
-    entries = sum(len(c.cache) for c in caches) + len(bots._CANDIDATES)
+    entries = sum(len(c.cache) for c in caches) + len(hand._CANDIDATES)
     assert entries > 2_500
     # the keys and values the collector tracks (before the caches were untracked: about
     # two per entry; the rest of the process holds tracked objects of its own, which the
@@ -69,9 +69,9 @@ def test_the_caches_leave_few_tracked_objects_however_full() -> None:
     tracked = sum(
         gc.is_tracked(key) + gc.is_tracked(value) for c in caches for key, value in c.cache.items()
     )
-    tracked += sum(gc.is_tracked(value) for value in bots._CANDIDATES.values())
+    tracked += sum(gc.is_tracked(value) for value in hand._CANDIDATES.values())
     assert tracked < entries // 10
     assert not any(isinstance(o, Partition) for o in gc.get_objects())
     # an untracked dict is skipped by every collection, whatever its size
-    assert not gc.is_tracked(bots._CANDIDATES)
+    assert not gc.is_tracked(hand._CANDIDATES)
     assert not any(gc.is_tracked(c.cache) for c in caches)

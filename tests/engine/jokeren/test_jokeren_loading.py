@@ -44,7 +44,7 @@ def at_play_phase(preset: str = "jokeren13", *, source: str = "stock") -> Jokere
 
 
 def test_an_empty_stock_at_a_draw_is_refused() -> None:
-    # RULES.md §2: when the turn passes and the stock is empty, the open pile is reshuffled
+    # docs/rules.md §2: when the turn passes and the stock is empty, the open pile is reshuffled
     # into a new stock (or the round ends): a player to draw always finds a card there
     data = new_round(J13, secret=SECRET, round_index=0).to_json()
     data["open_pile"] = data["open_pile"] + data["stock"]
@@ -103,7 +103,7 @@ def test_every_reachable_state_loads(preset: str, moves: int) -> None:
 
 
 def test_a_taken_card_laid_in_a_meld_this_turn_still_loads() -> None:
-    # RULES.md §2: a card taken from the open pile may be laid at once; it stays "taken"
+    # docs/rules.md §2: a card taken from the open pile may be laid at once; it stays "taken"
     # (no copy of it may be discarded this turn) though it is no longer in the hand
     rng = random.Random(5)
     for attempt in range(4000):

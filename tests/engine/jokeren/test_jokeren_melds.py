@@ -1,4 +1,4 @@
-"""Melds (RULES.md §2, seed 000): groups, runs, jokers, laying off, swapping."""
+"""Melds (docs/rules.md §2, seed 000): groups, runs, jokers, laying off, swapping."""
 
 from __future__ import annotations
 
@@ -300,7 +300,7 @@ def test_the_same_physical_card_twice_is_no_meld() -> None:
 
 
 def test_full_run_keeps_an_ace_laid_at_the_high_end_through_json() -> None:
-    """RULES.md §2: the ace is low or high. In a run of 13 holding 2 and K, a joker that
+    """docs/rules.md §2: the ace is low or high. In a run of 13 holding 2 and K, a joker that
     stands for the ace may lie at the high end (2..K A); the table keeps that end."""
     from engine.cards import card_id_of
     from engine.jokeren.melds import Meld, meld_from_json

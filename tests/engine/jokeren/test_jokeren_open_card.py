@@ -1,7 +1,7 @@
 """The open card at the deal (issue 12, item 1). Seed 000 turns one card face up to start
 the open pile; seed 001 (the classic game): "De kaarten die overblijven worden gesloten op
 een stapel gelegd. [...] Degene na de gever mag de eerste kaart van het stapeltje pakken,
-daarna een kaart op de weggooistapel leggen." RULES.md §2: a variant field."""
+daarna een kaart op de weggooistapel leggen." docs/rules.md §2: a variant field."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scores (seed 000 "Puntentelling", seed 001) and duplicate results (RULES.md §4)."""
+"""Scores (seed 000 "Puntentelling", seed 001) and duplicate results (docs/rules.md §4)."""
 
 from __future__ import annotations
 

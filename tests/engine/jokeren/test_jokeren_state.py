@@ -192,7 +192,7 @@ def test_a_long_round_compares_copies_and_pickles(secret: bytes) -> None:
 
 
 def test_open_takes_lists_who_took_which_open_card(secret: bytes) -> None:
-    # RULES.md §2: a turn starts by drawing from the stock or taking the top card of the
+    # docs/rules.md §2: a turn starts by drawing from the stock or taking the top card of the
     # open pile; the open pile and the log are public, so every seat sees who took what
     # (a draw from the stock shows no card)
     s = make_state(

@@ -1,4 +1,4 @@
-"""A Jokeren turn (RULES.md §2, seed 000): draw, lay down / lay off / swap, discard; the
+"""A Jokeren turn (docs/rules.md §2, seed 000): draw, lay down / lay off / swap, discard; the
 end of the round, the reshuffle and the turn limit."""
 
 from __future__ import annotations

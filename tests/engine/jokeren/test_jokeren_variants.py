@@ -1,4 +1,4 @@
-"""The presets of RULES.md §3 and their opening rules (seed 001: potjes, veertigen, the
+"""The presets of docs/rules.md §3 and their opening rules (seed 001: potjes, veertigen, the
 five-round variation), card-count scoring, and organizer-made variants."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Speed work on the Jokeren engine and bots changes no choice: the actions and scores of
 a few hundred seeded rounds per preset (basic bots in every seat, strong bots, and the two
 levels mixed) are those of the code before it (recorded from main at ``1a95408``, before
-the work of benchmarks/README.md, "Jokeren 7 basic at 1,000 rounds/s"). A wider net than
+the work of benchmarks/README.md at 566f5bf, "Jokeren 7 basic at 1,000 rounds/s"). A wider net than
 ``test_bot_fingerprints.py`` (6 rounds per preset and level), for the caches, shared
 objects and quick paths a speed-up touches; on the compiled and the pure engine alike. A
 changed digest here is a changed game: make it a new bot version instead."""

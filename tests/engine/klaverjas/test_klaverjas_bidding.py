@@ -1,4 +1,4 @@
-"""Bidding (RULES.md §6 "Bidding"; seed 003 "Biedronde") and the phases of a round."""
+"""Bidding (docs/rules.md §6 "Bidding"; seed 003 "Biedronde") and the phases of a round."""
 
 from __future__ import annotations
 

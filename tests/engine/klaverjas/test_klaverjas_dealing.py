@@ -1,4 +1,4 @@
-"""Dealing from the tournament secret (RULES.md §5 and §6), recomputed from the text."""
+"""Dealing from the tournament secret (docs/rules.md §5 and §6), recomputed from the text."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ SECRET = bytes(range(32))
 
 
 def _uniform_stream(seed: bytes, label: str):  # type: ignore[no-untyped-def]
-    """RULES.md §5: 8-byte big-endian draws from HMAC(round_seed, label:i) blocks,
+    """docs/rules.md §5: 8-byte big-endian draws from HMAC(round_seed, label:i) blocks,
     rejection sampling."""
     buf = b""
     block = 0

@@ -14,8 +14,9 @@ import pytest
 from engine.dealing import Stream
 from engine.klaverjas import PRESETS, KlaverjasState, PlayCard, Variant, new_round
 from engine.klaverjas.actions import Action
-from engine.klaverjas.expert import _Search, choose_expert
-from engine.klaverjas.expert import bot_action as expert_action
+from engine.klaverjas.bots.expert_v1 import _Search
+from engine.klaverjas.bots.versions import bot_action as expert_action
+from engine.klaverjas.bots.versions import choose_expert
 from engine.klaverjas.rules import legal_cards
 from engine.klaverjas.variants import AMSTERDAMS, ROTTERDAMS
 

@@ -1,6 +1,6 @@
 """The Klaverjas expert (version 2) bounds its work by counts: the decision that took
 424 ms on a quiet machine (``bench_expert.py --rounds 20``, Amsterdams, round 5, move
-19: benchmarks/README.md, "Klaverjas expert decision time: the garbage collector")
+19: benchmarks/README.md at 566f5bf, "Klaverjas expert decision time: the garbage collector")
 stays within its sample, draw and node caps, and the search's shared caches hold
 nothing the garbage collector has to walk (that decision's time was a full collection
 of the process's objects: the Jokeren bots' caches and this move cache's lists, which
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from engine.cli import BENCH_SECRET
-from engine.klaverjas import PRESETS, KlaverjasState, dd, new_round, pimc
-from engine.klaverjas.expert import bot_action
+from engine.klaverjas import PRESETS, KlaverjasState, new_round
+from engine.klaverjas.bots import bot_action, dd, expert_v2
 
 #: the slow decision: bench_expert's round ``70 * 100_000 + 5`` of Amsterdams, move 19
 SLOW_ROUND = 70 * 100_000 + 5
@@ -54,8 +54,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> _Counts:
             super().__init__(*args, **kwargs)
             counts.searches.append(self)
 
-    draw = pimc._draw
-    samples = pimc._samples
+    draw = expert_v2._draw
+    samples = expert_v2._samples
 
     def counted_draw(*args: Any, **kwargs: Any) -> list[int] | None:
         counts.draws += 1
@@ -66,9 +66,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> _Counts:
         counts.samples = len(out)
         return out
 
-    monkeypatch.setattr(pimc, "DoubleDummy", Counted)
-    monkeypatch.setattr(pimc, "_draw", counted_draw)
-    monkeypatch.setattr(pimc, "_samples", counted_samples)
+    monkeypatch.setattr(expert_v2, "DoubleDummy", Counted)
+    monkeypatch.setattr(expert_v2, "_draw", counted_draw)
+    monkeypatch.setattr(expert_v2, "_samples", counted_samples)
     return counts
 
 
@@ -80,15 +80,15 @@ def test_the_slow_decision_stays_within_its_count_caps(counted: _Counts) -> None
     assert len(counted.searches) == 1
     nodes = counted.searches[0].nodes
     assert nodes > 0
-    if tricks_left > pimc.SEARCH_TRICKS:
+    if tricks_left > expert_v2.SEARCH_TRICKS:
         # no new rollout sample past ROLLOUT_NODES cards; a sample plays at most 8
         # candidate cards out, each to the end of the round (32 cards)
-        assert nodes <= pimc.ROLLOUT_NODES + 8 * 32
+        assert nodes <= expert_v2.ROLLOUT_NODES + 8 * 32
     else:
-        assert nodes <= pimc.NODE_LIMIT
-    assert 1 <= counted.samples <= pimc.SAMPLES
+        assert nodes <= expert_v2.NODE_LIMIT
+    assert 1 <= counted.samples <= expert_v2.SAMPLES
     # a sample draws with the trump caps, then without; a bid miss draws once more
-    assert counted.draws <= 2 * pimc.SAMPLES + pimc.BID_TRIES
+    assert counted.draws <= 2 * expert_v2.SAMPLES + expert_v2.BID_TRIES
 
 
 def test_the_move_cache_holds_nothing_the_garbage_collector_walks() -> None:

@@ -1,5 +1,5 @@
-"""The Klaverjas expert, version 2 (``engine.klaverjas.pimc`` on the solver of
-``engine.klaverjas.dd``): the solver is exact (pit included), the bot plays only legal
+"""The Klaverjas expert, version 2 (``engine.klaverjas.bots.expert_v2`` on the solver
+of ``engine.klaverjas.bots.dd``): the solver is exact (pit included), the bot plays only legal
 actions, is a function of its observation and stream, and finds double-dummy lines the
 strong bot misses."""
 
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from engine.dealing import Stream
 from engine.klaverjas import PRESETS, KlaverjasState, PlayCard, Variant, new_round
+from engine.klaverjas.bots import BOT_VERSION, BOT_VERSIONS, bot_action, choose_expert
 from engine.klaverjas.bots import bot_action as plain_bot_action
-from engine.klaverjas.dd import DoubleDummy, pit_state
-from engine.klaverjas.expert import BOT_VERSION, BOT_VERSIONS, bot_action, choose_expert
+from engine.klaverjas.bots.dd import DoubleDummy, pit_state
 from engine.klaverjas.rules import legal_cards
 from engine.klaverjas.variants import AMSTERDAMS, ROTTERDAMS
 

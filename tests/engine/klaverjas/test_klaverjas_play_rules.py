@@ -1,4 +1,4 @@
-"""Which cards may be played (RULES.md §6 "Play", seed 003 "Spelverloop"), per setting.
+"""Which cards may be played (docs/rules.md §6 "Play", seed 003 "Spelverloop"), per setting.
 
 Seats: the trick is led by ``leader``; the player to move sits ``len(trick)`` seats after
 it, so with two cards on the table the partner of the player to move led the trick.

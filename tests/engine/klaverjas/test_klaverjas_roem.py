@@ -1,4 +1,4 @@
-"""Roem per trick (RULES.md §6 "Roem"; seed 003 "Puntentelling"): values from the rule text."""
+"""Roem per trick (docs/rules.md §6 "Roem"; seed 003 "Puntentelling"): values from the rule text."""
 
 from __future__ import annotations
 

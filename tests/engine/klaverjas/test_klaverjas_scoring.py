@@ -1,4 +1,4 @@
-"""Scoring a round (RULES.md §6): card points, last trick, roem, pit and nat.
+"""Scoring a round (docs/rules.md §6): card points, last trick, roem, pit and nat.
 
 Tricks are given as records: who won them, their card points and their roem; the
 expected numbers follow from the rule text.

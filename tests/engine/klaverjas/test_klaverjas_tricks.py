@@ -1,4 +1,4 @@
-"""Card order, card points and the trick winner (RULES.md §6 "Order and points")."""
+"""Card order, card points and the trick winner (docs/rules.md §6 "Order and points")."""
 
 from __future__ import annotations
 

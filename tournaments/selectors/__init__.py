@@ -1,0 +1,1 @@
+"""The site's reads: they never write (docs/architecture.md)."""

@@ -1,0 +1,141 @@
+"""The close of a tournament: end its window, let the bot finish every unfinished game in
+the entrant's seat, audit every game by replay, reveal the secret and write the
+standings (docs/rules.md §4 and §5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import jobs
+from tournaments.errors import TournamentClosed
+from tournaments.models import (
+    Game,
+    Tournament,
+)
+from tournaments.services.audit import GameAudit, game_audit_stored
+from tournaments.services.play import game_bot_finish_rounds
+from tournaments.services.results import standings_rebuild
+
+
+def tournament_close_early(*, tournament: Tournament) -> Tournament:
+    """End the window now (no more joins or moves) and queue the close."""
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if t.closed_at is not None:
+            raise TournamentClosed.of(_("This tournament is closed."))
+        end_window(t)
+        jobs.task_on_commit("tournament_close", t.pk)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def end_window(t: Tournament) -> None:
+    now = timezone.now()
+    if t.closes_at > now:
+        t.closes_at = now
+        if t.opens_at >= now:
+            t.opens_at = now - timedelta(microseconds=1)
+        t.save(update_fields=["opens_at", "closes_at", "updated_at"])
+
+
+#: Games per task of the close's fan-out (``tasks.tournament_close``).
+CLOSE_BATCH = 10
+
+
+#: A close that started this long ago without finishing may be started again.
+CLOSE_RETRY_SECONDS = 600
+
+
+def tournament_close_start(*, tournament_id: int, claim: bool = False) -> list[list[int]] | None:
+    """The first step of a close: end the window (no move commits after it, see
+    ``_lock_for_play``) and return the ids of the tournament's games in batches of
+    ``CLOSE_BATCH``, each for ``games_close``; ``None`` when it is closed already, or with
+    ``claim`` when another close of it started less than ``CLOSE_RETRY_SECONDS`` ago (a
+    redelivered or repeated close task)."""
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if t.closed_at is not None:
+            return None
+        end_window(t)
+    if claim and not cache.add(f"close-started:{t.pk}:{t.commitment[:16]}", 1, CLOSE_RETRY_SECONDS):
+        return None
+    ids = list(
+        Game.objects.filter(entry__tournament_id=tournament_id)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return [ids[i : i + CLOSE_BATCH] for i in range(0, len(ids), CLOSE_BATCH)]
+
+
+def game_close(*, game_id: int) -> GameAudit:
+    """One game's part of its tournament's close: the bot plays it to the end in the
+    entrant's seat when it is unfinished (``game_bot_finish``), then it is audited by
+    replay (``game_audit``). The rounds the bot dealt and played to their end just now
+    are not replayed a second time: the audit compares the stored rows with what the
+    finish played (the same ``bot_move``); the rounds stored before it, the one it took
+    over included, are replayed. Safe to repeat: a finished game is only audited again."""
+    _game, fresh = game_bot_finish_rounds(game_id)
+    return game_audit_stored(game_id, fresh=fresh)
+
+
+def games_close(*, game_ids: Sequence[int]) -> list[GameAudit]:
+    """``game_close`` for a batch of games (one task of the close's fan-out)."""
+    return [game_close(game_id=game_id) for game_id in game_ids]
+
+
+def tournament_close_finish(*, tournament_id: int) -> Tournament:
+    """The last step of a close, once every game is finished and audited: reveal the
+    secret (``closed_at``) and write the standings once. A game some batch left unfinished
+    (it failed) is finished and audited here first. Idempotent."""
+    left = Game.objects.filter(
+        entry__tournament_id=tournament_id, status=Game.Status.PLAYING
+    ).values_list("pk", flat=True)
+    games_close(game_ids=list(left))
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if t.closed_at is None:
+            t.closed_at = timezone.now()
+            t.save(update_fields=["closed_at", "updated_at"])
+    standings_rebuild(tournament=t)
+    return t
+
+
+def tournament_close(*, tournament_id: int) -> Tournament:
+    """Close a tournament in this process: end its window, let the bot play every
+    unfinished game to the end in the entrant's seat (marked ``bot_finished``), audit
+    every game by replay, then reveal the secret (``closed_at``) and write the standings.
+    Idempotent. (The close task fans the games out over the workers instead.)"""
+    batches = tournament_close_start(tournament_id=tournament_id)
+    if batches is None:
+        return Tournament.objects.get(pk=tournament_id)
+    for batch in batches:
+        games_close(game_ids=batch)
+    return tournament_close_finish(tournament_id=tournament_id)
+
+
+def tournament_close_if_due(*, tournament: Tournament) -> bool:
+    """Queue the close of a tournament whose closing time has passed and that beat has not
+    closed yet (a page view of it notices first). At most once a minute per tournament."""
+    if tournament.closed_at is not None or tournament.closes_at > timezone.now():
+        return False
+    if not cache.add(f"closing:{tournament.pk}:{tournament.commitment[:16]}", 1, 60):
+        return False
+    jobs.task_on_commit("tournament_close", tournament.pk)
+    return True
+
+
+def tournaments_due(*, now: datetime | None = None) -> list[int]:
+    """Ids of the tournaments whose closing time has passed and that are not closed yet."""
+    now = now or timezone.now()
+    return list(
+        Tournament.objects.filter(closed_at__isnull=True, closes_at__lte=now)
+        .order_by("closes_at")
+        .values_list("pk", flat=True)
+    )

@@ -1,0 +1,116 @@
+"""Par: every deal of a tournament played by the tournament's bots in every seat, South's
+too (docs/rules.md §7, tournaments 15), computed after the commit and kept per round; and
+the bots playing a round out from a position, which the analysis shares."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from engine.match import bot_move
+from tournaments import jobs
+from tournaments.games import PLAYER_SEAT, module_of
+from tournaments.models import ParRound, Tournament
+from tournaments.services.runner import ROUND_END_KEYS
+
+
+def round_result(module: Any, scores: Sequence[int]) -> float:
+    """Seat 0's duplicate result of one round (the game module's ``results``)."""
+    return float(module.results([int(s) for s in scores])[0])
+
+
+def round_outcome(state: Any) -> dict[str, Any]:
+    """How a finished round went, as ``Game.round_results`` keeps it."""
+    observation = state.observation(PLAYER_SEAT)
+    result = observation.get("result")
+    out = dict(result) if isinstance(result, Mapping) else {}
+    out.update({k: observation[k] for k in ROUND_END_KEYS if k in observation})
+    return out
+
+
+def play_out(
+    module: Any, state: Any, *, levels: Sequence[str], version: int
+) -> tuple[Any, list[Any]]:
+    """Play ``state`` to the round's end with a bot in every seat (``levels[seat]``, of
+    bot version ``version``), each move as the site makes it (``engine.match.bot_move``):
+    the terminal state and the actions made."""
+    actions = []
+    while not state.is_terminal:
+        seat = state.current_player
+        move = bot_move(module, state, level=levels[seat], version=version)
+        actions.append((seat, move.action))
+        state = move.state
+    return state, actions
+
+
+def par_key(t: Tournament) -> str:
+    """What a tournament's par depends on: its deals (the commitment names the secret),
+    its variant and its bot level."""
+    body = json.dumps([t.commitment, t.variant, t.bot_level], sort_keys=True)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def par_round_play(t: Tournament, round_index: int) -> tuple[Any, list[tuple[int, Any]]]:
+    """Round ``round_index`` of ``t`` played by the tournament's bot level and version in
+    every seat, South's too: the terminal state and every action (seat, action)."""
+    module = module_of(t.game)
+    variant = module.variant_from_json(t.variant)
+    state = module.new_round(variant, secret=t.secret_bytes, round_index=round_index)
+    levels = [t.bot_level] * variant.num_players
+    return play_out(module, state, levels=levels, version=t.bot_version)
+
+
+def tournament_par_compute(*, tournament_id: int) -> int:
+    """Compute and store par for every round of a tournament that has none yet for its
+    current deals, variant, bot level and bot version (idempotent: rows of other deals are replaced,
+    a row that exists is kept; two runs at once insert each round once). Returns how many
+    rounds were computed."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return 0
+    module = module_of(t.game)
+    key = par_key(t)
+    stored = ParRound.objects.filter(tournament=t)
+    current = stored.filter(key=key, bot_version=t.bot_version)
+    have = set(current.values_list("round_index", flat=True))
+    rows = []
+    for r in range(t.rounds):
+        if r in have:
+            continue
+        state, _actions = par_round_play(t, r)
+        scores = [int(s) for s in state.scores()]
+        rows.append(
+            ParRound(
+                tournament=t,
+                round_index=r,
+                key=key,
+                bot_version=t.bot_version,
+                scores=scores,
+                result=round_result(module, scores),
+                outcome=round_outcome(state),
+            )
+        )
+    with transaction.atomic():
+        stored.exclude(key=key, bot_version=t.bot_version).delete()
+        stored.filter(round_index__gte=t.rounds).delete()
+        ParRound.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def par_queue(*, tournament: Tournament) -> None:
+    """Queue the par computation for after the commit (Celery; inline when eager)."""
+    jobs.task_on_commit("tournament_par_compute", tournament.pk)
+
+
+def tournament_par(*, tournament: Tournament) -> dict[int, ParRound]:
+    """The stored par of each round (one query); rounds not computed yet are missing.
+    Callers show only the rounds the viewer may see (``results_visibility``)."""
+    key = par_key(tournament)
+    rows = ParRound.objects.filter(
+        tournament=tournament, key=key, bot_version=tournament.bot_version
+    )
+    return {p.round_index: p for p in rows}

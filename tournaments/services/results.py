@@ -1,0 +1,372 @@
+"""The entries' results kept as they happen (``EntryResult`` per entry and visible round
+count, ``DealResult`` per entry and deal): written at each round's end and rebuilt in
+whole at the close.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Min
+
+from common.rows import database, hot_cursor, insert_rows
+from engine.protocol import GameModule
+from tournaments.games import module_of, result_sign
+from tournaments.models import (
+    MAX_ROUNDS,
+    DealResult,
+    Entry,
+    EntryResult,
+    Game,
+    GameRound,
+    Tournament,
+)
+from tournaments.selectors.deals import deal_fields_key
+from tournaments.selectors.standings import (
+    Standing,
+    Visibility,
+    board_all,
+    figures_of,
+    result_key,
+    tournament_parts,
+)
+
+
+@dataclass(frozen=True)
+class EntryRounds:
+    """One entry's finished rounds, what every leaderboard and per-deal table is cut from
+    (kept in the cache): the scores of each finished round, and the rounds the bot played
+    for the entrant: from the first round with a move of seat 0 ``by_bot`` (the bot took
+    over at the close, ``game_bot_finish``) to the end."""
+
+    entry_id: int
+    user_id: int
+    username: str
+    game_id: int
+    round_scores: tuple[tuple[int, ...], ...]
+    bot_rounds: tuple[int, ...]
+    finished: bool
+    bot_finished: bool
+    #: The replay audit contradicts the stored scores: listed apart, not ranked.
+    under_review: bool = False
+
+
+def _bot_takeover(game_ids: Sequence[int]) -> dict[int, int]:
+    """Per bot-finished game, the first round in which the bot played the entrant's seat
+    (it took over at the close, ``game_bot_finish``, and played every round after it). The
+    one place that reads it from the stored rounds (``GameRound.bot_from``)."""
+    if not game_ids:
+        return {}
+    first_rounds = (
+        GameRound.objects.filter(game_id__in=game_ids, bot_from__isnull=False)
+        .order_by()
+        .values("game_id")
+        .annotate(first=Min("round_index"))
+        .values_list("game_id", "first")
+    )
+    return dict(first_rounds)
+
+
+def _entry_rounds(games: Sequence[Game]) -> list[EntryRounds]:
+    """The finished rounds of these tournament games (``select_related("user", "entry")``)."""
+    taken_over = _bot_takeover([g.pk for g in games if g.bot_finished])
+    return [
+        EntryRounds(
+            entry_id=g.entry_id,  # type: ignore[arg-type]
+            user_id=g.user_id,
+            username=g.user.get_username(),
+            game_id=g.pk,
+            round_scores=tuple(tuple(int(s) for s in r) for r in g.round_scores),
+            bot_rounds=tuple(range(taken_over.get(g.pk, len(g.round_scores)), len(g.round_scores))),
+            finished=g.status == Game.Status.FINISHED,
+            bot_finished=g.bot_finished,
+            under_review=g.entry is not None and g.entry.under_review,
+        )
+        for g in games
+    ]
+
+
+def _over(
+    module: GameModule, e: EntryRounds, rounds: Sequence[int]
+) -> tuple[int, float, float] | None:
+    """The figures of an entry over some of its rounds (``None`` without any)."""
+    if not rounds:
+        return None
+    totals = [sum(seat) for seat in zip(*(e.round_scores[r] for r in rounds), strict=True)]
+    return figures_of(module, totals)
+
+
+def _result_of(figures: tuple[int, float, float] | None) -> float | None:
+    return figures[2] if figures is not None else None
+
+
+def _entry_result(
+    t: Tournament, module: GameModule, parts: Sequence[range], e: EntryRounds, cap: int
+) -> EntryResult:
+    """An entry's row on the board of a viewer who sees rounds ``0 .. cap - 1``. It is
+    ranked on the rounds it played itself: complete in the view (no bot round, and every
+    visible round played, or its game over) in tier 0, by result; else after them, more
+    rounds of its own first, then by result; without any, unranked, listed last."""
+    span = min(len(e.round_scores), cap)
+    own = [r for r in range(span) if r not in e.bot_rounds]
+    complete = len(own) == span and (span == cap or e.finished)
+    f = _over(module, e, own)
+    unranked = f is None or e.under_review
+    return EntryResult(
+        tournament_id=t.pk,
+        entry_id=e.entry_id,
+        upto=cap,
+        user_id=e.user_id,
+        game_id=e.game_id,
+        name=e.username,
+        name_key=e.username.lower(),
+        unranked=unranked,
+        tier=0 if unranked or complete else MAX_ROUNDS + 1 - len(own),
+        sort_result=None if unranked or f is None else result_sign(module) * result_key(f[2]),
+        total=f[0] if f is not None else None,
+        opponents_average=f[1] if f is not None else None,
+        result=f[2] if f is not None else None,
+        rounds_played=len(e.round_scores),
+        rounds_counted=len(own) if f is not None else 0,
+        bot_rounds=[r for r in e.bot_rounds if r < cap],
+        parts=[_result_of(_over(module, e, [r for r in own if r in part])) for part in parts],
+        finished=e.finished,
+        bot_finished=e.bot_finished,
+        under_review=e.under_review,
+    )
+
+
+def _deal_result(t: Tournament, module: GameModule, e: EntryRounds, r: int) -> DealResult:
+    score, against, result = figures_of(module, e.round_scores[r])
+    by_bot = r in e.bot_rounds
+    return DealResult(
+        tournament_id=t.pk,
+        entry_id=e.entry_id,
+        round_index=r,
+        user_id=e.user_id,
+        game_id=e.game_id,
+        name=e.username,
+        name_key=e.username.lower(),
+        score=score,
+        opponents_average=against,
+        result=result,
+        # The bot's rows are unranked and listed after the others by name.
+        sort_result=0.0 if by_bot else result_sign(module) * result_key(result),
+        by_bot=by_bot,
+    )
+
+
+_ENTRY_RESULT_FIELDS = [
+    f.name
+    for f in EntryResult._meta.concrete_fields
+    if f.name not in {"id", "tournament", "entry", "upto"}
+]
+
+
+_DEAL_RESULT_FIELDS = [
+    f.name
+    for f in DealResult._meta.concrete_fields
+    if f.name not in {"id", "tournament", "entry", "round_index"}
+]
+
+
+def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | None = None) -> None:
+    """Write the board rows (one per visible-rounds count) and the per-deal rows of these
+    games' entries (an upsert: safe to repeat); with ``last_deals`` only the rows of each
+    game's last ``last_deals`` rounds among the per-deal ones (a move that ended them: a
+    deal's row does not change in play once written; the bot's takeover, the audit and
+    the close's rebuild write them all, the last also a name changed in the admin)."""
+    module = module_of(t.game)
+    parts = tournament_parts(tournament=t)
+    field = _entry_rounds(games)
+    boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
+    insert_rows(
+        EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
+    )
+    _deal_results_write(t, module, field, last_deals=last_deals)
+
+
+def _deal_results_write(
+    t: Tournament, module: GameModule, field: Sequence[EntryRounds], *, last_deals: int | None
+) -> None:
+    """Upsert the per-deal rows of these entries: every finished round's, or with
+    ``last_deals`` each entry's last ``last_deals`` rounds' only."""
+    deals = [
+        _deal_result(t, module, e, r)
+        for e in field
+        for r in range(
+            0 if last_deals is None else max(0, len(e.round_scores) - last_deals),
+            len(e.round_scores),
+        )
+    ]
+    insert_rows(
+        DealResult,
+        deals,
+        unique_fields=["entry", "round_index"],
+        update_fields=_DEAL_RESULT_FIELDS,
+    )
+
+
+#: The columns of an entry's board row that depend on how many rounds its viewer sees
+#: (``_entry_result``'s ``cap``); every other column is the entry's own, the same on each
+#: of its rows.
+_BY_UPTO_FIELDS = (
+    "unranked",
+    "tier",
+    "sort_result",
+    "total",
+    "opponents_average",
+    "result",
+    "rounds_counted",
+    "bot_rounds",
+    "parts",
+)
+
+
+@functools.cache
+def _round_end_sql() -> tuple[str, tuple[Any, ...], tuple[Any, ...]]:
+    """The ``UPDATE`` of an entry's board rows at the end of its round ``r``
+    (``_round_end_results``), and the fields of its parameters: the entry's own columns
+    (``%(own_<column>)s``) set on every row; each column of ``_BY_UPTO_FIELDS`` kept on
+    the rows of ``upto <= r``, set from ``%(ended_<column>)s`` on the row of
+    ``upto = %(ended)s`` (``r + 1``) and from ``%(later_<column>)s`` on those above it;
+    the entry is ``%(entry)s``."""
+    qn = connection.ops.quote_name
+    fields = {f.name: f for f in EntryResult._meta.concrete_fields}
+    assert set(_BY_UPTO_FIELDS) <= set(_ENTRY_RESULT_FIELDS)
+    own = tuple(fields[n] for n in _ENTRY_RESULT_FIELDS if n not in _BY_UPTO_FIELDS)
+    by_upto = tuple(fields[n] for n in _BY_UPTO_FIELDS)
+    upto = qn(str(fields["upto"].column))
+    sets = [f"{qn(str(f.column))} = %(own_{f.column})s" for f in own]
+    sets += [
+        f"{qn(str(f.column))} = CASE WHEN {upto} = %(ended)s THEN %(ended_{f.column})s"
+        f" WHEN {upto} > %(ended)s THEN %(later_{f.column})s ELSE {qn(str(f.column))} END"
+        for f in by_upto
+    ]
+    entry = qn(str(fields["entry"].column))
+    sql = f"UPDATE {qn(EntryResult._meta.db_table)} SET {', '.join(sets)} WHERE {entry} = %(entry)s"
+    return sql, own, by_upto
+
+
+def round_end_results(*, tournament: Tournament, game: Game, rounds_done: int) -> None:
+    """Keep the results of a tournament game's entry at the end of a move that ended
+    ``rounds_done`` of its rounds, writing only what changed: when one round ``r`` ended
+    (the entry has ``r + 1`` rounds) in a game the bot did not finish (no bot round), one
+    ``UPDATE`` of the entry's board rows and the upsert of the new deal's row.
+
+    It writes what ``_results_write`` would, given the rows it wrote before the move (the
+    round's end before, or the join): a board row with ``upto = cap`` shows the rounds
+    ``0 .. min(r + 1, cap) - 1`` (``_entry_result``). For ``cap <= r`` those were all
+    finished before and the row was complete then: its columns of ``_BY_UPTO_FIELDS``
+    depend on those rounds and the entry's review and bot rounds only, which a move does
+    not change (the audit rewrites the rows when the review changes; bot rounds come with
+    the bot's finish), so they are kept. The row of ``cap = r + 1`` is built in full;
+    those above it all show the same ``r + 1`` rounds, complete only if the game is over,
+    so one of them (``cap = r + 2``) gives them all. The entry's own columns (the rounds
+    played, finished, the name...) are set on every row. Two rows built instead of
+    ``rounds + 1``. Any other case, or rows missing (the ``UPDATE`` did not find all
+    ``rounds + 1``), writes them all with ``_results_write``."""
+    t = tournament
+    if rounds_done != 1 or game.bot_finished:
+        _results_write(t, [game], last_deals=rounds_done)
+        return
+    (e,) = _entry_rounds([game])
+    played = len(e.round_scores)
+    if e.bot_rounds or not 0 < played <= t.rounds:
+        _results_write(t, [game], last_deals=rounds_done)
+        return
+    module = module_of(t.game)
+    parts = tournament_parts(tournament=t)
+    ended = _entry_result(t, module, parts, e, played)
+    # Without rows above the ended round's (its last round), the later values go nowhere.
+    later = _entry_result(t, module, parts, e, played + 1) if played < t.rounds else ended
+    sql, own, by_upto = _round_end_sql()
+    db = database()
+    params: dict[str, Any] = {"ended": played, "entry": e.entry_id}
+    for f in own:
+        params[f"own_{f.column}"] = f.get_db_prep_save(getattr(ended, f.attname), db)
+    for f in by_upto:
+        params[f"ended_{f.column}"] = f.get_db_prep_save(getattr(ended, f.attname), db)
+        params[f"later_{f.column}"] = f.get_db_prep_save(getattr(later, f.attname), db)
+    with hot_cursor() as cursor:
+        cursor.execute(sql, params)
+        updated = cursor.rowcount
+    if updated != t.rounds + 1:
+        _results_write(t, [game], last_deals=rounds_done)
+        return
+    _deal_results_write(t, module, [e], last_deals=rounds_done)
+
+
+def entry_results_update(*, game: Game) -> None:
+    """Keep a tournament game's entry's results as its rounds finish, its audit changes or
+    the bot finishes it (practice games have none)."""
+    if game.entry_id is None:
+        return
+    g = Game.objects.select_related("user", "entry__tournament").get(pk=game.pk)
+    _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
+
+
+def user_results_rename(*, user: User) -> int:
+    """A renamed account's name on every leaderboard and per-deal row of its entries (the
+    rows carry the name for the boards' order of equal results and the name search, and a
+    round's end writes only its own rows). The number of rows changed."""
+    name = user.get_username()
+    entries = Entry.objects.filter(user=user).values("pk")
+    changed = 0
+    for model in (EntryResult, DealResult):
+        changed += (
+            model.objects.filter(entry__in=entries)
+            .exclude(name=name)
+            .update(name=name, name_key=name.lower())
+        )
+    return changed
+
+
+def standings_rebuild(*, tournament: Tournament) -> int:
+    """Write every entry's results of a tournament again from its games (the close does it
+    once at the end; also after games were changed outside the services). The number of
+    entries."""
+    games = Game.objects.filter(entry__tournament=tournament).select_related("user", "entry")
+    count = 0
+    chunk: list[Game] = []
+    for g in games.order_by("entry_id").iterator(chunk_size=500):
+        chunk.append(g)
+        if len(chunk) == 500:
+            _results_write(tournament, chunk)
+            count += len(chunk)
+            chunk = []
+    if chunk:
+        _results_write(tournament, chunk)
+        count += len(chunk)
+    cache.delete_many(
+        [deal_fields_key(tournament, r, closed_only=False) for r in range(tournament.rounds + 1)]
+    )
+    return count
+
+
+def results_backfill() -> int:
+    """Write the results of every tournament from before the results were kept per
+    entry (entries, and no result row): the data migration 0012 runs it once. Returns how
+    many tournaments it wrote."""
+    missing = (
+        Tournament.objects.filter(entries__isnull=False)
+        .exclude(pk__in=EntryResult.objects.values("tournament_id"))
+        .distinct()
+    )
+    count = 0
+    for tournament in missing.iterator():
+        standings_rebuild(tournament=tournament)
+        count += 1
+    return count
+
+
+def standings_refresh(*, tournament: Tournament) -> list[Standing]:
+    """Write a tournament's results again from its games; the whole leaderboard."""
+    standings_rebuild(tournament=tournament)
+    return board_all(tournament, Visibility(rounds=tournament.rounds)).rows

@@ -1,0 +1,128 @@
+"""Create a tournament and change its settings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from engine import dealing
+from tournaments.errors import TournamentClosed, TournamentLocked
+from tournaments.games import module_of
+from tournaments.models import (
+    Tournament,
+)
+from tournaments.services import par
+from tournaments.services.checks import (
+    check_bot_level,
+    check_max_entrants,
+    check_rounds,
+    check_window,
+    game_settings_check,
+    variant_checked,
+)
+
+
+def tournament_create(
+    *,
+    created_by: User,
+    name: str,
+    game: str,
+    preset: str,
+    variant: Mapping[str, Any] | None = None,
+    rounds: int = 8,
+    max_entrants: int = 10,
+    bot_level: str | None = None,
+    opens_at: datetime,
+    closes_at: datetime,
+    hide_results: bool = False,
+    admits_bots: bool = True,
+    series: Any = None,
+) -> Tournament:
+    """A new tournament with a fresh 32-byte secret and its commitment (docs/rules.md §5); its
+    par is computed after the commit (``services.tournament_par_compute``). ``series``:
+    the series it is an edition of (``tournaments.series``)."""
+    checked = game_settings_check(
+        game=game,
+        preset=preset,
+        variant=variant,
+        rounds=rounds,
+        max_entrants=max_entrants,
+        bot_level=bot_level,
+    )
+    check_window(opens_at, closes_at)
+    secret = dealing.new_secret()
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            name=name,
+            game=game,
+            preset=preset,
+            variant=checked.variant,
+            rounds=rounds,
+            max_entrants=max_entrants,
+            bot_level=checked.bot_level,
+            bot_version=checked.module.BOT_VERSION,
+            opens_at=opens_at,
+            closes_at=closes_at,
+            secret=secret,
+            commitment=dealing.commitment(secret),
+            created_by=created_by,
+            hide_results=hide_results,
+            admits_bots=admits_bots,
+            series=series,
+        )
+        par.par_queue(tournament=t)
+    return t
+
+
+_GAME_FIELDS = ("game", "preset", "variant", "rounds", "bot_level")
+
+
+def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
+    """Change a tournament's settings. Name, window and maximum can change until it closes;
+    the game, variant, rounds and bot level only while nobody has entered (every entrant
+    must play the same game). The secret never changes."""
+    allowed = {
+        "name",
+        "max_entrants",
+        "opens_at",
+        "closes_at",
+        "hide_results",
+        "admits_bots",
+        *_GAME_FIELDS,
+    }
+    unknown = set(changes) - allowed
+    if unknown:
+        raise TypeError(f"cannot change {sorted(unknown)}")
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if t.closed_at is not None:
+            raise TournamentClosed.of(_("This tournament is closed."))
+        entrants = t.entries.count()
+        game_changes = {
+            k: v for k, v in changes.items() if k in _GAME_FIELDS and v != getattr(t, k)
+        }
+        if game_changes and entrants:
+            raise TournamentLocked.of(
+                _("The game settings cannot change once someone has entered.")
+            )
+        for key, value in changes.items():
+            setattr(t, key, value)
+        module = module_of(t.game)
+        check_rounds(t.rounds)
+        check_bot_level(module, t.bot_level)
+        check_window(t.opens_at, t.closes_at)
+        check_max_entrants(t.max_entrants, entrants=entrants)
+        t.variant = variant_checked(module, t.preset, t.variant, t.rounds)
+        if game_changes:
+            # nobody has played yet: the new settings get the game's current bots
+            t.bot_version = module.BOT_VERSION
+        t.save()
+        if game_changes:
+            par.par_queue(tournament=t)
+    tournament.refresh_from_db()
+    return tournament
