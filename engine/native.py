@@ -22,12 +22,13 @@ from types import ModuleType
 from typing import Final
 
 #: The modules compiled by setup.py (mypyc compiles them as one group): the Jokeren melds
-#: and the Jokeren bots (``engine.jokeren.bots``: every module but ``versions`` and
-#: ``expert``), about 60% of a basic round's time. The others stay pure Python: compiled
+#: (``melds`` gathers the names of the four meld modules after it) and the Jokeren bots
+#: (``engine.jokeren.bots``: every module but ``versions`` and ``expert``), about 60% of a
+#: basic round's time. The others stay pure Python: compiled
 #: code checks its arguments' types itself (``bot_move(version="1")`` would raise
 #: ``TypeError``, not ``UnknownBotVersion``: so ``bots.versions`` is not compiled), calls its
 #: own functions directly (a test that replaces ``expert._world`` would no longer see the
-#: calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.state``). A compiled
+#: calls), and cannot set an instance's ``__dict__`` (``engine.jokeren.round``). A compiled
 #: module is never a package's ``__init__`` (``prefer_pure`` finds ``<name>.py`` files). A
 #: compiled module that another compiled one imports first gets its ``__file__`` from mypyc,
 #: derived from the shared library's folder (``engine/engine/jokeren/bots/hand...so``):
@@ -35,6 +36,10 @@ from typing import Final
 #: (``importlib.machinery.PathFinder``, as tests/engine/test_native.py looks it up).
 COMPILED_MODULES: Final = (
     "engine.jokeren.melds",
+    "engine.jokeren.meld",
+    "engine.jokeren.meld_check",
+    "engine.jokeren.layoff",
+    "engine.jokeren.meld_search",
     "engine.jokeren.bots.lanes",
     "engine.jokeren.bots.hand",
     "engine.jokeren.bots.opening",
