@@ -1,12 +1,14 @@
 // Replay: step through the frames of one round (every seat's hand is open here).
 //
-// The page embeds the frames small (tournaments/services.py replay_frames_json): per frame
-// the action, every seat's hand as codes ("7h", "**") and only what changed on the table
-// since the frame before ("set": new values, "extend": the new tail of a list that grew).
-// The full table view of each frame is rebuilt here once, in order. The seats' hands are
+// The page embeds the frames small (tournaments/selectors/replay.py replay_frames_json): per
+// frame the action, every seat's hand as codes ("7h", "**") and only what changed on the
+// table since the frame before, in the move events' one delta format ("set": new values,
+// "splice": [start, removed, items] of a list; docs/api.md). The full table view of each
+// frame is rebuilt here once, in order, with the table's own `withDelta`. The seats' hands are
 // card faces sorted as at the table (table-cards.js: the same faces and order).
 
 import { cardFace, shortLabel, sortHand, sortKlaverjasHand } from "./table-cards.js";
+import { withDelta } from "./table-common.js";
 
 (function () {
   "use strict";
@@ -31,13 +33,7 @@ import { cardFace, shortLabel, sortHand, sortKlaverjasHand } from "./table-cards
 
   // The full table view after each frame, from the deltas.
   const views = [];
-  frames.forEach((frame, i) => {
-    const view = Object.assign({}, i ? views[i - 1] : {}, frame.set || {});
-    Object.entries(frame.extend || {}).forEach(([key, tail]) => {
-      view[key] = (view[key] || []).concat(tail);
-    });
-    views.push(view);
-  });
+  frames.forEach((frame, i) => views.push(withDelta(i ? views[i - 1] : {}, frame)));
   const klaverjas = views.length > 0 && views[0].game === "klaverjas";
   let index = 0;
   // The Jokeren table's sort (by suit or by rank), as the player last chose it there.

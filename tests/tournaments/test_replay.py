@@ -43,8 +43,8 @@ def rebuild(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for frame in frames:
         view = dict(views[-1]) if views else {}
         view.update(frame.get("set", {}))
-        for key, tail in frame.get("extend", {}).items():
-            view[key] = [*view.get(key, []), *tail]
+        for key, (start, removed, items) in frame.get("splice", {}).items():
+            view[key] = [*view[key][:start], *items, *view[key][start + removed :]]
         views.append(view)
     return views
 
@@ -151,8 +151,9 @@ def test_small_frames_rebuild_every_seat_s_full_view(
     for before, frame in zip(views, frames[1:], strict=False):
         for key, value in frame.get("set", {}).items():
             assert before.get(key) != value
-        for key, tail in frame.get("extend", {}).items():
-            assert tail and isinstance(before[key], list)
+        for key, (start, removed, items) in frame.get("splice", {}).items():
+            assert (removed or items) and isinstance(before[key], list)
+            assert before[key][start : start + removed] != items
 
 
 def test_a_long_jokeren_replay_stays_small_and_fast(client: Client) -> None:

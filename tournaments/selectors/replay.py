@@ -21,6 +21,7 @@ from tournaments.models import (
     Game,
     Tournament,
 )
+from tournaments.presentation.delta import observation_delta
 from tournaments.presentation.words import describe_action
 
 
@@ -168,38 +169,13 @@ def _hand_codes(game: str, state: Any, seat: int) -> list[str]:
     return [code(c) for c in state.hands[seat]]
 
 
-def _view_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
-    """What changed from one table view to the next: ``set`` holds the keys with a new
-    value, ``extend`` the new tail of a list that only grew (the log, the tricks)."""
-    changed: dict[str, Any] = {}
-    extended: dict[str, Any] = {}
-    for key, value in after.items():
-        if key in before and before[key] == value:
-            continue
-        old = before.get(key)
-        if (
-            isinstance(value, list)
-            and isinstance(old, list)
-            and len(old) < len(value)
-            and value[: len(old)] == old
-        ):
-            extended[key] = value[len(old) :]
-        else:
-            changed[key] = value
-    delta: dict[str, Any] = {}
-    if changed:
-        delta["set"] = changed
-    if extended:
-        delta["extend"] = extended
-    return delta
-
-
 def replay_frames_json(*, game: Game, frames: Sequence[Frame]) -> list[dict[str, Any]]:
     """The frames of a replay for the page, small: per frame the action, every seat's
     hand (the replay is public only once nobody can still play these deals) and only what
-    changed on the table since the frame before (``set`` / ``extend``; the first frame
-    sets everything). The table view is what South sees without its own hand; the page
-    rebuilds each full view by applying the deltas in order."""
+    changed on the table since the frame before (``observation_delta``, as a move
+    event carries it; the first frame sets everything). The table view is what South
+    sees without its own hand; the page rebuilds each full view by applying the deltas
+    in order (``withDelta``, as the table does)."""
     out: list[dict[str, Any]] = []
     before: dict[str, Any] = {}
     for frame in frames:
@@ -212,7 +188,7 @@ def replay_frames_json(*, game: Game, frames: Sequence[Frame]) -> list[dict[str,
                 "text_nl": frame.text_nl,
                 "text_en": frame.text_en,
                 "hands": [_hand_codes(game.game, frame.state, s) for s in range(frame.num_players)],
-                **_view_delta(before, view),
+                **observation_delta(before, view),
             }
         )
         before = view

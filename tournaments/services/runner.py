@@ -32,6 +32,7 @@ from tournaments.models import (
     GameRound,
     compact_json,
 )
+from tournaments.presentation.delta import observation_delta
 from tournaments.presentation.words import describe_action
 from tournaments.services.results import round_end_results
 
@@ -45,7 +46,7 @@ class GameRun:
     those came before the bot took over seat 0 in it (``None``: it has not); ``ended``:
     the rows of the rounds that ended, to insert, and ``last_actions`` every action of the
     last of them; ``shown``: the player's observation as the last event left it (each
-    event carries only what changed since, ``_event_delta``), without the public log:
+    event carries only what changed since, ``observation_delta``), without the public log:
     ``log_shown`` is how many of the round's log entries the player has (``None``: no log
     yet, the game's first events) and ``log_dropped`` how many of the last round's they
     still hold once a new round is dealt (each event adds the new entries only)."""
@@ -165,7 +166,7 @@ def run_record(
         return
     nl, en = describe_action(action, seat, run.variant.num_players)
     observation = _observe(run)
-    delta = _event_delta(run.shown, observation)
+    delta = observation_delta(run.shown, observation)
     _log_delta(run, delta)
     run.events.append(
         {
@@ -199,37 +200,6 @@ def _end_round(run: GameRun) -> None:
     if run.recorded is not None:
         run.fresh[g.round_index] = PlayedRound(run.recorded, run.state)
         run.recorded = None
-
-
-def _event_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
-    """What an action changed in the player's observation, for a move event: ``set`` the
-    keys with a new value; ``splice`` for a list that kept a head or a tail, ``[start,
-    removed, items]``: from ``start``, ``removed`` items replaced by ``items`` (the log
-    grows at its end; a meld laid off onto changes one item of the table)."""
-    changed: dict[str, Any] = {}
-    spliced: dict[str, Any] = {}
-    for key, value in after.items():
-        old = before.get(key)
-        if key in before and old == value:
-            continue
-        if isinstance(value, list) and isinstance(old, list) and old and value:
-            head = 0
-            most = min(len(old), len(value))
-            while head < most and old[head] == value[head]:
-                head += 1
-            tail = 0
-            while tail < most - head and old[-1 - tail] == value[-1 - tail]:
-                tail += 1
-            if head or tail:
-                spliced[key] = [head, len(old) - head - tail, value[head : len(value) - tail]]
-                continue
-        changed[key] = value
-    delta: dict[str, Any] = {}
-    if changed:
-        delta["set"] = changed
-    if spliced:
-        delta["splice"] = spliced
-    return delta
 
 
 def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
