@@ -1,9 +1,9 @@
-"""After the game: par, the field on every deal, where two games split, "what if" and the
-strong bot's view of your decisions (docs/rules.md §7, tournaments 15-19).
+"""After the game: par, the field on every deal, where two games split, and the strong
+bot's view of your decisions (docs/rules.md §7, tournaments 15-19). Reads only; playing
+on from a position ("what if", "play this deal again") is ``services.what_if``.
 
-Moves and replays are read only through the services that own them (``game_record``,
-``deal_results``, ``results_visibility``); a what-if game is written through the same
-``_record`` / ``_advance`` / ``_store`` path as every other game. Nothing here branches on
+Moves and replays are read only through the modules that own them (``game_record``,
+``deal_results``, ``results_visibility``). Nothing here branches on
 the game's name: the game module's protocol (``new_round``, ``bot_action``, ``results``)
 is all it needs. Seat 0 is the player; the bots are deterministic, so a round is fully
 defined by the secret, the variant and the actions.
@@ -15,17 +15,13 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from engine import record
 from engine.match import bot_move
 from tournaments import services
-from tournaments.models import Game, ParRound, Tournament, WhatIf
-from tournaments.permissions import may_play_deal_again, may_start_what_if
+from tournaments.models import Game, ParRound, Tournament
+from tournaments.selectors import replay as replay_selectors
 from tournaments.services import par as par_services
-from tournaments.services import runner
 
 PLAYER_SEAT = services.PLAYER_SEAT
 
@@ -275,31 +271,6 @@ def progress_chart(
     )
 
 
-# --- Reading a game's rounds ----------------------------------------------------------------
-
-
-def _round_actions(game: Game, round_index: int) -> list[record.RecordedAction]:
-    actions = services.game_record(game=game).actions
-    return list(actions[round_index]) if round_index < len(actions) else []
-
-
-def what_if_round(*, game: Game) -> int | None:
-    """The source game's round (from 0) that a "play from here" game plays, else ``None``
-    (a tournament game never is one: no query)."""
-    if game.entry_id is not None:
-        return None
-    return WhatIf.objects.filter(game=game).values_list("round_index", flat=True).first()
-
-
-def replay_rounds(*, game: Game) -> list[int]:
-    """The rounds of a game a replay can show: every finished round, or, for a what-if
-    game, its one round."""
-    what_if = what_if_round(game=game)
-    if what_if is not None:
-        return [what_if] if game.round_scores else []
-    return list(range(len(game.round_scores)))
-
-
 # --- Where two games split ------------------------------------------------------------------
 
 
@@ -353,7 +324,10 @@ def _game_line(
     game: Game, round_index: int
 ) -> tuple[list[tuple[int, Mapping[str, Any], bool]], list[int]]:
     return (
-        [(a.seat, a.action, a.by_bot) for a in _round_actions(game, round_index)],
+        [
+            (a.seat, a.action, a.by_bot)
+            for a in replay_selectors.round_actions(game=game, round_index=round_index)
+        ],
         [int(s) for s in game.round_scores[round_index]],
     )
 
@@ -408,103 +382,6 @@ def games_split(
         ),
         difference=round(mine_result - their_result, 9),
     )
-
-
-# --- What if ---------------------------------------------------------------------------------
-
-
-def game_what_if_start(*, user: User, source_id: int, round_index: int, start: int) -> Game:
-    """An unscored practice game from the position of round ``round_index`` of a finished
-    game after its first ``start`` actions: the same variant, deal, bots and streams, so
-    the same choices give the same game. It plays that one round; the source game and its
-    tournament are never touched. Someone else's game the user may not play on from is
-    ``Game.DoesNotExist``; their own game before it is finished ``GameNotFinished``."""
-    source = Game.objects.select_related("entry__tournament", "user").get(pk=source_id)
-    if not may_start_what_if(user=user, game=source) and source.user_id != user.pk:
-        # Someone else's game before its tournament closes, or their practice game: as
-        # for any page of someone else's game, it does not exist for this user (404).
-        raise Game.DoesNotExist(f"game {source_id} is not {user.pk}'s")
-    if not may_start_what_if(user=user, game=source):
-        raise services.GameNotFinished.of(
-            _("You can play on from a game only once it is finished.")
-        )
-    rounds = replay_rounds(game=source)
-    if round_index not in rounds:
-        raise services.InvalidSettings.of(_("This game has no such round."))
-    actions = _round_actions(source, round_index)
-    if not 0 <= start < len(actions):
-        raise services.InvalidSettings.of(_("There is no move left to play from this position."))
-    module = services.module_of(source.game)
-    variant = module.variant_from_json(source.variant)
-    secret = source.secret_bytes
-    state = module.new_round(variant, secret=secret, round_index=round_index)
-    with transaction.atomic():
-        g = Game(
-            user=user,
-            entry=None,
-            game=source.game,
-            preset=source.preset,
-            variant=dict(source.variant),
-            rounds=1,
-            bot_level=source.bot_level,
-            bot_version=source.bot_version,
-            secret=secret,
-            round_index=round_index,
-            totals=[0] * variant.num_players,
-            round_scores=[],
-            round_results=[],
-        )
-        g.save()
-        run = runner.GameRun(game=g, module=module, variant=variant, secret=secret, state=state)
-        # The source's actions up to ``start`` become the what-if's: seat 0's are stored as
-        # the entrant's (``bot_from`` can only mark the bot taking over South for good,
-        # and the entrant plays on from here), the other seats' are the bots'.
-        for a in actions[:start]:
-            by_bot = a.by_bot and a.seat != services.PLAYER_SEAT
-            runner.run_record(run, module.action_from_json(a.action), seat=a.seat, by_bot=by_bot)
-        runner.run_advance(run, bot_seats=runner.seats_of_bots(variant))
-        runner.run_store(run)
-        WhatIf.objects.create(game=g, source=source, round_index=round_index, start=start)
-    return g
-
-
-def deal_again_source(*, tournament: Tournament, user: Any, round_index: int) -> Game | None:
-    """The finished game of ``tournament`` that "play this deal again" starts round
-    ``round_index`` from (``game_what_if_start`` at ``start=0``: the source gives the
-    variant, the secret and the bots, none of its moves): the viewer's own game when it
-    has that round, else the first such game of the tournament; ``None`` without one.
-    Only games with the tournament's bot level and version, so the deal is played with
-    the tournament's bots."""
-    games = Game.objects.filter(
-        entry__tournament=tournament,
-        status=Game.Status.FINISHED,
-        bot_level=tournament.bot_level,
-        bot_version=tournament.bot_version,
-    ).only("pk", "user_id", "round_scores")
-    if user is not None and user.is_authenticated:
-        own = games.filter(user=user).first()
-        if own is not None and round_index < len(own.round_scores):
-            return own
-    # after the close every game has been played to its end: the first one will do
-    return next((g for g in games.order_by("pk")[:10] if round_index < len(g.round_scores)), None)
-
-
-def deal_again_start(*, user: User, tournament: Tournament, round_index: int) -> Game:
-    """ "Play this deal again": an unscored practice game of round ``round_index`` of a
-    closed tournament from the deal's start (its variant, secret-derived deal, bot level
-    and version), for any logged-in user; through ``game_what_if_start`` at ``start=0``
-    from ``deal_again_source``, so no move of the source is copied. Before the close the
-    deals are the entrants' still: refused (``InvalidSettings``), nothing created."""
-    if not may_play_deal_again(user=user, tournament=tournament):
-        raise services.InvalidSettings.of(
-            _("You can play a round of this tournament again once it has closed.")
-        )
-    if not 0 <= round_index < tournament.rounds:
-        raise services.InvalidSettings.of(_("This tournament has no such round."))
-    source = deal_again_source(tournament=tournament, user=user, round_index=round_index)
-    if source is None:
-        raise services.InvalidSettings.of(_("Nobody has played this round."))
-    return game_what_if_start(user=user, source_id=source.pk, round_index=round_index, start=0)
 
 
 # --- Analysis ---------------------------------------------------------------------------------
@@ -573,7 +450,7 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
     state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     decisions = []
     first_difference = None
-    for index, a in enumerate(_round_actions(game, round_index)):
+    for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
         played = module.action_from_json(a.action)
         if a.seat == PLAYER_SEAT and not a.by_bot:
             best = bot_move(module, state, level=best_level, version=game.bot_version).action
@@ -602,7 +479,7 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
             decisions.append(Decision(index, p_nl, p_en, b_nl, b_en, differs, gain))
         state = state.apply(played)
     difference = None
-    rounds = replay_rounds(game=game)
+    rounds = replay_selectors.replay_rounds(game=game)
     if first_difference is not None and round_index in rounds:
         bot_end, _z = par_services.play_out(module, first_difference, levels=levels, version=v)
         difference = _gain(
@@ -647,14 +524,14 @@ def game_review(*, game: Game, round_index: int) -> Review:
     by_index = {d.index: d for d in result.decisions}
     state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
     steps = []
-    for index, a in enumerate(_round_actions(game, round_index)):
+    for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
         action = module.action_from_json(a.action)
         nl, en = services.describe_action(action, a.seat, n)
         decision = by_index.get(index)
         seen = state.observation(PLAYER_SEAT, log=False) if decision is not None else None
         steps.append(ReviewStep(index, a.seat, nl, en, decision, seen))
         state = state.apply(action)
-    rounds = replay_rounds(game=game)
+    rounds = replay_selectors.replay_rounds(game=game)
     scores = game.round_scores[rounds.index(round_index)] if round_index in rounds else []
     return Review(result, steps, [int(s) for s in scores])
 

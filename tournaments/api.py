@@ -27,6 +27,7 @@ from django_ratelimit.core import is_ratelimited
 from common import auth
 from tournaments import analysis, json_input, permissions, services
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
 from tournaments.series import bot_user_ids
 
 #: The largest request body the API reads (a move is well under 1 KiB).
@@ -188,7 +189,7 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
         "tournament": {"id": tournament.pk, "name": tournament.name} if tournament else None,
         "round": game.round_index,
         "rounds": game.rounds,
-        "what_if_round": analysis.what_if_round(game=game),
+        "what_if_round": replay_selectors.what_if_round(game=game),
         "seq": game.seq,
         "status": game.status,
         "bot_finished": game.bot_finished,

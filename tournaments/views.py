@@ -24,7 +24,9 @@ from tournaments.api import game_payload
 from tournaments.forms import PracticeForm, TournamentForm, split_preset
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.selectors import replay as replay_selectors
 from tournaments.services import par as par_services
+from tournaments.services import what_if as what_if_services
 
 
 def organizer_required(request: HttpRequest) -> None:
@@ -270,7 +272,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     if not _may_replay(request, game):
         raise Http404
-    rounds = analysis.replay_rounds(game=game)
+    rounds = replay_selectors.replay_rounds(game=game)
     round_index = _round_param(request, default=rounds[0] if rounds else 0)
     if rounds and round_index not in rounds:
         raise Http404
@@ -358,7 +360,7 @@ def game_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     if not permissions.may_review(user=request.user, game=game):
         raise Http404
-    rounds = analysis.replay_rounds(game=game)
+    rounds = replay_selectors.replay_rounds(game=game)
     round_index = _round_param(request, default=rounds[0] if rounds else 0)
     if round_index not in rounds:
         raise Http404
@@ -385,7 +387,7 @@ def game_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         return HttpResponseBadRequest(str(_("Choose a position in the replay.")))
     try:
-        game = analysis.game_what_if_start(
+        game = what_if_services.game_what_if_start(
             user=request.user, source_id=pk, round_index=round_index, start=start
         )
     except Game.DoesNotExist as exc:
@@ -404,7 +406,7 @@ def tournament_deal_again(
     closed tournament, with its bots (400 with the reason before the close)."""
     tournament = get_object_or_404(Tournament, pk=pk)
     try:
-        game = analysis.deal_again_start(
+        game = what_if_services.deal_again_start(
             user=request.user, tournament=tournament, round_index=round_index
         )
     except services.ServiceError as exc:

@@ -30,9 +30,10 @@ from tests.e2e.conftest import TABLE_DELAY_MS
 from tests.e2e.helpers import ARTIFACTS, TABLE, deal_position, dialog_open, log_in, settle, table
 from tests.e2e.test_klaverjas import make_tournament as klaverjas_tournament
 from tests.e2e.test_klaverjas import secret_where_the_bots_pass
-from tournaments import analysis, services
+from tournaments import services
 from tournaments.models import Game, Tournament
 from tournaments.series import series_create
+from tournaments.services import what_if as what_if_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -145,7 +146,9 @@ def build_site() -> Site:
         services.entry_join(tournament_id=klassiek_t.pk, user=me).game, me
     )
     # What if: a practice game from a position of my finished game.
-    what_if = analysis.game_what_if_start(user=me, source_id=mine.pk, round_index=0, start=2)
+    what_if = what_if_services.game_what_if_start(
+        user=me, source_id=mine.pk, round_index=0, start=2
+    )
     # A practice game.
     practice = services.game_practice_start(
         user=me, game="jokeren", preset="jokeren13", bot_level="basic"

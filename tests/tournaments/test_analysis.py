@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from tournaments import analysis, permissions, services
 from tournaments.models import Game, GameRound, ParRound, Tournament, WhatIf
+from tournaments.services import what_if as what_if_services
 
 pytestmark = pytest.mark.django_db
 
@@ -368,7 +369,9 @@ def test_a_what_if_game_replays_the_original_when_the_same_moves_are_made(
     actions = services.game_record(game=source).actions[1]
     south = [i for i, a in enumerate(actions) if a.seat == 0]
     start = south[len(south) // 2]
-    g = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=start)
+    g = what_if_services.game_what_if_start(
+        user=user, source_id=source.pk, round_index=1, start=start
+    )
     assert g.entry is None and g.round_index == 1
     assert WhatIf.objects.get(game=g).source == source
     for a in actions[start:]:
@@ -414,10 +417,10 @@ def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_
     )
     source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
     assert source.is_finished and not t.is_closed
-    g = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
+    g = what_if_services.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
     g = _play_rounds(g, user, 1)
     assert g.is_finished
-    again = analysis.game_what_if_start(user=user, source_id=g.pk, round_index=1, start=1)
+    again = what_if_services.game_what_if_start(user=user, source_id=g.pk, round_index=1, start=1)
     again = _play_rounds(again, user, 1)
     assert again.is_finished
     client = _client(user)
@@ -451,7 +454,7 @@ def test_a_what_if_game_is_labelled_by_the_round_it_replays_not_as_round_r_of_1(
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
     source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
-    g = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
+    g = what_if_services.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
     client = _client(user)
     payload = client.get(reverse("api_game", args=[g.pk])).json()
     assert (payload["what_if_round"], payload["rounds"]) == (1, 1)
@@ -469,7 +472,9 @@ def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(
     # Someone else's game before the close: as any page of it, not found (not "only once
     # it is finished": it is finished).
     with pytest.raises(Game.DoesNotExist):
-        analysis.game_what_if_start(user=other_user, source_id=source.pk, round_index=0, start=0)
+        what_if_services.game_what_if_start(
+            user=other_user, source_id=source.pk, round_index=0, start=0
+        )
     url = reverse("game_what_if", args=[source.pk])
     assert _client(other_user).post(url, {"round": 0, "start": 0}).status_code == 404
     response = _client(user).post(url, {"round": 0, "start": 0})
@@ -483,7 +488,9 @@ def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(
     assert _client(user).get(reverse("game_replay", args=[source.pk])).status_code == 404
     assert _client(other_user).get(reverse("game_review", args=[source.pk])).status_code == 404
     _close(t)
-    g = analysis.game_what_if_start(user=other_user, source_id=source.pk, round_index=0, start=0)
+    g = what_if_services.game_what_if_start(
+        user=other_user, source_id=source.pk, round_index=0, start=0
+    )
     assert g.user == other_user
 
 
@@ -530,7 +537,7 @@ def test_what_if_before_finishing_is_refused(organizer: Any, user: Any) -> None:
     )
     game = services.entry_join(tournament_id=t.pk, user=user).game
     with pytest.raises(services.GameNotFinished):
-        analysis.game_what_if_start(user=user, source_id=game.pk, round_index=0, start=0)
+        what_if_services.game_what_if_start(user=user, source_id=game.pk, round_index=0, start=0)
 
 
 def test_the_review_lists_every_action_and_analyses_each_decision(

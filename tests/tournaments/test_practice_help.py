@@ -18,6 +18,7 @@ from engine import dealing
 from engine.match import bot_move
 from tournaments import analysis, services
 from tournaments.models import Game, Tournament
+from tournaments.services import what_if as what_if_services
 
 pytestmark = pytest.mark.django_db
 
@@ -265,7 +266,9 @@ def test_a_play_from_here_game_is_undone_back_to_its_start_not_further(
     actions = services.game_record(game=source).actions[0]
     # from South's third action of the round: two of South's actions lie before the start
     start = [i for i, a in enumerate(actions) if a.seat == 0][2]
-    game = analysis.game_what_if_start(user=user, source_id=source.pk, round_index=0, start=start)
+    game = what_if_services.game_what_if_start(
+        user=user, source_id=source.pk, round_index=0, start=start
+    )
     assert game.current_state().current_player == 0
     at_start = _get(player, game)
     _move(player, game)

@@ -20,6 +20,7 @@ from engine.match import play_round
 from tournaments import analysis, services
 from tournaments import series as series_services
 from tournaments.models import Game, ParRound, Tournament
+from tournaments.services import what_if as what_if_services
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +158,9 @@ def test_what_if_and_analysis_use_the_source_games_version(
     released = game.bot_version
     release_next_bot_version()
     assert analysis.game_analysis(game=game, round_index=0) == before
-    what_if = analysis.game_what_if_start(user=user, source_id=game.pk, round_index=0, start=0)
+    what_if = what_if_services.game_what_if_start(
+        user=user, source_id=game.pk, round_index=0, start=0
+    )
     assert what_if.bot_version == released
     module = services.module_of(game.game)
     while what_if.status == Game.Status.PLAYING:

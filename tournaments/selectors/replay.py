@@ -17,10 +17,7 @@ from engine.cards import card_code, klaverjas_code
 from engine.protocol import GameModule
 from tournaments.errors import TournamentNotOpen
 from tournaments.games import PLAYER_SEAT, PlayedRound, current_round, module_of
-from tournaments.models import (
-    Game,
-    Tournament,
-)
+from tournaments.models import Game, Tournament, WhatIf
 from tournaments.presentation.delta import observation_delta
 from tournaments.presentation.words import describe_action
 
@@ -307,3 +304,30 @@ def game_record_of(game: Game, actions: list[list[record.RecordedAction]]) -> re
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         },
     )
+
+
+# --- Reading a game's rounds ----------------------------------------------------------------
+
+
+def round_actions(*, game: Game, round_index: int) -> list[record.RecordedAction]:
+    """Every action of round ``round_index`` of ``game`` (from its record; none for a
+    round not played)."""
+    actions = game_record(game=game).actions
+    return list(actions[round_index]) if round_index < len(actions) else []
+
+
+def what_if_round(*, game: Game) -> int | None:
+    """The source game's round (from 0) that a "play from here" game plays, else ``None``
+    (a tournament game never is one: no query)."""
+    if game.entry_id is not None:
+        return None
+    return WhatIf.objects.filter(game=game).values_list("round_index", flat=True).first()
+
+
+def replay_rounds(*, game: Game) -> list[int]:
+    """The rounds of a game a replay can show: every finished round, or, for a what-if
+    game, its one round."""
+    what_if = what_if_round(game=game)
+    if what_if is not None:
+        return [what_if] if game.round_scores else []
+    return list(range(len(game.round_scores)))
