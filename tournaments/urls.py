@@ -2,10 +2,10 @@
 
 from django.urls import path, re_path
 
-from tournaments import api, api_clubs, views, views_clubs
+from tournaments import api, api_clubs, views, views_clubs, views_organizer
 
 urlpatterns = [
-    path("tournaments/new/", views.tournament_create, name="tournament_create"),
+    path("tournaments/new/", views_organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path(
         "tournaments/<int:pk>/leaderboard/",
@@ -15,12 +15,16 @@ urlpatterns = [
     path("tournaments/<int:pk>/join/", views.tournament_join, name="tournament_join"),
     path("tournaments/<int:pk>/rules/", views.tournament_rules, name="tournament_rules"),
     path("tournaments/<int:pk>/verify/", views.tournament_verify, name="tournament_verify"),
-    path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament_edit"),
-    path("tournaments/<int:pk>/entries/", views.tournament_entries, name="tournament_entries"),
-    path("tournaments/<int:pk>/close/", views.tournament_close, name="tournament_close"),
+    path("tournaments/<int:pk>/edit/", views_organizer.tournament_edit, name="tournament_edit"),
+    path(
+        "tournaments/<int:pk>/entries/",
+        views_organizer.tournament_entries,
+        name="tournament_entries",
+    ),
+    path("tournaments/<int:pk>/close/", views_organizer.tournament_close, name="tournament_close"),
     path(
         "tournaments/<int:pk>/entries/<int:entry_id>/audit/",
-        views.entry_audit,
+        views_organizer.entry_audit,
         name="entry_audit",
     ),
     path(

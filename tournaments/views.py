@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
@@ -21,36 +17,16 @@ from django.views.decorators.vary import vary_on_cookie
 
 from tournaments import analysis, permissions, services
 from tournaments.api import game_payload
-from tournaments.forms import PracticeForm, TournamentForm, split_preset
+from tournaments.forms import PracticeForm, split_preset
 from tournaments.models import Game, Tournament
-from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.selectors import replay as replay_selectors
 from tournaments.services import par as par_services
 from tournaments.services import what_if as what_if_services
 
-
-def organizer_required(request: HttpRequest) -> None:
-    """403 for anyone who is not an organizer (``permissions.is_organizer``)."""
-    if not is_organizer(request.user):
-        raise PermissionDenied
-
-
-def tournament_managed(request: HttpRequest, pk: int, rule: Callable[..., bool]) -> Tournament:
-    """The tournament of an organizer's page: 403 for a non-organizer, 404 when there is no
-    such tournament or ``rule`` (a ``permissions`` predicate of the ownership rule: the
-    creator or staff) refuses it: another organizer's tournament stays hidden."""
-    organizer_required(request)
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not rule(user=request.user, tournament=tournament):
-        raise Http404
-    return tournament
-
-
 #: Rows of each per-deal table on the tournament page (the leaderboard shows
 #: ``services.PAGE_SIZE``).
 DEAL_PAGE_SIZE = 10
-#: Entrants a page of the organizer's entries list (as the leaderboard's pages).
-ENTRIES_PAGE_SIZE = 50
 
 
 def _page_param(request: HttpRequest, name: str) -> int | None:
@@ -508,130 +484,3 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     entries = services.my_entries(user=request.user)
     return render(request, "tournaments/my_games.html", {"entries": entries})
-
-
-# --- Organizer --------------------------------------------------------------------------
-
-
-def _tournament_form_view(
-    request: AuthenticatedHttpRequest, tournament: Tournament | None
-) -> HttpResponse:
-    if tournament is None and not permissions.may_create_tournament(request.user):
-        raise PermissionDenied
-    if request.method == "POST" and "load_preset" in request.POST:
-        # Switch the variant fields to another preset's defaults, keep the rest.
-        data = request.POST.copy()
-        preset: str | None = data.get("preset", "")
-        form = TournamentForm(tournament=tournament, preset=preset, initial=keep_fields(data))
-    elif request.method == "POST":
-        form = TournamentForm(request.POST, tournament=tournament)
-        if form.is_valid():
-            kwargs = form.service_kwargs()
-            try:
-                if tournament is None:
-                    tournament = services.tournament_create(created_by=request.user, **kwargs)
-                else:
-                    tournament = services.tournament_update(tournament=tournament, **kwargs)
-            except services.ServiceError as exc:
-                form.add_error(None, exc.message())
-            else:
-                return redirect(tournament)
-    else:
-        preset = request.GET.get("preset") or None
-        form = TournamentForm(
-            tournament=tournament, preset=preset, initial={"preset": preset} if preset else None
-        )
-    return render(
-        request,
-        "tournaments/form.html",
-        {
-            "form": form,
-            "tournament": tournament,
-            "locked": tournament is not None and tournament.entries.exists(),
-        },
-    )
-
-
-def keep_fields(data: Any) -> dict[str, Any]:
-    """The general fields of a tournament's (or series') form kept when another preset's
-    defaults are loaded."""
-    keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
-    keep += ("closes_at", "preset", "hide_results")
-    return {k: data.get(k) for k in keep if data.get(k)}
-
-
-@login_required
-def tournament_create(request: AuthenticatedHttpRequest) -> HttpResponse:
-    return _tournament_form_view(request, None)
-
-
-@login_required
-def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    tournament = tournament_managed(request, pk, permissions.may_edit_tournament)
-    if tournament.is_closed:
-        messages.error(
-            request, services.TournamentClosed.of(_("This tournament is closed.")).message()
-        )
-        return redirect(tournament)
-    return _tournament_form_view(request, tournament)
-
-
-@login_required
-def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    tournament = tournament_managed(request, pk, permissions.may_see_entries)
-    games = (
-        Game.objects.filter(entry__tournament=tournament)
-        .select_related("user", "entry__audit_resolved_by")
-        .order_by("entry__joined_at", "entry_id")
-    )
-    page = Paginator(games, ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
-    ranks = services.entry_standings(
-        tournament=tournament,
-        user=request.user,
-        entry_ids=[g.entry_id for g in page.object_list if g.entry_id is not None],
-    )
-    return render(
-        request,
-        "tournaments/entries.html",
-        {
-            "tournament": tournament,
-            "rows": [(g, ranks.get(g.pk)) for g in page.object_list],
-            "page": page,
-            "now": timezone.now(),
-        },
-    )
-
-
-@login_required
-@require_POST
-def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
-    """An organizer's answer to an entry's audit: ``audit`` (replay it again, after a
-    repair) or ``resolve`` (the stored scores stand: ranked again)."""
-    tournament_managed(request, pk, permissions.may_audit)
-    game = get_object_or_404(Game, entry_id=entry_id, entry__tournament_id=pk)
-    action = request.POST.get("action")
-    try:
-        if action == "audit":
-            audit = services.game_audit(game_id=game.pk)
-            if audit.ok:
-                messages.success(request, _("The replay matches the stored game."))
-            else:
-                messages.error(request, _("The replay still differs from the stored game."))
-        elif action == "resolve":
-            services.entry_audit_resolve(entry_id=entry_id, user=request.user)
-        else:
-            return HttpResponseBadRequest(str(_("Unknown audit action.")))
-    except services.ServiceError as exc:
-        messages.error(request, exc.message())
-    return redirect("tournament_entries", pk)
-
-
-@login_required
-@require_POST
-def tournament_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    tournament = tournament_managed(request, pk, permissions.may_close_tournament)
-    try:
-        services.tournament_close_early(tournament=tournament)
-    except services.ServiceError as exc:
-        messages.error(request, exc.message())
-    return redirect(tournament)

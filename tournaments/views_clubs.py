@@ -31,7 +31,7 @@ from tournaments.forms import SeriesForm
 from tournaments.models import Game, Series, Tournament
 from tournaments.numbers import result_csv
 from tournaments.permissions import AuthenticatedHttpRequest, is_bot, is_organizer
-from tournaments.views import keep_fields
+from tournaments.views_organizer import keep_fields
 
 BOM = "\ufeff"
 
