@@ -292,6 +292,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
                 request.LANGUAGE_CODE, variant.num_players, player=player
             ),
             "player": player,
+            "table_css": module.TABLE_CSS,
             "scores": game.round_scores[rounds.index(round_index)] if played else None,
             "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
             "may_download": permissions.may_download_record(user=request.user, game=game),
