@@ -21,10 +21,11 @@ from django.views.decorators.vary import vary_on_cookie
 
 from tournaments import analysis, permissions, services
 from tournaments.api import game_payload
-from tournaments.forms import PracticeForm, TournamentForm, split_preset
+from tournaments.forms import PracticeForm, TournamentForm
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
 from tournaments.services import par as par_services
+from tournaments.variant_form import split_preset
 
 
 def organizer_required(request: HttpRequest) -> None:
