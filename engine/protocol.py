@@ -31,8 +31,26 @@
   "2 ronden van 10"; one part for most variants);
 - ``score_sheet_of(variant, *, round_scores, round_results)``: the paper score sheet of
   the rounds so far (seed 001, "het formulier"), or ``None`` where the game has none;
+- ``describe(action)``: what a player did, Dutch and English, after the seat's name, as
+  the table's log says it and fitting every seat, "Jij"/"You" included ("gooit ♠10 weg" /
+  "discarded 10♠"), for the move texts of the API, the replay and the review;
 - ``describe_advice(action)``: an action in card terms, Dutch and English, as what a
-  player "would have done" ("8♥ aangelegd" / "laid off 8♥"), for the analysis.
+  player "would have done" ("8♥ aangelegd" / "laid off 8♥"), for the analysis;
+- ``card_code(card)``: the code ("7h", "**") of one of the game's card ids, as the
+  observation's ``hand_codes`` write them;
+- ``hand_in_table_order(codes, *, trump=None)``: a hand's codes in the order the table
+  shows them (Klaverjas: the trump suit, or while bidding the proposed one, first);
+- ``TABLE_CSS``: the stylesheet of the game's card table (a path in the site's static
+  files), for the pages that show the table (the replay);
+- ``TITLE``: the game's name, ``(nl, en)``;
+- ``VARIANT_FIELDS``: each setting of the variant that the organizer's form shows, as an
+  ``engine.fields.FieldSpec``: its label and help ``(nl, en)``, when it applies, the words
+  of its values, the whole numbers it allows, ``normal_item`` for a list of items to
+  choose from (Jokeren's contracts).
+
+Every text is a pair ``(nl, en)``: the engine knows no Django, the site shows the one of
+the page's language. ``engine.registry.MODULES`` holds each module typed as a
+``GameModule``, so mypy checks that every game module has every member.
 
 A round state is immutable; ``apply`` returns a new one. See ``RoundState`` below.
 """
@@ -41,6 +59,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
+
+from engine.fields import FieldSpec
 
 
 class Action(Protocol):
@@ -120,13 +140,39 @@ class RoundState(Protocol):
 
 
 class GameModule(Protocol):
-    GAME: str
-    PRESETS: Mapping[str, Any]
-    BOT_LEVELS: Sequence[str]
-    DEFAULT_BOT_LEVEL: str
-    BOT_VERSION: int
-    BOT_VERSIONS: tuple[int, ...]
-    LOWER_IS_BETTER: bool
+    """A game module (``engine.jokeren``, ``engine.klaverjas``): the members above. Its
+    constants are read-only here (properties), so a module's ``Final`` tuple or dict
+    satisfies them."""
+
+    @property
+    def GAME(self) -> str: ...
+
+    @property
+    def PRESETS(self) -> Mapping[str, Any]: ...
+
+    @property
+    def BOT_LEVELS(self) -> Sequence[str]: ...
+
+    @property
+    def DEFAULT_BOT_LEVEL(self) -> str: ...
+
+    @property
+    def BOT_VERSION(self) -> int: ...
+
+    @property
+    def BOT_VERSIONS(self) -> tuple[int, ...]: ...
+
+    @property
+    def LOWER_IS_BETTER(self) -> bool: ...
+
+    @property
+    def TABLE_CSS(self) -> str: ...
+
+    @property
+    def TITLE(self) -> tuple[str, str]: ...
+
+    @property
+    def VARIANT_FIELDS(self) -> Mapping[str, FieldSpec]: ...
 
     def variant_from_json(self, obj: Mapping[str, Any]) -> Any: ...
 
@@ -146,7 +192,15 @@ class GameModule(Protocol):
 
     def game_parts(self, variant: Any) -> list[range]: ...
 
+    def describe(self, action: Any) -> tuple[str, str]: ...
+
     def describe_advice(self, action: Any) -> tuple[str, str]: ...
+
+    def card_code(self, card: int) -> str: ...
+
+    def hand_in_table_order(
+        self, codes: Sequence[str], *, trump: str | None = ...
+    ) -> list[str]: ...
 
     def score_sheet_of(
         self,

@@ -314,7 +314,7 @@ def _steps(
     out = []
     for seat, action, by_bot in pairs:
         nl, en = services.describe_action(
-            module.action_from_json(action), seat, num_players, player=player
+            module.action_from_json(action), seat, num_players, module=module, player=player
         )
         out.append(Step(seat, by_bot, nl, en))
     return out
@@ -454,7 +454,7 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
         played = module.action_from_json(a.action)
         if a.seat == PLAYER_SEAT and not a.by_bot:
             best = bot_move(module, state, level=best_level, version=game.bot_version).action
-            p_nl, p_en = services.describe_action(played, a.seat, n, player=player)
+            p_nl, p_en = services.describe_action(played, a.seat, n, module=module, player=player)
             # the same move in the rules is the same choice (the same meld in another
             # card order, another copy of a card: the engine's ``same_move``)
             differs = not state.same_move(best, played)
@@ -526,7 +526,7 @@ def game_review(*, game: Game, round_index: int) -> Review:
     steps = []
     for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
         action = module.action_from_json(a.action)
-        nl, en = services.describe_action(action, a.seat, n)
+        nl, en = services.describe_action(action, a.seat, n, module=module)
         decision = by_index.get(index)
         seen = state.observation(PLAYER_SEAT, log=False) if decision is not None else None
         steps.append(ReviewStep(index, a.seat, nl, en, decision, seen))

@@ -17,12 +17,13 @@ from django.views.decorators.vary import vary_on_cookie
 
 from tournaments import analysis, permissions, services
 from tournaments.api import game_payload
-from tournaments.forms import PracticeForm, split_preset
+from tournaments.forms import PracticeForm
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.selectors import replay as replay_selectors
 from tournaments.services import par as par_services
 from tournaments.services import what_if as what_if_services
+from tournaments.variant_form import split_preset
 
 #: Rows of each per-deal table on the tournament page (the leaderboard shows
 #: ``services.PAGE_SIZE``).
@@ -270,6 +271,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
                 request.LANGUAGE_CODE, variant.num_players, player=player
             ),
             "player": player,
+            "table_css": module.TABLE_CSS,
             "scores": game.round_scores[rounds.index(round_index)] if played else None,
             "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
             "may_download": permissions.may_download_record(user=request.user, game=game),

@@ -12,8 +12,9 @@ Use::
 - ``melds``: ``Meld``, ``check_meld``, ``meld_verdict``, ``is_meld``, ``melds_in``,
   ``can_lay_off``, ``lay_off``, ``swap_joker``;
 - ``actions``: ``Draw``, ``LayMelds``, ``LayOff``, ``SwapJoker``, ``Discard``,
-  ``action_from_json``, ``move_key`` (which actions are the same move) and one
-  ``IllegalMove`` subclass per broken rule;
+  ``action_from_json``, ``move_key`` (which actions are the same move), ``describe`` and
+  ``describe_advice`` (an action in words) and one ``IllegalMove`` subclass per broken
+  rule;
 - ``state``: ``JokerenState`` (``legal_actions``, ``apply``, ``is_legal``, ``same_move``,
   ``scores``, ``observation``, ``observe``, ``to_json``, ``state_hash``), ``new_round``,
   ``state_from_json``, ``deal_summary``;
@@ -21,7 +22,11 @@ Use::
   ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
 - ``bots``: the ``basic``, ``strong`` and ``expert`` bots (a package by concern),
   ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``, ``BOT_VERSIONS``, ``bot_action``
-  (every level and version), ``simplest_action``.
+  (every level and version), ``simplest_action``;
+- ``table``: ``TABLE_CSS``, ``card_code``, ``hand_in_table_order`` (what the site's table
+  needs to show a round);
+- ``variant_fields``: ``VARIANT_FIELDS`` (each setting in the organizer's form, Dutch and
+  English) and ``TITLE``.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from engine.jokeren.actions import (
     OpenPileEmpty,
     SwapJoker,
     action_from_json,
+    describe,
     describe_advice,
     move_key,
 )
@@ -80,6 +86,8 @@ from engine.jokeren.state import (
     new_round,
     state_from_json,
 )
+from engine.jokeren.table import TABLE_CSS, card_code, hand_in_table_order
+from engine.jokeren.variant_fields import TITLE, VARIANT_FIELDS
 from engine.jokeren.variants import PRESETS, Contract, Variant, variant_from_json
 
 GAME = "jokeren"
@@ -93,6 +101,9 @@ __all__ = [
     "GAME",
     "LOWER_IS_BETTER",
     "PRESETS",
+    "TABLE_CSS",
+    "TITLE",
+    "VARIANT_FIELDS",
     "Action",
     "AlreadyDrew",
     "CannotDiscardTakenCard",
@@ -120,10 +131,13 @@ __all__ = [
     "action_from_json",
     "bot_action",
     "can_lay_off",
+    "card_code",
     "check_meld",
     "deal_summary",
+    "describe",
     "describe_advice",
     "game_parts",
+    "hand_in_table_order",
     "is_meld",
     "meld_verdict",
     "melds_in",

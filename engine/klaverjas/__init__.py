@@ -4,12 +4,16 @@
 ``BOT_VERSIONS``, ``LOWER_IS_BETTER``,
 ``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
 ``bot_action``, ``simplest_action``, ``results``, ``deal_summary``, ``game_parts``,
-``score_sheet_of``; plus the variant, state, action and error types and ``trick_roem``.
+``score_sheet_of``, ``describe``, ``describe_advice``, ``card_code``,
+``hand_in_table_order``, ``TABLE_CSS``, ``VARIANT_FIELDS``, ``TITLE``; plus the variant,
+state, action and error types and ``trick_roem``.
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
 observation, JSON), ``bots`` (a package by concern: the basic, strong and expert bots,
-the released versions, ``bot_action`` of every level and version).
+the released versions, ``bot_action`` of every level and version), ``table`` (what the
+site's table needs to show a round), ``variant_fields`` (the settings in the organizer's
+form, Dutch and English).
 
 Decisions that docs/rules.md §6 does not settle (platform; docs/rules.md §7 "Klaverjassen"):
 
@@ -44,6 +48,7 @@ from engine.klaverjas.actions import (
     ChooseTrump,
     PlayCard,
     action_from_json,
+    describe,
     describe_advice,
 )
 from engine.klaverjas.bots import (
@@ -79,6 +84,8 @@ from engine.klaverjas.state import (
     score_round,
     state_from_json,
 )
+from engine.klaverjas.table import TABLE_CSS, card_code, hand_in_table_order
+from engine.klaverjas.variant_fields import TITLE, VARIANT_FIELDS
 from engine.klaverjas.variants import AMSTERDAMS, PRESETS, ROTTERDAMS, Variant, variant_from_json
 
 GAME: Final = "klaverjas"
@@ -110,6 +117,9 @@ __all__ = [
     "LOWER_IS_BETTER",
     "PRESETS",
     "ROTTERDAMS",
+    "TABLE_CSS",
+    "TITLE",
+    "VARIANT_FIELDS",
     "Action",
     "Bid",
     "BidRecord",
@@ -129,12 +139,15 @@ __all__ = [
     "WrongPhase",
     "action_from_json",
     "bot_action",
+    "card_code",
     "card_points",
     "choose",
     "deal_summary",
+    "describe",
     "describe_advice",
     "game_over",
     "game_parts",
+    "hand_in_table_order",
     "legal_cards",
     "new_round",
     "results",

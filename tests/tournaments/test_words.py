@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 
+from engine import jokeren, klaverjas
 from engine.cards import CARD_CODE, klaverjas_id
 from engine.jokeren.actions import Discard
 from engine.klaverjas.actions import Bid, PlayCard
@@ -35,17 +36,20 @@ def _id(code: str) -> int:
 
 
 def test_a_move_is_a_sentence_with_the_seat_as_subject_and_the_card_in_words() -> None:
-    assert services.describe_action(Discard(_id("Ts")), 2, 4) == (
+    assert services.describe_action(Discard(_id("Ts")), 2, 4, module=jokeren) == (
         "Noord gooit ♠10 weg",
         "North discarded 10♠",
     )
     # the player's own seat: the verbs agree with "Jij"/"You"
-    assert services.describe_action(Discard(_id("Jh")), 0, 4) == (
+    assert services.describe_action(Discard(_id("Jh")), 0, 4, module=jokeren) == (
         "Jij gooit ♥B weg",
         "You discarded J♥",
     )
-    assert services.describe_action(Bid(False), 0, 4) == ("Jij past", "You passed")
-    assert services.describe_action(PlayCard(klaverjas_id("Qd")), 1, 4) == (
+    assert services.describe_action(Bid(False), 0, 4, module=klaverjas) == (
+        "Jij past",
+        "You passed",
+    )
+    assert services.describe_action(PlayCard(klaverjas_id("Qd")), 1, 4, module=klaverjas) == (
         "West speelt ♦V",
         "West played Q♦",
     )

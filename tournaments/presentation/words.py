@@ -5,57 +5,43 @@ words, the card players' terms).
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from engine.cards import (
-    CARD_CODE,
-    SUITS,
-    card_label,
-    jokeren_display_order,
-    klaverjas_code,
-    klaverjas_id,
-)
-from engine.jokeren.melds import ids_of_codes
-from engine.klaverjas.rules import display_order
-from tournaments.games import PLAYER_SEAT
+from engine.cards import card_label
+from engine.protocol import GameModule
+from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import (
     Game,
 )
 
 
 def describe_action(
-    action: Any, seat: int, num_players: int, *, player: str | None = None
+    action: Any,
+    seat: int,
+    num_players: int,
+    *,
+    module: GameModule,
+    player: str | None = None,
 ) -> tuple[str, str]:
     """The action as a sentence, Dutch and English, the seat's name its subject ("Noord
-    gooit ♠10 weg" / "North discarded 10♠"): the game module's ``describe(action) ->
-    (nl, en)`` (worded to fit every seat, "Jij"/"You" included) where it has one, else
-    the action's JSON after the name and a colon. ``player`` names the player's seat
-    (``player_name_for``), else it is "Jij"/"You"."""
+    gooit ♠10 weg" / "North discarded 10♠"): the name, then the game module's
+    ``describe(action) -> (nl, en)`` (worded to fit every seat, "Jij"/"You" included).
+    ``player`` names the player's seat (``player_name_for``), else it is "Jij"/"You"."""
     names_nl = seat_names("nl", num_players, player=player)
     names_en = seat_names("en", num_players, player=player)
-    describe = getattr(sys.modules.get(type(action).__module__), "describe", None)
-    if callable(describe):
-        nl, en = describe(action)
-        return f"{names_nl[seat]} {nl}", f"{names_en[seat]} {en}"
-    body = action.to_json()
-    text = " ".join(f"{v}" for v in body.values())
-    return f"{names_nl[seat]}: {text}", f"{names_en[seat]}: {text}"
+    nl, en = module.describe(action)
+    return f"{names_nl[seat]} {nl}", f"{names_en[seat]} {en}"
 
 
 def hand_text(*, game: str, codes: Sequence[str], language: str, trump: str | None = None) -> str:
-    """A hand as a person reads it: in the table's order (Jokeren: ``jokeren_display_order``;
-    Klaverjas: ``display_order`` with the trump, or while bidding the proposed trump, first),
-    each card by ``engine.cards.card_label`` in the language: "♠2 ♠B ♥A joker"."""
-    if game == "klaverjas":
-        suit = SUITS.index(trump) if trump else None
-        ordered = [klaverjas_code(c) for c in display_order([klaverjas_id(c) for c in codes], suit)]
-    else:
-        ordered = [CARD_CODE[c] for c in jokeren_display_order(ids_of_codes(codes))]
+    """A hand as a person reads it: in the table's order (the game module's
+    ``hand_in_table_order``; Klaverjas: the trump, or while bidding the proposed trump,
+    first), each card by ``engine.cards.card_label`` in the language: "♠2 ♠B ♥A joker"."""
+    ordered = module_of(game).hand_in_table_order(codes, trump=trump)
     return " ".join(card_label(c, language) for c in ordered)
 
 

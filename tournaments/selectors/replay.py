@@ -13,7 +13,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from engine import dealing, record
-from engine.cards import card_code, klaverjas_code
 from engine.protocol import GameModule
 from tournaments.errors import TournamentNotOpen
 from tournaments.games import PLAYER_SEAT, PlayedRound, current_round, module_of
@@ -149,7 +148,8 @@ def game_replay(*, game: Game, round_index: int, player: str | None = None) -> l
     replay = _replay_stored(game, module, variant, stored)
     frames = [Frame(None, None, False, "", "", replay.deal, n)]
     for i, (done, state) in enumerate(zip(replay.actions, replay.states, strict=True)):
-        nl, en = describe_action(module.action_from_json(done.action), done.seat, n, player=player)
+        action = module.action_from_json(done.action)
+        nl, en = describe_action(action, done.seat, n, module=module, player=player)
         frames.append(Frame(stored.first_seq + i, done.seat, done.by_bot, nl, en, state, n))
     return frames
 
@@ -159,10 +159,11 @@ _OWN_KEYS = frozenset({"hand", "hand_codes", "legal_actions"})
 
 
 def _hand_codes(game: str, state: Any, seat: int) -> list[str]:
-    """The codes ("7h", "**") of a seat's hand, read straight from the state."""
-    code = {"jokeren": card_code, "klaverjas": klaverjas_code}.get(game)
-    if code is None or not hasattr(state, "hands"):
+    """The codes ("7h", "**") of a seat's hand, read straight from the state (the game
+    module's ``card_code``)."""
+    if not hasattr(state, "hands"):
         return list(state.observation(seat)["hand_codes"])
+    code = module_of(game).card_code
     return [code(c) for c in state.hands[seat]]
 
 

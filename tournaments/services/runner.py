@@ -164,7 +164,7 @@ def run_record(
         if run.recorded is not None:
             run.recorded.append(record.RecordedAction(seat, run.actions[-1], by_bot))
         return
-    nl, en = describe_action(action, seat, run.variant.num_players)
+    nl, en = describe_action(action, seat, run.variant.num_players, module=run.module)
     observation = _observe(run)
     delta = observation_delta(run.shown, observation)
     _log_delta(run, delta)

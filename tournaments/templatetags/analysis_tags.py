@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from django import template
 
 from engine.cards import (
-    CARD_CODE,
     SUIT_NAMES_EN,
     SUIT_NAMES_NL,
     SUITS,
     card_label,
-    klaverjas_code,
     language_of,
 )
 from tournaments import services
@@ -115,30 +113,20 @@ def seen_position(seen: Mapping[str, Any] | None, language: str) -> SeenPosition
     ``None`` without one."""
     if not seen:
         return None
-    game = str(seen.get("game", ""))
+    module = services.module_of(str(seen.get("game", "")))
     counts = [int(c) for c in seen.get("hand_counts", [])]
     names = services.seat_names(language, len(counts))
     codes = [str(c) for c in seen.get("hand_codes", [])]
     trump = seen.get("trump")
     hand = services.hand_text(
-        game=game, codes=codes, language=language, trump=trump or seen.get("proposed_trump")
+        game=module.GAME, codes=codes, language=language, trump=trump or seen.get("proposed_trump")
     )
-    view = SeenPosition(
-        hand=[_seen(label) for label in hand.split()],
-        hand_codes=codes,
-        others=[(names[s], n) for s, n in enumerate(counts) if s != services.PLAYER_SEAT],
-    )
-    if game == "klaverjas":
-        trick = seen.get("trick") or {}
-        return replace(
-            view,
-            trump=_suit_name(trump, language),
-            proposed_trump=_suit_name(seen.get("proposed_trump"), language),
-            trick=[
-                (names[int(p["seat"])], _seen(card_label(klaverjas_code(int(p["card"])), language)))
-                for p in trick.get("plays", [])
-            ],
-        )
+
+    def card(card_id: Any) -> SeenCard:
+        return _seen(card_label(module.card_code(int(card_id)), language))
+
+    # What the observation holds, whichever game it is of: the trump and the trick so far
+    # (Klaverjas), the open pile's top card and the melds on the table (Jokeren).
     top = seen.get("open_top")
     melds = []
     for meld in seen.get("table", []):
@@ -147,8 +135,14 @@ def seen_position(seen: Mapping[str, Any] | None, language: str) -> SeenPosition
             label = card_label(code, language)
             cards.append(_seen(f"{label} ({card_label(sf, language)})" if sf else label))
         melds.append((names[int(meld["owner"])], cards))
-    return replace(
-        view,
-        open_top=_seen(card_label(CARD_CODE[int(top)], language)) if top is not None else None,
+    trick = seen.get("trick") or {}
+    return SeenPosition(
+        hand=[_seen(label) for label in hand.split()],
+        hand_codes=codes,
+        others=[(names[s], n) for s, n in enumerate(counts) if s != services.PLAYER_SEAT],
+        open_top=card(top) if top is not None else None,
         melds=melds,
+        trump=_suit_name(trump, language),
+        proposed_trump=_suit_name(seen.get("proposed_trump"), language),
+        trick=[(names[int(p["seat"])], card(p["card"])) for p in trick.get("plays", [])],
     )
