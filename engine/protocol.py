@@ -33,6 +33,7 @@
   the rounds so far (seed 001, "het formulier"), or ``None`` where the game has none;
 - ``describe_advice(action)``: an action in card terms, Dutch and English, as what a
   player "would have done" ("8♥ aangelegd" / "laid off 8♥"), for the analysis.
+- optional, a game with melds (Jokeren): ``meld_readings_json(cards)``, how ids read as a meld.
 
 A round state is immutable; ``apply`` returns a new one. See ``RoundState`` below.
 """
