@@ -341,12 +341,14 @@ def meld_readings(cards: Sequence[int]) -> list[Meld]:
     joker stands for one definite card; in a group a suit the group lacks, in a run its
     place), each a ``Meld`` (``owner=-1``) in table order; empty when they form no meld.
 
-    ``check_meld`` judges every reading: the first is its own choice when no joker is
-    named (docs/rules.md §7 Jokeren 9: the first free choice); the others follow in the
-    same preference: the melds of that kind first (the other kind only for one natural
-    card with jokers); a group's jokers by the suits they take, in the order c d h s; a
-    run with its natural ace low before one with it high, then the jokers as high as they
-    go (the run's low end from high to low). Selections without a joker have one reading.
+    ``check_meld`` judges every naming of the jokers tried (in a group the suits it
+    lacks, in a run every window of places that holds the natural cards). The first
+    reading is its own choice when no joker is named (docs/rules.md §7 Jokeren 9: the
+    first free choice); the others follow in the same preference: the melds of that kind
+    first (the other kind only for one natural card with jokers); a group's jokers by the
+    suits they take, in the order c d h s; a run with its natural ace low before one with
+    it high, then the jokers as high as they go (the run's low end from high to low).
+    Selections without a joker have one reading.
     """
     n = len(cards)
     if n < 3 or n > MAX_RUN or len(set(cards)) != n:
@@ -358,26 +360,34 @@ def meld_readings(cards: Sequence[int]) -> list[Meld]:
     jokers = [c for c in cards if not CARD_RANK[c]]
     if first is None or not jokers:
         return [] if first is None else [first]
-    naturals = [c for c in cards if CARD_RANK[c]]
-    ranks = {CARD_RANK[c] for c in naturals}
-    suits = {CARD_SUIT[c] for c in naturals}
-    held = {(CARD_RANK[c], CARD_SUIT[c]) for c in naturals}
-    # what a joker may stand for: a card of the group's rank, or of the run's suit
-    options: set[tuple[int, int]] = set()
-    if len(ranks) == 1:
-        options.update((next(iter(ranks)), s) for s in range(4))
+    ranks = {CARD_RANK[c] for c in cards if CARD_RANK[c]}
+    suits = {CARD_SUIT[c] for c in cards if CARD_RANK[c]}
+    # the namings to try: in a group the jokers take suits it lacks; in a run a window of
+    # consecutive places (1 = low ace .. 14 = high ace) holding the natural cards, the
+    # jokers its other places
+    namings: list[list[tuple[int, int]]] = []
+    if len(ranks) == 1 and n <= MAX_GROUP:
+        rank = next(iter(ranks))
+        missing = [s for s in range(4) if s not in suits]
+        for chosen in combinations(missing, len(jokers)):
+            namings.append([(rank, s) for s in chosen])
     if len(suits) == 1:
-        options.update((r, next(iter(suits))) for r in range(1, 14))
-    named = sorted(options - held)
+        suit = next(iter(suits))
+        for low in range(1, 16 - n):
+            high = low + n - 1
+            places = {r if low <= r <= high else 14 if r == 1 and high == 14 else 0 for r in ranks}
+            free = [p for p in range(low, high + 1) if p not in places]
+            if 0 not in places and len(free) == len(jokers):
+                namings.append([(1 if p == 14 else p, suit) for p in free])
     readings: dict[tuple[str, tuple[int, ...], tuple[StandsFor, ...]], Meld] = {}
-    for chosen in combinations(named, len(jokers)):
+    for naming in namings:
         sfs: list[StandsFor] = []
         k = 0
         for c in cards:
             if CARD_RANK[c]:
                 sfs.append(None)
             else:
-                sfs.append(chosen[k])
+                sfs.append(naming[k])
                 k += 1
         meld = analyse(cards, sfs)
         if meld is not None:

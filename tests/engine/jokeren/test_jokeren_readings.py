@@ -5,11 +5,12 @@ and §7 Jokeren 9 (the first free choice, which the table proposes)."""
 from __future__ import annotations
 
 import random
+from itertools import combinations, product
 
 import pytest
 from jokeren_helpers import ids
 
-from engine.cards import CARD_CODE, card_id_of
+from engine.cards import CARD_CODE, CARD_RANK, CARD_SUIT, card_id_of
 from engine.jokeren import Meld, check_meld, meld_readings, meld_readings_json
 from engine.jokeren.melds import InvalidMeld, stands_for_from_json
 
@@ -161,6 +162,36 @@ def test_every_reading_is_a_meld_the_engine_lays_as_read_the_first_its_own_choic
             for c, sf in zip(meld.cards, meld.stands_for, strict=True):
                 assert (sf is None) == (c % 54 < 52)
     assert seen_several > 20
+
+
+def test_no_naming_of_the_jokers_that_the_engine_accepts_is_missing() -> None:
+    """Every way to name the jokers (each a different card of a natural card's rank or
+    suit: a group's or a run's) that ``check_meld`` accepts is one of the readings."""
+    for cards in random_selections(150):
+        if len(cards) < 3:
+            continue
+        naturals = [c for c in cards if CARD_RANK[c]]
+        jokers = len(cards) - len(naturals)
+        keys = {(CARD_RANK[c], CARD_SUIT[c]) for c in naturals}
+        names = sorted(
+            {
+                (r, s)
+                for r0, s0 in keys
+                for r, s in product(range(1, 14), range(4))
+                if r == r0 or s == s0
+            }
+            - keys
+        )
+        accepted = set()
+        for chosen in combinations(names, jokers):
+            named = iter(chosen)
+            sfs = [None if CARD_RANK[c] else next(named) for c in cards]
+            try:
+                meld = check_meld(cards, sfs)
+            except InvalidMeld:
+                continue
+            accepted.add(shown(meld))
+        assert {shown(m) for m in meld_readings(cards)} >= accepted, [CARD_CODE[c] for c in cards]
 
 
 def test_the_order_of_the_selection_does_not_matter() -> None:
