@@ -79,6 +79,8 @@ def test_a_joker_at_the_open_end_of_a_run_goes_high_first() -> None:
     """2s 3s **: the joker is 4s (the high end, proposed) or the low ace."""
     assert readings("2s 3s **") == ["run: 2s 3s [4s]", "run: [As] 2s 3s"]
     assert readings("Qd Kd **") == ["run: Qd Kd [Ad]", "run: [Jd] Qd Kd"]
+    assert readings("Ks ** Qs") == ["run: Qs Ks [As]", "run: [Js] Qs Ks"]
+    assert readings("** 5h 6h") == ["run: 5h 6h [7h]", "run: [4h] 5h 6h"]
 
 
 def test_the_ace_is_high_or_low_never_both_and_never_wrapping() -> None:
