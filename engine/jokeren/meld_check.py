@@ -413,9 +413,9 @@ def _reading_order(meld: Meld, first_kind: str) -> tuple[int, int, int, tuple[in
     """The sort key of a reading after the first (``meld_readings``)."""
     jokers = tuple(x[1] for x in meld.stands_for if x is not None)
     if meld.kind == "group":
-        return (meld.kind != first_kind, 0, 0, tuple(sorted(jokers)))
+        return (int(meld.kind != first_kind), 0, 0, tuple(sorted(jokers)))
     ace_high = int(meld.high == 14 and meld.stands_for[-1] is None)
-    return (meld.kind != first_kind, ace_high, -meld.low, ())
+    return (int(meld.kind != first_kind), ace_high, -meld.low, ())
 
 
 # --- notation helpers (``python -m engine meld``) --------------------------------------
