@@ -46,7 +46,10 @@
 - ``VARIANT_FIELDS``: each setting of the variant that the organizer's form shows, as an
   ``engine.fields.FieldSpec``: its label and help ``(nl, en)``, when it applies, the words
   of its values, the whole numbers it allows, ``normal_item`` for a list of items to
-  choose from (Jokeren's contracts).
+  choose from (Jokeren's contracts);
+- ``meld_readings_json(cards)``: how card ids read as one new meld, each reading the cards
+  in table order and what each joker stands for, the engine's own choice first; ``None``
+  for a game without melds (Klaverjas).
 
 Every text is a pair ``(nl, en)``: the engine knows no Django, the site shows the one of
 the page's language. ``engine.registry.MODULES`` holds each module typed as a
@@ -197,6 +200,8 @@ class GameModule(Protocol):
     def describe_advice(self, action: Any) -> tuple[str, str]: ...
 
     def card_code(self, card: int) -> str: ...
+
+    def meld_readings_json(self, cards: Sequence[int]) -> list[dict[str, Any]] | None: ...
 
     def hand_in_table_order(
         self, codes: Sequence[str], *, trump: str | None = ...

@@ -28,6 +28,7 @@ from common import auth
 from tournaments import analysis, json_input, permissions, services
 from tournaments.models import Game, Tournament
 from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import table
 from tournaments.series import bot_user_ids
 
 #: The largest request body the API reads (a move is well under 1 KiB).
@@ -336,6 +337,39 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
             "text_en": hint.text_en,
         }
     )
+
+
+#: The most card ids a meld-readings question names (a meld holds at most 13 cards).
+MAX_READING_CARDS = 20
+
+
+@api_view("GET")
+def game_meld_readings(request: HttpRequest, game_id: int) -> JsonResponse:
+    """GET ?cards=1,2,53: every way these cards of your hand read as one new meld (what
+    each joker stands for), the engine's own choice first; see docs/api.md. A game
+    without melds is 404."""
+    if not permissions.is_logged_in(request.user):
+        return forbidden_response()
+    game = _own_game(request, game_id)
+    text = request.GET.get("cards", "")
+    parts = text.split(",")
+    if not text or len(parts) > MAX_READING_CARDS or not all(p.isdigit() for p in parts):
+        return error_response(
+            _fail(
+                _("cards must be card ids separated by commas (at most %(max)s)."),
+                "invalid_parameter",
+                400,
+                max=MAX_READING_CARDS,
+            )
+        )
+    cards = [int(p) for p in parts]
+    try:
+        readings = table.game_meld_readings(game=game, cards=cards)
+    except services.ServiceError as exc:
+        return error_response(exc)
+    if readings is None:
+        raise Http404
+    return JsonResponse({"cards": cards, "readings": readings})
 
 
 @api_view("POST")

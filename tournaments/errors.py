@@ -101,6 +101,12 @@ class NothingToUndo(ServiceError):
     code = "nothing_to_undo"
 
 
+class CardNotInHand(ServiceError):
+    """A card the player does not hold now (the table asked about a card not in hand)."""
+
+    code = "card_not_in_hand"
+
+
 class StaleMove(ServiceError):
     """The move quotes a ``seq`` that is not the game's current one (stale or repeated)."""
 

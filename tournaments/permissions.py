@@ -312,6 +312,7 @@ ROUTES: dict[str, str] = {
     "api_game_move": "may_view_game",
     "api_game_hint": "may_view_game",
     "api_game_undo": "may_view_game",
+    "api_game_meld_readings": "may_view_game",
     "api_tournament_standings": "results_visibility",
     "api_not_found": PUBLIC,
 }

@@ -76,6 +76,11 @@ urlpatterns = [
     path("api/games/<int:game_id>/hint/", api.game_hint, name="api_game_hint"),
     path("api/games/<int:game_id>/undo/", api.game_undo, name="api_game_undo"),
     path(
+        "api/games/<int:game_id>/meld-readings/",
+        api.game_meld_readings,
+        name="api_game_meld_readings",
+    ),
+    path(
         "api/tournaments/<int:tournament_id>/standings/",
         api.tournament_standings,
         name="api_tournament_standings",

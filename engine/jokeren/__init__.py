@@ -10,7 +10,8 @@ Use::
 
 - ``variants``: ``Variant`` (frozen), ``Contract``, ``PRESETS``, ``variant_from_json``;
 - ``melds``: ``Meld``, ``check_meld``, ``meld_verdict``, ``is_meld``, ``melds_in``,
-  ``can_lay_off``, ``lay_off``, ``swap_joker``;
+  ``meld_readings`` (how a selection reads as a new meld; ``meld_readings_json`` for the
+  site), ``can_lay_off``, ``lay_off``, ``swap_joker``;
 - ``actions``: ``Draw``, ``LayMelds``, ``LayOff``, ``SwapJoker``, ``Discard``,
   ``action_from_json``, ``move_key`` (which actions are the same move), ``describe`` and
   ``describe_advice`` (an action in words) and one ``IllegalMove`` subclass per broken
@@ -68,6 +69,8 @@ from engine.jokeren.melds import (
     can_lay_off,
     check_meld,
     is_meld,
+    meld_readings,
+    meld_readings_json,
     meld_verdict,
     melds_in,
 )
@@ -139,6 +142,8 @@ __all__ = [
     "game_parts",
     "hand_in_table_order",
     "is_meld",
+    "meld_readings",
+    "meld_readings_json",
     "meld_verdict",
     "melds_in",
     "move_key",

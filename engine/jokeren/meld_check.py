@@ -7,6 +7,7 @@ notation helpers of ``python -m engine meld``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
@@ -330,6 +331,91 @@ def _make_run(cards: Sequence[int], sf: tuple[StandsFor, ...], suit: int, owner:
         "heer-aas-2 mag niet).",
         "A run's cards are consecutive (ace low or high, never wrapping: K-A-2 is no run).",
     )
+
+
+# --- the readings of a selection --------------------------------------------------------
+
+
+def meld_readings(cards: Sequence[int]) -> list[Meld]:
+    """Every way the cards ``cards`` lie as one new meld (docs/rules.md §2: on the table a
+    joker stands for one definite card; in a group a suit the group lacks, in a run its
+    place), each a ``Meld`` (``owner=-1``) in table order; empty when they form no meld.
+
+    ``check_meld`` judges every naming of the jokers tried (in a group the suits it
+    lacks, in a run every window of places that holds the natural cards). The first
+    reading is its own choice when no joker is named (docs/rules.md §7 Jokeren 9: the
+    first free choice); the others follow in the same preference: the melds of that kind
+    first (the other kind only for one natural card with jokers); a group's jokers by the
+    suits they take, in the order c d h s; a run with its natural ace low before one with
+    it high, then the jokers as high as they go (the run's low end from high to low).
+    Selections without a joker have one reading.
+    """
+    n = len(cards)
+    if n < 3 or n > MAX_RUN or len(set(cards)) != n:
+        return []
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < len(CARD_RANK):
+            return []
+    first = analyse(cards)
+    jokers = [c for c in cards if not CARD_RANK[c]]
+    if first is None or not jokers:
+        return [] if first is None else [first]
+    ranks = {CARD_RANK[c] for c in cards if CARD_RANK[c]}
+    suits = {CARD_SUIT[c] for c in cards if CARD_RANK[c]}
+    # the namings to try: in a group the jokers take suits it lacks; in a run a window of
+    # consecutive places (1 = low ace .. 14 = high ace) holding the natural cards, the
+    # jokers its other places
+    namings: list[list[tuple[int, int]]] = []
+    if len(ranks) == 1 and n <= MAX_GROUP:
+        rank = next(iter(ranks))
+        missing = [s for s in range(4) if s not in suits]
+        for chosen in combinations(missing, len(jokers)):
+            namings.append([(rank, s) for s in chosen])
+    if len(suits) == 1:
+        suit = next(iter(suits))
+        for low in range(1, 16 - n):
+            high = low + n - 1
+            places = {r if low <= r <= high else 14 if r == 1 and high == 14 else 0 for r in ranks}
+            free = [p for p in range(low, high + 1) if p not in places]
+            if 0 not in places and len(free) == len(jokers):
+                namings.append([(1 if p == 14 else p, suit) for p in free])
+    readings: dict[tuple[str, tuple[int, ...], tuple[StandsFor, ...]], Meld] = {}
+    for naming in namings:
+        sfs: list[StandsFor] = []
+        k = 0
+        for c in cards:
+            if CARD_RANK[c]:
+                sfs.append(None)
+            else:
+                sfs.append(naming[k])
+                k += 1
+        meld = analyse(cards, sfs)
+        if meld is not None:
+            readings.setdefault((meld.kind, meld.cards, meld.stands_for), meld)
+    readings.pop((first.kind, first.cards, first.stands_for), None)
+    rest = sorted(readings.values(), key=lambda m: _reading_order(m, first.kind))
+    return [first, *rest]
+
+
+def meld_readings_json(cards: Sequence[int]) -> list[dict[str, Any]]:
+    """``meld_readings(cards)`` as JSON, for a table that asks how a selection reads as a
+    new meld: per reading ``{"kind", "cards", "codes", "stands_for"}`` (``Meld.to_json``
+    without the owner; ``stands_for`` a code per joker, ``null`` per natural card)."""
+    out = []
+    for meld in meld_readings(cards):
+        shown = meld.to_json()
+        del shown["owner"]
+        out.append(shown)
+    return out
+
+
+def _reading_order(meld: Meld, first_kind: str) -> tuple[int, int, int, tuple[int, ...]]:
+    """The sort key of a reading after the first (``meld_readings``)."""
+    jokers = tuple(x[1] for x in meld.stands_for if x is not None)
+    if meld.kind == "group":
+        return (int(meld.kind != first_kind), 0, 0, tuple(sorted(jokers)))
+    ace_high = int(meld.high == 14 and meld.stands_for[-1] is None)
+    return (int(meld.kind != first_kind), ace_high, -meld.low, ())
 
 
 # --- notation helpers (``python -m engine meld``) --------------------------------------

@@ -51,6 +51,8 @@ from engine.jokeren.meld_check import (
     ids_of_codes,
     is_meld,
     meld_from_json,
+    meld_readings,
+    meld_readings_json,
     meld_verdict,
 )
 from engine.jokeren.meld_search import (
@@ -89,6 +91,8 @@ __all__ = [
     "materialize_many",
     "meld_from_json",
     "meld_patterns",
+    "meld_readings",
+    "meld_readings_json",
     "meld_verdict",
     "melds_in",
     "pattern_spec",

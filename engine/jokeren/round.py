@@ -18,7 +18,6 @@ from engine.errors import IllegalMove, NotYourTurn, RoundOver
 from engine.jokeren.actions import (
     DISCARDS,
     DRAW_OPEN,
-    DRAW_STOCK,
     Action,
     AlreadyDrew,
     CannotDiscardTakenCard,
@@ -32,7 +31,7 @@ from engine.jokeren.actions import (
     SwapJoker,
     move_key,
 )
-from engine.jokeren.lay_downs import lay_melds_options, table_play_actions
+from engine.jokeren.lay_downs import lay_melds_options
 from engine.jokeren.melds import InvalidMeld, Meld, check_meld, lay_off, lay_off_options, swap_joker
 from engine.jokeren.round_base import RoundBase
 from engine.jokeren.round_log import DISCARD_ENTRIES, STOCK_DRAWS, LogEntry, append_log
@@ -382,27 +381,11 @@ class JokerenState(RoundBase):
         ``LayOff`` (by card, meld, joker choice), every ``SwapJoker`` and every
         ``Discard`` (by card id).
         """
-        seat = self.current_player
-        if seat is None:
-            return []
-        if self.phase == "draw":
-            acts: list[Action] = [DRAW_STOCK]
-            pile = self.open_pile
-            if pile and has_other_kind(self.hands[seat], CARD_KIND[pile[-1]]):
-                acts.append(DRAW_OPEN)
-            return acts
-        hand = self.hands[seat]
-        taken = self.taken_from_open
+        if self.phase != "play" or self.first_cycle:
+            return self.actions_but_lay_melds()
         out: list[Action] = []
-        if not self.first_cycle:
-            out.extend(self.lay_melds_options())
-            if self.table and self.may_lay_off(seat):
-                out.extend(table_play_actions(hand, taken, self.table))
-        if taken is None:
-            out.extend([DISCARDS[c] for c in hand])
-        else:
-            kind = CARD_KIND[taken]
-            out.extend([DISCARDS[c] for c in hand if CARD_KIND[c] != kind])
+        out.extend(self.lay_melds_options())
+        out.extend(self.actions_but_lay_melds())
         return out
 
     def lay_melds_options(self) -> list[LayMelds]:

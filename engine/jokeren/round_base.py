@@ -14,12 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.cards import CARD_CODE, CARD_POINTS
-from engine.jokeren.actions import Action
+from engine.cards import CARD_CODE, CARD_KIND, CARD_POINTS
+from engine.jokeren.actions import DISCARDS, DRAW_OPEN, DRAW_STOCK, Action
+from engine.jokeren.lay_downs import table_play_actions
 from engine.jokeren.melds import Meld
 from engine.jokeren.observation import JokerenObservation, SeatView
 from engine.jokeren.round_log import LOG_CHUNK, Log, LogNode, entry_json, flat, linked_log
-from engine.jokeren.turns import EndReason, Phase, melding_rights
+from engine.jokeren.turns import EndReason, Phase, has_other_kind, melding_rights
 from engine.jokeren.variants import Contract, Variant
 
 _new = object.__new__
@@ -109,6 +110,34 @@ class RoundBase:
         """Whether ``seat``'s next lay-down must meet the opening requirement."""
         return self.variant.opening != "none" and not self.out[seat]
 
+    def actions_but_lay_melds(self) -> list[Action]:
+        """Every legal action of the player to move but the ``LayMelds``, in the order
+        ``legal_actions`` lists them (docs/rules.md §2-§3): in the draw phase
+        ``Draw("stock")`` and, unless taking it would leave nothing to discard,
+        ``Draw("open")``; after the draw every ``LayOff`` (by card, meld, joker choice) and
+        ``SwapJoker`` the player may make now, then every ``Discard`` (by card id; never
+        the card taken from the open pile this turn, nor a copy of it)."""
+        seat = self.current_player
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.phase == "draw":
+            acts: list[Action] = [DRAW_STOCK]
+            pile = self.open_pile
+            if pile and has_other_kind(hand, CARD_KIND[pile[-1]]):
+                acts.append(DRAW_OPEN)
+            return acts
+        taken = self.taken_from_open
+        out: list[Action] = []
+        if self.table and self.may_lay_off(seat):
+            out.extend(table_play_actions(hand, taken, self.table))
+        if taken is None:
+            out.extend([DISCARDS[c] for c in hand])
+        else:
+            kind = CARD_KIND[taken]
+            out.extend([DISCARDS[c] for c in hand if CARD_KIND[c] != kind])
+        return out
+
     # --- results -------------------------------------------------------------------------
 
     def scores(self) -> list[int]:
@@ -188,10 +217,17 @@ class RoundBase:
         )
 
     def observation(self, seat: int, *, log: bool = True) -> dict[str, Any]:
-        """What ``seat`` may see, as JSON (shape in the module text); ``log=False`` leaves
-        out the public log (its ``"log"`` key), which ``log_json`` gives from any entry on:
-        it only grows within a round, so a caller that has shown its first entries needs
-        only the new ones."""
+        """What ``seat`` may see, as JSON (shape in ``engine.jokeren.state``); ``log=False``
+        leaves out the public log (its ``"log"`` key), which ``log_json`` gives from any
+        entry on: it only grows within a round, so a caller that has shown its first
+        entries needs only the new ones.
+
+        ``"legal_actions"``: for the player to move (else ``[]``) the JSON of every legal
+        action but the new melds, ``actions_but_lay_melds`` in ``legal_actions``' order:
+        the draws, the lay-offs (one per joker choice), the joker swaps and the discards.
+        New melds (``lay_melds``) are not listed: any selection of the hand may be one, and
+        ``meld_readings`` reads a selection; the engine judges a lay-down when it is made.
+        Every card listed is in the seat's own hand or on the table."""
         if not 0 <= seat < self.variant.num_players:
             raise ValueError(f"no seat {seat} at this table")
         hand = self.hands[seat]
@@ -226,6 +262,11 @@ class RoundBase:
             "opening_points": self.variant.opening_points,
             "reshuffles": self.reshuffles,
             "log": None,
+            "legal_actions": (
+                [a.to_json() for a in self.actions_but_lay_melds()]
+                if seat == self.current_player
+                else []
+            ),
             "is_terminal": self.is_terminal,
             "winner": self.winner,
             "end_reason": self.end_reason,

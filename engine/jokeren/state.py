@@ -64,6 +64,8 @@ Observation JSON (``observation(seat)``; ``observe(seat)`` gives the same as a t
               {"type": "complete", "seat": owner, "cards": [ids], "to": "open_pile" | "removed"},
               {"type": "reshuffle", "k": k, "cards": n},
               {"type": "end", "winner": seat | null, "reason": "out" | "stock" | "turn_limit"}],
+      "legal_actions": [{action JSON}, ...],  # the seat to move only, else []: every
+                            # legal action but lay_melds, in legal_actions()' order
       "is_terminal": bool, "winner": seat | null, "end_reason": null | "out" | ...,
       "scores": [per seat] | null,    # only once the round is over
       "final_hands": [[ids] per seat] | null   # once over, every hand is shown (seed 001)
@@ -71,6 +73,12 @@ Observation JSON (``observation(seat)``; ``observe(seat)`` gives the same as a t
 
 The log never shows a card drawn from the stock; a ``lay_melds`` is logged with every
 joker's card filled in (as laid on the table).
+
+``legal_actions`` (``actions_but_lay_melds``) lists the draws, every ``lay_off`` (one per
+joker choice), ``swap_joker`` and ``discard`` the seat to move may make, so a table offers
+exactly these; new melds are not listed (any selection of the hand may be one: the engine
+judges a ``lay_melds`` when it is made, and ``engine.jokeren.melds.meld_readings`` gives
+how a selection reads as a meld). Only the seat's own cards and the table's appear in it.
 
 This module gathers the round's public names from the modules that own them:
 ``engine.jokeren.round`` (``JokerenState``: applying actions, the legal actions) on

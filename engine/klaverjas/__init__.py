@@ -5,8 +5,8 @@
 ``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
 ``bot_action``, ``simplest_action``, ``results``, ``deal_summary``, ``game_parts``,
 ``score_sheet_of``, ``describe``, ``describe_advice``, ``card_code``,
-``hand_in_table_order``, ``TABLE_CSS``, ``VARIANT_FIELDS``, ``TITLE``; plus the variant,
-state, action and error types and ``trick_roem``.
+``hand_in_table_order``, ``meld_readings_json``, ``TABLE_CSS``, ``VARIANT_FIELDS``,
+``TITLE``; plus the variant, state, action and error types and ``trick_roem``.
 
 Modules: ``variants`` (settings, presets), ``rules`` (card order and points, trick winner,
 legal cards), ``roem``, ``actions``, ``errors``, ``state`` (deal, bidding, play, scoring,
@@ -84,7 +84,7 @@ from engine.klaverjas.state import (
     score_round,
     state_from_json,
 )
-from engine.klaverjas.table import TABLE_CSS, card_code, hand_in_table_order
+from engine.klaverjas.table import TABLE_CSS, card_code, hand_in_table_order, meld_readings_json
 from engine.klaverjas.variant_fields import TITLE, VARIANT_FIELDS
 from engine.klaverjas.variants import AMSTERDAMS, PRESETS, ROTTERDAMS, Variant, variant_from_json
 
@@ -149,6 +149,7 @@ __all__ = [
     "game_parts",
     "hand_in_table_order",
     "legal_cards",
+    "meld_readings_json",
     "new_round",
     "results",
     "score_round",

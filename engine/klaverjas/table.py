@@ -1,5 +1,5 @@
 """What the site's card table and its pages need of a Klaverjas round to show it: a card's
-code, a hand in the table's order, the table's stylesheet."""
+code, a hand in the table's order, the table's stylesheet; no melds."""
 
 from __future__ import annotations
 
@@ -24,3 +24,9 @@ def hand_in_table_order(codes: Sequence[str], *, trump: str | None = None) -> li
     suit's letter, or while bidding the proposed one (``None``: none yet)."""
     suit = SUITS.index(trump) if trump else None
     return [klaverjas_code(c) for c in display_order([klaverjas_id(c) for c in codes], suit)]
+
+
+def meld_readings_json(cards: Sequence[int]) -> None:
+    """How cards read as a new meld: Klaverjas has no melds (``None``: the site answers
+    the question with a 404)."""
+    return None

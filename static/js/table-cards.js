@@ -1,4 +1,6 @@
-// Cards and melds for the Jokeren table: notation, names, sorting and the joker choices.
+// Cards for the card tables: notation, names and sorting (display only: the rules, what
+// fits where and how a selection reads as a meld, are the engine's; the table reads them
+// from the observation's legal_actions and the meld-readings API, docs/api.md).
 //
 // Card ids follow engine/cards.py: per deck the suits c d h s, each A..K, then two
 // jokers; ids 0..53 are the first deck, 54..107 the second. Codes are "7h", "Td", "**".
@@ -28,11 +30,6 @@ export function cardInfo(card) {
   const rank = RANKS.indexOf(text[0].toUpperCase()) + 1;
   const suit = text[1].toLowerCase();
   return { id: null, rank, suit, code: RANKS[rank - 1] + suit, joker: false };
-}
-
-/** Code of a rank (1..14, 14 = high ace) and suit letter. */
-export function codeOf(rank, suit) {
-  return RANKS[(rank - 1) % 13] + suit;
 }
 
 /** Text of a rank as printed on a card ("10", and the page's letters for J Q K A). */
@@ -83,180 +80,6 @@ export function sortHand(ids, mode) {
     for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return ka[i] - kb[i];
     return 0;
   });
-}
-
-function combinations(items, k) {
-  if (k === 0) return [[]];
-  const out = [];
-  items.forEach((item, i) => {
-    for (const rest of combinations(items.slice(i + 1), k - 1)) out.push([item, ...rest]);
-  });
-  return out;
-}
-
-/**
- * Every way the selected cards can lie as one new meld, as
- * `{kind, cards: [ids in table order], standsFor: [code | null per card]}` (table order as
- * the engine keeps it: a run low to high, a group in suit order c d h s).
- * A joker stands for one definite card (docs/rules.md §2): in a group a missing suit, in a
- * run its place. Only selections with jokers have more than one way. The first entry
- * is the proposal; an empty list means the cards are no meld (the server says why).
- */
-export function meldOptions(ids, maxRun = 13) {
-  const cards = ids.map(cardInfo);
-  const naturals = cards.filter((c) => !c.joker);
-  const jokers = cards.filter((c) => c.joker);
-  const n = cards.length;
-  if (n < 3 || naturals.length === 0) return [];
-  const options = [];
-
-  // Runs: one suit, distinct ranks, consecutive with the jokers filling the gaps.
-  const suit = naturals[0].suit;
-  if (n <= maxRun && naturals.every((c) => c.suit === suit)) {
-    const ranks = naturals.map((c) => c.rank);
-    if (new Set(ranks).size === ranks.length) {
-      // Highest start first: a joker at the open end of a run extends it upwards.
-      for (let start = 14 - n + 1; start >= 1; start -= 1) {
-        const end = start + n - 1;
-        const place = (r) => (r >= start && r <= end ? r : r === 1 && end === 14 ? 14 : null);
-        const placed = ranks.map(place);
-        if (placed.some((p) => p === null)) continue;
-        const free = [];
-        for (let r = start; r <= end; r += 1) if (!placed.includes(r)) free.push(r);
-        let j = 0;
-        let k = 0;
-        const positions = cards.map((c) => (c.joker ? free[j++] : placed[k++]));
-        const laid = ids
-          .map((id, i) => ({ id, pos: positions[i], joker: cards[i].joker }))
-          .sort((a, b) => a.pos - b.pos);
-        options.push({
-          kind: "run",
-          aceHigh: placed.includes(14),
-          cards: laid.map((x) => x.id),
-          standsFor: laid.map((x) => (x.joker ? codeOf(x.pos, suit) : null)),
-        });
-      }
-    }
-  }
-
-  // The engine's first free choice: a run with its ace low before one with it high;
-  // within each, the gaps filled and then upwards (the highest start, listed first).
-  const runs = options.splice(0).sort((a, b) => Number(a.aceHigh) - Number(b.aceHigh));
-
-  // Groups: one rank, different suits, three or four cards.
-  const groups = [];
-  const rank = naturals[0].rank;
-  if (n <= 4 && naturals.every((c) => c.rank === rank)) {
-    const suits = naturals.map((c) => c.suit);
-    if (new Set(suits).size === suits.length) {
-      const missing = [...SUITS].filter((s) => !suits.includes(s));
-      for (const chosen of combinations(missing, jokers.length)) {
-        let j = 0;
-        const laid = cards
-          .map((c, i) => ({ id: ids[i], suit: c.joker ? chosen[j++] : c.suit, joker: c.joker }))
-          .sort((a, b) => SUITS.indexOf(a.suit) - SUITS.indexOf(b.suit));
-        groups.push({
-          kind: "group",
-          cards: laid.map((x) => x.id),
-          standsFor: laid.map((x) => (x.joker ? codeOf(rank, x.suit) : null)),
-        });
-      }
-    }
-  }
-  // A lone natural card with jokers is a group first (as the engine reads it).
-  return naturals.length === 1 && n <= 4 ? [...groups, ...runs] : [...runs, ...groups];
-}
-
-/** The (rank, suit) each card of a table meld stands for; the ace of a run high or low. */
-export function meldRanks(meld) {
-  const ranks = meld.cards.map((card, i) => {
-    const sf = meld.stands_for ? meld.stands_for[i] : null;
-    const info = sf ? cardInfo(sf) : cardInfo(card);
-    return { rank: info.rank, suit: info.suit };
-  });
-  if (meld.kind === "run" && ranks.length > 1 && ranks[ranks.length - 1].rank === 1) {
-    ranks[ranks.length - 1].rank = 14;
-  }
-  return ranks;
-}
-
-/**
- * The cards a joker laid off onto a table meld may stand for, as codes; the first is
- * the proposal. Group: a missing suit. Run: one beyond either end (upwards first).
- */
-export function layOffJokerOptions(meld, maxRun = 13) {
-  const ranks = meldRanks(meld);
-  if (meld.kind === "group") {
-    if (ranks.length >= 4) return [];
-    const rank = ranks.find((r) => r.rank > 0).rank;
-    const used = ranks.map((r) => r.suit);
-    return [...SUITS].filter((s) => !used.includes(s)).map((s) => codeOf(rank, s));
-  }
-  if (ranks.length >= maxRun) return [];
-  const suit = ranks[0].suit;
-  const lo = ranks[0].rank;
-  const hi = ranks[ranks.length - 1].rank;
-  const out = [];
-  if (hi + 1 <= 14 && !(hi + 1 === 14 && lo === 1)) out.push(codeOf(hi + 1, suit));
-  if (lo - 1 >= 1 && !(lo - 1 === 1 && hi === 14)) out.push(codeOf(lo - 1, suit));
-  return out;
-}
-
-/** Whether a table meld holds a joker (so "Joker wisselen" can apply to it). */
-export function meldHasJoker(meld) {
-  return meld.cards.some((c) => cardInfo(c).joker);
-}
-
-/** Whether a natural card (id or code) fits onto a table meld as it lies (the engine's
- *  `lay_off_options`, docs/rules.md §2): a group of fewer than four takes its rank in a suit it
- *  lacks; a run of fewer than 13 takes the card below its low end or above its high end
- *  (the ace above a king, below a two). */
-export function fitsMeld(card, meld, maxRun = 13) {
-  const info = cardInfo(card);
-  if (info.joker) return layOffJokerOptions(meld, maxRun).length > 0;
-  const ranks = meldRanks(meld);
-  if (meld.kind === "group") {
-    if (ranks.length >= 4) return false;
-    const rank = ranks.find((r) => r.rank > 0).rank;
-    return info.rank === rank && !ranks.some((r) => r.suit === info.suit);
-  }
-  if (ranks.length >= maxRun || ranks[0].suit !== info.suit) return false;
-  const low = ranks[0].rank;
-  const high = low + ranks.length - 1;
-  return info.rank === low - 1 || (info.rank === 1 && high === 13) || info.rank === high + 1;
-}
-
-/** Whether a joker of the table meld stands for `card` (a natural card swaps for it). */
-function jokerPlaces(card, meld) {
-  const code = cardInfo(card).code;
-  return meld.cards.some((c, j) => cardInfo(c).joker && meld.stands_for?.[j] && cardInfo(meld.stands_for[j]).code === code);
-}
-
-/**
- * Where the card `card` of the hand may go now, from the player's observation (`obs`:
- * hand, table, taken_from_open, first_cycle, may_lay_off), as the engine's
- * `legal_actions` lists it: `{layOff: [meld indices], swap: [meld indices]}`.
- * Laying off and swapping need the first cycle over and the player allowed to lay off
- * (come out, as the variant asks); a card may leave the hand only while another card
- * that may be discarded stays (not the card taken from the open pile, nor a copy of it):
- * a swap brings a joker, which counts unless the taken card was a joker.
- */
-export function cardOptions(card, obs, maxRun = 13) {
-  const none = { layOff: [], swap: [] };
-  const table = obs.table ?? [];
-  if (obs.first_cycle || obs.may_lay_off === false || !table.length) return none;
-  const kind = (c) => cardInfo(c).code;
-  const taken = obs.taken_from_open;
-  const takenKind = taken === null || taken === undefined ? null : kind(taken);
-  const free = (obs.hand ?? []).filter((c) => kind(c) !== takenKind).length;
-  const left = free - (kind(card) !== takenKind ? 1 : 0);
-  const layOff = left >= 1 ? table.flatMap((meld, i) => (fitsMeld(card, meld, maxRun) ? [i] : [])) : [];
-  const jokerFree = takenKind !== JOKER ? 1 : 0;
-  const swap =
-    !cardInfo(card).joker && left + jokerFree >= 1
-      ? table.flatMap((meld, i) => (jokerPlaces(card, meld) ? [i] : []))
-      : [];
-  return { layOff, swap };
 }
 
 // --- Klaverjas hands (card codes "7h", "Jh", ...: ranks 7 8 9 T J Q K A) -------------------

@@ -1,5 +1,6 @@
-// The Jokeren card table: renders the entrant's view of a game and plays moves through
-// the JSON API (/api/games/<id>/ and /api/games/<id>/moves/, see the site's API notes).
+// The Jokeren card table: renders the entrant's view of a game and plays moves through the
+// JSON API (/api/games/<id>/, its moves/ and meld-readings/: docs/api.md). It keeps no rule:
+// the observation's legal_actions and the engine's readings of a selection say what fits.
 //
 // The page renders from the GET payload embedded in the template ("initial-state"), so
 // a reload resumes exactly. A move is one POST; its `events` (the entrant's own move,
@@ -32,9 +33,6 @@ import {
 import {
   cardInfo,
   cardName,
-  cardOptions,
-  layOffJokerOptions,
-  meldOptions,
   rankLabel,
   shortLabel,
   sortHand,
@@ -67,6 +65,7 @@ const state = {
   selected: new Set(),
   staged: [], // melds collected with "Setje toevoegen": {cards, standsFor, kind}
   choice: 0, // chosen interpretation (joker choice) of the current selection
+  readings: new Map(), // the engine's readings of a selection as a new meld, by its ids
   sortMode: savedSortMode(),
   mode: null, // "lay_off" | "swap": waiting for a click on a table meld
   busy: false,
@@ -254,10 +253,10 @@ function renderMelds() {
     box.replaceChildren(h("p", { class: "jk-empty", text: T.no_melds }));
     return;
   }
-  const targets = state.mode !== null && canAct() ? selectedOptions()[state.mode === "swap" ? "swap" : "layOff"] : [];
+  const picks = state.mode !== null && canAct() ? targets(state.mode === "swap" ? "swap_joker" : "lay_off") : [];
   box.replaceChildren(
     ...melds.map((meld, i) => {
-      const pickable = targets.includes(i);
+      const pickable = picks.includes(i);
       const label = `${T[meld.kind] ?? meld.kind} ${meldOwner(meld.owner)}`;
       return h(
         "button",
@@ -393,19 +392,27 @@ function arrange(card, place) {
   render();
 }
 
-/** Where the one selected card may go: `{layOff, swap}` (meld indices), from the rules. */
-function selectedOptions() {
-  if (state.selected.size !== 1) return { layOff: [], swap: [] };
-  return cardOptions([...state.selected][0], state.obs);
-}
+/** The one selected card's legal actions of `type` (the observation lists every one of the
+ *  player to move but new melds, as the engine allows them, in its order). */
+const selectedActions = (type) =>
+  (state.obs.legal_actions ?? []).filter((a) => a.type === type && state.selected.size === 1 && state.selected.has(a.card));
+/** The melds (indices) the one selected card may go onto by `type` ("lay_off", "swap_joker"). */
+const targets = (type) => [...new Set(selectedActions(type).map((a) => a.meld))];
+const selectionKey = () => [...state.selected].sort((a, b) => a - b).join(",");
 
-/** The interpretations of the current selection as a new meld (joker choices). */
+/** The engine's readings of a selection with a joker as a new meld (its joker choices, its
+ *  own first), asked from the server once per selection; `[]` until the answer is in. */
 function selectionOptions() {
-  return meldOptions(orderedSelection());
-}
-
-function orderedSelection() {
-  return sortHand([...state.selected], state.sortMode);
+  const key = selectionKey();
+  if (state.selected.size < 3 || ![...state.selected].some((c) => cardInfo(c).joker)) return [];
+  if (!state.readings.has(key)) {
+    state.readings.set(key, []);
+    fetch(`${root.dataset.readingsUrl}?cards=${key}`, { headers: { Accept: "application/json" } })
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then(({ readings }) => { state.readings.set(key, readings); if (selectionKey() === key) render(); })
+      .catch(() => state.readings.delete(key)); // asked again later; the engine chooses meanwhile
+  }
+  return state.readings.get(key);
 }
 
 function button(testid, text, onclick, extra = {}) {
@@ -423,16 +430,13 @@ function renderActions() {
   }
   if (canAct() && phase() === "play") {
     const n = state.selected.size;
-    const selected = [...state.selected];
     if (state.mode !== null) {
       items.push(button("btn-cancel", T.cancel, cancelMode, { class: "jk-btn jk-btn-ghost" }));
     } else {
       const mayMeld = state.obs.may_meld !== false;
-      const fits = selectedOptions();
       if (n >= 3 && mayMeld) {
         const options = selectionOptions();
-        const hasJoker = selected.some((c) => cardInfo(c).joker);
-        if (hasJoker && options.length > 1) items.push(jokerChoice(options));
+        if (options.length > 1) items.push(jokerChoice(options));
         items.push(button("btn-lay", T.lay, layDown, { class: "jk-btn jk-btn-primary" }));
         items.push(button("btn-stage", T.stage, stageSelection));
       }
@@ -440,13 +444,10 @@ function renderActions() {
         items.push(button("btn-lay-staged", `${T.lay_staged} (${state.staged.length})`, layStaged, { class: "jk-btn jk-btn-primary" }));
         items.push(button("btn-unstage", T.unstage, unstage, { class: "jk-btn jk-btn-ghost" }));
       }
-      if (fits.layOff.length) items.push(button("btn-lay-off", T.lay_off, () => enterMode("lay_off")));
-      if (fits.swap.length) items.push(button("btn-swap", T.swap, () => enterMode("swap")));
-      const taken = state.obs.taken_from_open;
-      const fromOpen = taken !== null && taken !== undefined && n === 1 && cardInfo(taken).code === cardInfo(selected[0]).code;
-      if (n === 1 && !state.staged.length && !fromOpen) {
-        items.push(button("btn-discard", T.discard, () => send({ type: "discard", card: selected[0] }), { class: "jk-btn jk-btn-danger" }));
-      }
+      if (targets("lay_off").length) items.push(button("btn-lay-off", T.lay_off, () => enterMode("lay_off")));
+      if (targets("swap_joker").length) items.push(button("btn-swap", T.swap, () => enterMode("swap")));
+      const discard = state.staged.length ? null : selectedActions("discard")[0];
+      if (discard) items.push(button("btn-discard", T.discard, () => send(discard), { class: "jk-btn jk-btn-danger" }));
     }
   }
   if (canAct() && phase() === "play" && state.selected.size === 0 && !state.staged.length) {
@@ -458,7 +459,7 @@ function renderActions() {
 
 function optionLabel(option) {
   const cards = option.cards
-    .map((c, i) => (option.standsFor[i] ? `[${shortLabel(option.standsFor[i], NAMES.letters, NAMES.short)}]` : shortLabel(cardInfo(c).code, NAMES.letters, NAMES.short)))
+    .map((c, i) => (option.stands_for[i] ? `[${shortLabel(option.stands_for[i], NAMES.letters, NAMES.short)}]` : shortLabel(cardInfo(c).code, NAMES.letters, NAMES.short)))
     .join(" ");
   return `${T[option.kind]}: ${cards}`;
 }
@@ -740,9 +741,9 @@ function selectionMeld() {
   const options = selectionOptions();
   if (options.length) {
     const o = options[Math.min(state.choice, options.length - 1)];
-    return { kind: o.kind, cards: o.cards, standsFor: o.standsFor };
+    return { kind: o.kind, cards: o.cards, standsFor: o.stands_for };
   }
-  const cards = orderedSelection();
+  const cards = sortHand([...state.selected], state.sortMode);
   return { kind: "run", cards, standsFor: cards.map(() => null) };
 }
 
@@ -772,20 +773,16 @@ function unstage() {
 async function pickMeld(index) {
   if (!canAct() || state.mode === null || state.selected.size !== 1) return;
   const card = [...state.selected][0];
-  const meld = tableMelds()[index];
   if (state.mode === "swap") {
     send({ type: "swap_joker", card, meld: index });
     return;
   }
-  let standsFor = null;
-  if (cardInfo(card).joker) {
-    const options = layOffJokerOptions(meld);
-    if (options.length > 1) {
-      standsFor = await chooseJoker(options);
-      if (standsFor === undefined) return;
-    } else if (options.length === 1) {
-      standsFor = options[0];
-    }
+  // what it stands for there: a joker each card the engine allows (its own choice first)
+  const options = selectedActions("lay_off").filter((a) => a.meld === index).map((a) => a.stands_for ?? null);
+  let standsFor = options[0] ?? null;
+  if (options.length > 1) {
+    standsFor = await chooseJoker(options);
+    if (standsFor === undefined) return;
   }
   send({ type: "lay_off", card, meld: index, stands_for: standsFor });
 }

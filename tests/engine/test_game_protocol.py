@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engine.fields import FieldSpec
+from engine.jokeren.melds import ids_of_codes
 from engine.protocol import GameModule
 from engine.registry import GAMES, MODULES, game_module
 
@@ -52,6 +53,7 @@ def test_every_protocol_member_is_there_and_takes_the_protocols_arguments(game: 
     members = _members()
     # the members the site asks of a game (issue 24), among them
     assert {"describe", "card_code", "hand_in_table_order", "TABLE_CSS", "TITLE"} <= set(members)
+    assert "meld_readings_json" in members
     assert "VARIANT_FIELDS" in members
     for name, member in members.items():
         assert hasattr(module, name), f"{game} has no {name}"
@@ -168,3 +170,13 @@ def test_a_field_spec_is_frozen() -> None:
     spec = next(iter(game_module(GAMES[0]).VARIANT_FIELDS.values()))
     with pytest.raises(dataclasses.FrozenInstanceError):
         spec.label = ("x", "y")  # type: ignore[misc]
+
+
+def test_only_a_game_with_melds_reads_cards_as_a_meld() -> None:
+    # Jokeren (docs/rules.md §2): 5♥ 6♥ 7♥ is a run; three cards of one suit far apart
+    # are no meld. Klaverjas has no melds at all.
+    jokeren = game_module("jokeren")
+    run = ids_of_codes(["5h", "6h", "7h"])
+    assert [r["kind"] for r in jokeren.meld_readings_json(run) or []] == ["run"]
+    assert jokeren.meld_readings_json(ids_of_codes(["2h", "6h", "Jh"])) == []
+    assert game_module("klaverjas").meld_readings_json([0, 1, 2]) is None

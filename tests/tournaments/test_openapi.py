@@ -3,6 +3,7 @@ names every /api/ route, and real responses of every endpoint, errors included, 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -176,6 +177,32 @@ def test_hint_and_undo_responses_match(
         limited = player.get(reverse("api_game_hint", args=[practice.pk]))
     assert limited.status_code == 429
     check(limited, hint, "get")
+
+
+def test_meld_readings_responses_match(player: Client, user: Any, other_user: Any) -> None:
+    """The readings of cards of the player's hand (some a meld or not), a card not in hand,
+    not card ids, a game without melds, someone else's game, logged out, a POST."""
+    game = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    state = game.current_state()
+    hand = state.hands[0]
+    path = "/api/games/{game_id}/meld-readings/"
+
+    def ask(client: Client, pk: int, cards: str) -> Any:
+        return client.get(reverse("api_game_meld_readings", args=[pk]) + f"?cards={cards}")
+
+    for cards in itertools.combinations(hand, 3):
+        response = ask(player, game.pk, ",".join(map(str, cards)))
+        assert response.status_code == 200
+        check(response, path, "get")
+    check(ask(player, game.pk, f"{hand[0]},{hand[1]},{state.stock[0]}"), path, "get")  # 400
+    check(ask(player, game.pk, "x"), path, "get")  # 400
+    klaverjas = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    check(ask(player, klaverjas.pk, "0,1,2"), path, "get")  # 404
+    other = Client()
+    other.force_login(other_user)
+    check(ask(other, game.pk, "0,1,2"), path, "get")  # 404
+    check(ask(Client(), game.pk, "0,1,2"), path, "get")  # 403
+    check(player.post(reverse("api_game_meld_readings", args=[game.pk])), path, "post")  # 405
 
 
 def test_tournament_responses_match(
