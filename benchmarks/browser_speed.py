@@ -167,7 +167,7 @@ def make_games(count: int) -> list[tuple[int, dict[str, str]]]:
     with its player's session cookies."""
     import factories
 
-    from tournaments import services
+    from tournaments.services import entries as entry_services
 
     t = factories.make_tournament(
         name="Browser speed", preset="jokeren7", rounds=1, max_entrants=count + 1
@@ -175,7 +175,7 @@ def make_games(count: int) -> list[tuple[int, dict[str, str]]]:
     games = []
     for _ in range(count):
         user = factories.make_user()
-        game = services.entry_join(tournament_id=t.pk, user=user).game
+        game = entry_services.entry_join(tournament_id=t.pk, user=user).game
         cookie = session_headers(user)["Cookie"]
         games.append((game.pk, dict(p.split("=", 1) for p in cookie.split("; "))))
     return games

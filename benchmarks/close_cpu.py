@@ -1,4 +1,4 @@
-"""CPU time of the close per game, in this process: ``services.games_close`` (the bot
+"""CPU time of the close per game, in this process: ``closing_services.games_close`` (the bot
 finishes each game, then the replay audit) of N Jokeren 7 games (8 rounds, basic bots)
 that have just been joined, the work one Celery worker does for a batch. CPU time
 (``time.process_time``) rather than wall time, so a busy machine slows it less; the
@@ -41,13 +41,15 @@ def main() -> None:
     from django.utils import timezone
 
     from jokeren.celery import app
-    from tournaments import services
+    from tournaments.services import closing as closing_services
+    from tournaments.services import entries as entry_services
+    from tournaments.services import tournaments as tournament_services
 
     app.conf.task_always_eager = True
     call_command("migrate", verbosity=0)
     organizer, _ = User.objects.get_or_create(username="close-cpu-organizer")
     now = timezone.now()
-    t = services.tournament_create(
+    t = tournament_services.tournament_create(
         created_by=organizer,
         name="close cpu",
         game="jokeren",
@@ -60,15 +62,15 @@ def main() -> None:
     )
     for i in range(args.games):
         user = User.objects.create_user(username=f"close-cpu-{t.pk}-{i}", password=None)
-        services.entry_join(tournament_id=t.pk, user=user)
-    batches = services.tournament_close_start(tournament_id=t.pk) or []
+        entry_services.entry_join(tournament_id=t.pk, user=user)
+    batches = closing_services.tournament_close_start(tournament_id=t.pk) or []
     profile = cProfile.Profile()
     cpu, wall = time.process_time(), time.perf_counter()
     with CaptureQueriesContext(connection) as queries:
         if args.profile:
             profile.enable()
         for batch in batches:
-            services.games_close(game_ids=batch)
+            closing_services.games_close(game_ids=batch)
         profile.disable()
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     print(

@@ -272,9 +272,9 @@ def south_moves(game: Any) -> list[tuple[int, bytes, int]]:
     POST and do no engine work of their own."""
     from engine import record
     from engine.match import bot_move
-    from tournaments import services
+    from tournaments.games import PLAYER_SEAT, module_of
 
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     seq = 0
     scores: list[list[int]] = []
@@ -290,9 +290,9 @@ def south_moves(game: Any) -> list[tuple[int, bytes, int]]:
             state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
             continue
         seat = state.current_player
-        level = "basic" if seat == services.PLAYER_SEAT else game.bot_level
+        level = "basic" if seat == PLAYER_SEAT else game.bot_level
         move = bot_move(module, state, level=level, version=game.bot_version)
-        if seat == services.PLAYER_SEAT:
+        if seat == PLAYER_SEAT:
             body = json.dumps({"seq": seq, "action": move.action.to_json()}).encode()
             moves.append((seq, body, -1))
         seq += 1
@@ -401,12 +401,12 @@ def ping_slice(http: Http, threads: int, seconds: float) -> tuple[list[float], f
 def make_entrants(t: Any, count: int, prefix: str) -> list[Any]:
     from django.contrib.auth.models import User
 
-    from tournaments import services
+    from tournaments.services import entries as entry_services
 
     games = []
     for i in range(count):
         user = User.objects.create_user(username=f"{prefix}{i}", password=None)
-        games.append(services.entry_join(tournament_id=t.pk, user=user).game)
+        games.append(entry_services.entry_join(tournament_id=t.pk, user=user).game)
     return games
 
 
@@ -416,11 +416,11 @@ def new_tournament(name: str, *, rounds: int, max_entrants: int) -> Any:
     from django.contrib.auth.models import User
     from django.utils import timezone
 
-    from tournaments import services
+    from tournaments.services import tournaments as tournament_services
 
     organizer, _ = User.objects.get_or_create(username="bench-organizer")
     now = timezone.now()
-    return services.tournament_create(
+    return tournament_services.tournament_create(
         created_by=organizer,
         name=name,
         game="jokeren",
@@ -631,8 +631,8 @@ def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
     with random seat scores; returns it and an entrant half-way (round ``rounds // 2``)."""
     from django.contrib.auth.models import User
 
-    from tournaments import services
     from tournaments.models import Entry, Game
+    from tournaments.services import results as result_services
 
     t = new_tournament(f"Load: board {size}", rounds=rounds, max_entrants=size)
     rng = random.Random(size)
@@ -667,7 +667,7 @@ def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
         )
     Game.objects.bulk_create(games, batch_size=2000)
     start = time.monotonic()
-    services.standings_rebuild(tournament=t)
+    result_services.standings_rebuild(tournament=t)
     log(f"  results of {size} entrants written in {time.monotonic() - start:.1f} s")
     # What autovacuum does soon after a bulk insert in production: statistics for the
     # planner and the visibility map for index-only counts.

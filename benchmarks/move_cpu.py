@@ -78,13 +78,14 @@ def main() -> None:
     from django.utils import timezone
     from load import south_moves
 
-    from tournaments import services
     from tournaments.models import Tournament
+    from tournaments.services import entries as entry_services
+    from tournaments.services import tournaments as tournament_services
 
     call_command("migrate", verbosity=0)
     organizer, _ = User.objects.get_or_create(username="move-cpu-organizer")
     now = timezone.now()
-    t = services.tournament_create(
+    t = tournament_services.tournament_create(
         created_by=organizer,
         name="move cpu",
         game="jokeren",
@@ -99,7 +100,7 @@ def main() -> None:
     posts: list[tuple[Client, str, bytes, int]] = []
     for i in range(args.games * args.repeat):
         user = User.objects.create_user(username=f"move-cpu-{t.pk}-{i}", password=None)
-        game = services.entry_join(tournament_id=t.pk, user=user).game
+        game = entry_services.entry_join(tournament_id=t.pk, user=user).game
         client = Client(enforce_csrf_checks=True, HTTP_HOST="127.0.0.1")
         client.force_login(user)
         client.cookies["csrftoken"] = "x" * 32

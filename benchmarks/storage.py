@@ -53,8 +53,10 @@ from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from run_output import add_out_option, out_dir, write_json  # noqa: E402
 
-from tournaments import services  # noqa: E402
+from tournaments.games import module_of  # noqa: E402
 from tournaments.models import Game, GameRound, Tournament, compact_json  # noqa: E402
+from tournaments.services import entries as entry_services  # noqa: E402
+from tournaments.services import tournaments as tournament_services  # noqa: E402
 
 TABLES = (Game._meta.db_table, GameRound._meta.db_table)
 
@@ -76,7 +78,7 @@ def _vacuum_full() -> None:
 
 
 def _play(client: Client, game: Game, sizes: list[int], event_sizes: list[int]) -> None:
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     url = reverse("api_game_move", args=[game.pk])
     while game.status == Game.Status.PLAYING:
         state = module.state_from_json(game.state)
@@ -98,7 +100,7 @@ def _entrants(t: Tournament, first: int, count: int) -> tuple[int, list[int], li
     rounds = 0
     for i in range(first, first + count):
         user = User.objects.create_user(f"{t.preset}-{i}", password="x")
-        entry = services.entry_join(tournament_id=t.pk, user=user)
+        entry = entry_services.entry_join(tournament_id=t.pk, user=user)
         client = Client()
         client.force_login(user)
         game = Game.objects.get(entry=entry)
@@ -111,10 +113,10 @@ def _entrants(t: Tournament, first: int, count: int) -> tuple[int, list[int], li
 def measure(preset: str, games: int) -> dict[str, Any]:
     Game.objects.all().delete()
     _vacuum_full()
-    module = services.module_of("jokeren")
+    module = module_of("jokeren")
     now = timezone.now()
     organizer = User.objects.get_or_create(username="bench-organizer")[0]
-    t = services.tournament_create(
+    t = tournament_services.tournament_create(
         created_by=organizer,
         name=preset,
         game="jokeren",
@@ -162,7 +164,7 @@ def rebuild_timing(preset: str, rounds: int = 20) -> dict[str, Any]:
     (``state_from_json`` of the state's JSON: what it did), at the end of ``rounds``
     rounds played by basic bots; alternated, the same load for both, with the load
     average."""
-    module = services.module_of("jokeren")
+    module = module_of("jokeren")
     variant = module.PRESETS[preset]
     cases = []
     for r in range(rounds):

@@ -23,9 +23,9 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from jokeren import throttle
-from tournaments import services
 from tournaments.api import api_view
 from tournaments.models import Tournament
+from tournaments.selectors import standings as standing_selectors
 
 #: Django's log-in page and the admin's, each behind the log-in throttle.
 login_view = throttle.throttle_login(auth_views.LoginView.as_view())
@@ -58,7 +58,7 @@ def home(request: HttpRequest) -> HttpResponse:
     for t in Tournament.objects.annotate(entrants=Count("entries")).order_by("closes_at"):
         groups[t.status(now, entrants=t.entrants)].append((t, t.entrants))
     groups["finished"].sort(key=lambda te: te[0].closed_at or now, reverse=True)
-    mine = services.entered_games(
+    mine = standing_selectors.entered_games(
         user=request.user, tournament_ids=[t.pk for group in groups.values() for t, _n in group]
     )
     # Each card: the tournament, its entrants and the viewer's game in it (or None).

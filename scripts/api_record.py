@@ -38,8 +38,10 @@ from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from tournaments import services  # noqa: E402
 from tournaments.models import Game, Tournament  # noqa: E402
+from tournaments.services import closing as closing_services  # noqa: E402
+from tournaments.services import entries as entry_services  # noqa: E402
+from tournaments.services import tournaments as tournament_services  # noqa: E402
 
 #: Every time the site shows comes from these (the tournaments' windows).
 OPENS = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
@@ -62,7 +64,7 @@ def record(out: Path) -> None:
         ("jokeren", "jokeren7", bytes(range(32))),
         ("klaverjas", "rotterdams", bytes(range(1, 33))),
     ):
-        t = services.tournament_create(
+        t = tournament_services.tournament_create(
             created_by=organizer,
             name=f"Vast {preset}",
             game=game,
@@ -72,7 +74,7 @@ def record(out: Path) -> None:
             closes_at=CLOSES,
         )
         factories.set_secret(t, secret)
-        g = services.entry_join(tournament_id=t.pk, user=player).game
+        g = entry_services.entry_join(tournament_id=t.pk, user=player).game
         keep(f"{preset}-game-start.json", client.get(f"/api/games/{g.pk}/").content)
         move = 0
         while True:
@@ -94,7 +96,7 @@ def record(out: Path) -> None:
             client.get(f"/api/tournaments/{t.pk}/standings/").content,
         )
         Tournament.objects.filter(pk=t.pk).update(closes_at=OPENS + timedelta(minutes=1))
-        services.tournament_close(tournament_id=t.pk)
+        closing_services.tournament_close(tournament_id=t.pk)
         Tournament.objects.filter(pk=t.pk).update(closed_at=CLOSES)
         keep(
             f"{preset}-standings-closed.json",

@@ -15,9 +15,15 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from engine import dealing
-from tournaments import services
+from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Tournament
 from tournaments.permissions import ORGANIZERS_GROUP
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import par as par_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
+from tournaments.services import tournaments as tournament_services
 
 PASSWORD = "kaarten-schudden-42"
 _counter = itertools.count(1)
@@ -51,7 +57,7 @@ def make_tournament(
     south_plays: Collection[int] = (0,),
     secret: bytes | None = None,
 ) -> Tournament:
-    """An open tournament from ``services.tournament_create`` (a fresh random secret).
+    """An open tournament from ``tournament_services.tournament_create`` (a fresh random secret).
 
     Joining plays the bots in the seats before South, and a Jokeren bot may go out in its
     very first turn: then round 0 is over before South ever moves (with every round like
@@ -62,7 +68,7 @@ def make_tournament(
     ``south_plays=()`` keeps the service's secret whatever its deals; ``secret`` puts in a
     secret the test chose (not checked)."""
     now = timezone.now()
-    t = services.tournament_create(
+    t = tournament_services.tournament_create(
         created_by=created_by or make_user(organizer=True),
         name=name,
         game=game,
@@ -75,7 +81,7 @@ def make_tournament(
         closes_at=closes_at or now + timedelta(days=1),
     )
     # The par task is queued on commit, which a test's transaction never reaches.
-    services.tournament_par_compute(tournament_id=t.pk)
+    par_services.tournament_par_compute(tournament_id=t.pk)
     if secret is not None:
         set_secret(t, secret)
         return t
@@ -94,7 +100,7 @@ def set_secret(t: Tournament, secret: bytes) -> None:
     Tournament.objects.filter(pk=t.pk).update(secret=secret, commitment=dealing.commitment(secret))
     t.refresh_from_db()
     # Par follows the deals (as the site's task does when a tournament is created).
-    services.tournament_par_compute(tournament_id=t.pk)
+    par_services.tournament_par_compute(tournament_id=t.pk)
 
 
 def south_gets_a_turn(t: Tournament, round_index: int, secret: bytes | None = None) -> bool:
@@ -102,13 +108,13 @@ def south_gets_a_turn(t: Tournament, round_index: int, secret: bytes | None = No
     ``secret`` (default: ``t``'s): the round is dealt, the bots in the seats before South
     play at ``t``'s level (deterministic: the same choices on the same deal, as the site
     plays them) and none of them ends the round first."""
-    module = services.module_of(t.game)
+    module = module_of(t.game)
     state = module.new_round(
         module.variant_from_json(t.variant),
         secret=t.secret_bytes if secret is None else secret,
         round_index=round_index,
     )
-    while not state.is_terminal and state.current_player != services.PLAYER_SEAT:
+    while not state.is_terminal and state.current_player != PLAYER_SEAT:
         state = state.apply(module.bot_action(state, level=t.bot_level, version=t.bot_version))
     return not state.is_terminal
 
@@ -126,7 +132,7 @@ def secret_where(label: str, fits: Callable[[bytes], bool], tries: int = 20_000)
 def set_rounds(game: Any, round_scores: list[list[int]]) -> None:
     """Give ``game`` these finished rounds (seat scores per round) and the totals they add
     up to, as if played: a field with the results a test needs. Refresh the standings
-    after it (``services.standings_refresh``)."""
+    after it (``result_services.standings_refresh``)."""
     totals = [sum(r[s] for r in round_scores) for s in range(len(game.totals))]
     type(game).objects.filter(pk=game.pk).update(round_scores=round_scores, totals=totals)
     game.refresh_from_db()
@@ -134,9 +140,9 @@ def set_rounds(game: Any, round_scores: list[list[int]]) -> None:
 
 def south_action(game: Any) -> dict[str, Any]:
     """A legal action for South in ``game``'s current state: the basic bot's choice."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     state = module.state_from_json(game.state)
-    assert state.current_player == services.PLAYER_SEAT
+    assert state.current_player == PLAYER_SEAT
     return dict(module.bot_action(state, level="basic").to_json())
 
 
@@ -146,7 +152,7 @@ def play_to_end(game: Any, user: Any) -> tuple[Any, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
     game.refresh_from_db()
     while game.status == "playing":
-        outcome = services.game_play_move(
+        outcome = play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=south_action(game)
         )
         events.extend(outcome.events)
@@ -161,9 +167,9 @@ def closed_game(
     closed: its game can be replayed by anyone."""
     tournament = make_tournament(name="Terugkijken", game=game, preset=preset, rounds=rounds)
     user = make_user(username)
-    played = services.entry_join(tournament_id=tournament.pk, user=user).game
+    played = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     played, _events = play_to_end(played, user)
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     played.refresh_from_db()
     return tournament, played
 
@@ -238,5 +244,5 @@ def make_closed_field(organizer: Any, size: int) -> Tournament:
     GameRound.objects.create(game=last, round_index=2, moves=1, bot_from=0, actions="[]")
     Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
     t.refresh_from_db()
-    services.standings_rebuild(tournament=t)
+    result_services.standings_rebuild(tournament=t)
     return t

@@ -9,8 +9,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import Entry, Game, GameRound, Tournament
+from tournaments.services import audit as audit_services
+from tournaments.services import closing as closing_services
 
 # The admin classes are generic only in django-stubs (Django's own are not subscriptable).
 if TYPE_CHECKING:
@@ -47,16 +49,16 @@ class TournamentAdmin(_TournamentAdmin):
     @admin.action(description=_("Close now (the bot finishes open games)"))
     def close_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset.filter(closed_at__isnull=True):
-            services.tournament_close_early(tournament=tournament)
+            closing_services.tournament_close_early(tournament=tournament)
 
     @admin.action(description=_("Audit the finished games by replay (queued)"))
     def audit_games(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
-            # A DjangoTask at run time (see services.tournament_close_early).
+            # A DjangoTask at run time (see closing_services.tournament_close_early).
             tasks.tournament_audit.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        # New tournaments get their secret from services.tournament_create (the site form).
+        # New tournaments get their secret from tournament_create (the site form).
         return False
 
 
@@ -76,12 +78,12 @@ class EntryAdmin(_EntryAdmin):
         for game_id in Game.objects.filter(
             entry__in=queryset, status=Game.Status.FINISHED
         ).values_list("pk", flat=True):
-            services.game_audit(game_id=game_id)
+            audit_services.game_audit(game_id=game_id)
 
     @admin.action(description=_("Resolve: the stored scores stand"))
     def resolve_audit(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         for entry in queryset.filter(audit_status=Entry.AuditStatus.MISMATCH):
-            services.entry_audit_resolve(entry_id=entry.pk, user=request.user)  # type: ignore[arg-type]
+            audit_services.entry_audit_resolve(entry_id=entry.pk, user=request.user)  # type: ignore[arg-type]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -18,13 +18,15 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from engine.match import bot_move
-from tournaments import services
+from tournaments.errors import GameFinished, IllegalMoveError, InvalidSettings
+from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game, ParRound, Tournament
+from tournaments.presentation.words import describe_action
+from tournaments.selectors import deals as deal_selectors
 from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
 from tournaments.services import par as par_services
-
-PLAYER_SEAT = services.PLAYER_SEAT
-
+from tournaments.services import play as play_services
 
 # --- The field on each deal -----------------------------------------------------------------
 
@@ -35,14 +37,14 @@ class FieldRow:
     on it (a tie counts half; ``None`` for the bot's rounds and for a field of one) and
     their result against par (``None`` without par)."""
 
-    row: services.DealRow
+    row: deal_selectors.DealRow
     percentage: float | None
     vs_par: float | None
 
 
 @dataclass(frozen=True)
 class DealView:
-    deal: services.Deal
+    deal: deal_selectors.Deal
     rows: list[FieldRow]
     par: ParRound | None
     median: float | None
@@ -53,15 +55,15 @@ class DealView:
 def percentages(results: Sequence[float], *, lower_is_better: bool) -> list[float | None]:
     """Per result, the share (0-100) of the other results it beats, a tie counting half
     (Funbridge's and BBO's percentage); ``None`` when there is no other result
-    (``services.Distribution``, which the per-deal figures count in the database)."""
-    spread = services.Distribution.of(results, sign=1 if lower_is_better else -1)
+    (``deal_selectors.Distribution``, which the per-deal figures count in the database)."""
+    spread = deal_selectors.Distribution.of(results, sign=1 if lower_is_better else -1)
     return [spread.percentage(r) for r in results]
 
 
 def field_deals(
     *,
     tournament: Tournament,
-    visibility: services.Visibility,
+    visibility: standing_selectors.Visibility,
     par: Mapping[int, ParRound],
     game_ids: Collection[int] | None = None,
 ) -> list[DealView]:
@@ -70,19 +72,19 @@ def field_deals(
     left out of the percentages and the median (docs/rules.md §4). ``game_ids``: only the
     rows of those games (a page and the viewer's own): then no deal's rows are read in
     full; the percentages, ranks and medians come from each deal's distribution of
-    results, counted in the database (``services.deal_distributions``)."""
-    spreads = services.deal_distributions(
+    results, counted in the database (``deal_selectors.deal_distributions``)."""
+    spreads = deal_selectors.deal_distributions(
         tournament=tournament, rounds=min(tournament.rounds, visibility.rounds)
     )
     if game_ids is None:
-        deals = services.deal_results(tournament=tournament, visibility=visibility)
+        deals = deal_selectors.deal_results(tournament=tournament, visibility=visibility)
     else:
-        deals = services.deal_rows_of(
+        deals = deal_selectors.deal_rows_of(
             tournament=tournament, visibility=visibility, game_ids=game_ids, spreads=spreads
         )
     out = []
     for deal in deals:
-        spread = spreads.get(deal.round_index, services.Distribution(()))
+        spread = spreads.get(deal.round_index, deal_selectors.Distribution(()))
         p = par.get(deal.round_index)
         rows = [
             FieldRow(
@@ -96,14 +98,16 @@ def field_deals(
     return out
 
 
-def field_pages(*, pages: Sequence[services.Deal], deals: Sequence[DealView]) -> list[DealView]:
-    """The per-deal tables a page at a time (``services.deal_results`` with a page size):
+def field_pages(
+    *, pages: Sequence[deal_selectors.Deal], deals: Sequence[DealView]
+) -> list[DealView]:
+    """The per-deal tables a page at a time (``deal_selectors.deal_results`` with a page size):
     each shown row with its percentage and result against par as ``field_deals`` computed
     them over the whole field of that deal."""
     views = {d.deal.round_index: d for d in deals}
     figures = {(d.deal.round_index, f.row.game_id): f for d in deals for f in d.rows}
 
-    def shown(r: int, row: services.DealRow) -> FieldRow:
+    def shown(r: int, row: deal_selectors.DealRow) -> FieldRow:
         f = figures.get((r, row.game_id))
         return FieldRow(
             row=row,
@@ -132,7 +136,9 @@ class BoardExtra:
     vs_par: float | None
 
 
-def _counted_rounds(s: services.Standing, visibility: services.Visibility) -> list[int]:
+def _counted_rounds(
+    s: standing_selectors.Standing, visibility: standing_selectors.Visibility
+) -> list[int]:
     span = min(s.rounds_played, visibility.rounds)
     return [r for r in range(span) if r not in s.bot_rounds]
 
@@ -140,13 +146,13 @@ def _counted_rounds(s: services.Standing, visibility: services.Visibility) -> li
 def board_extras(
     *,
     tournament: Tournament,
-    board: services.Board,
+    board: standing_selectors.Board,
     deals: Sequence[DealView],
     par: Mapping[int, ParRound],
 ) -> dict[int, BoardExtra]:
     """Per game id on ``board``: the average percentage and the result against par over
     the rounds its result counts (the entrant's own rounds the viewer may see)."""
-    module = services.module_of(tournament.game)
+    module = module_of(tournament.game)
     share = {(f.row.game_id, d.deal.round_index): f.percentage for d in deals for f in d.rows}
     out = {}
     for s in [*board.rows, *([board.me] if board.me is not None else [])]:
@@ -162,7 +168,9 @@ def board_extras(
     return out
 
 
-def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[int, BoardExtra]:
+def board_extras_for(
+    *, tournament: Tournament, board: standing_selectors.Board
+) -> dict[int, BoardExtra]:
     """``board_extras`` with the par and the deals it needs (the standings API)."""
     par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
     deals = field_deals(
@@ -171,7 +179,7 @@ def board_extras_for(*, tournament: Tournament, board: services.Board) -> dict[i
     return board_extras(tournament=tournament, board=board, deals=deals, par=par)
 
 
-def board_games(board: services.Board) -> set[int]:
+def board_games(board: standing_selectors.Board) -> set[int]:
     """The games of a leaderboard's page and the viewer's own row."""
     return {s.game_id for s in [*board.rows, *([board.me] if board.me is not None else [])]}
 
@@ -313,7 +321,7 @@ def _steps(
     two players: never "Jij"/"You")."""
     out = []
     for seat, action, by_bot in pairs:
-        nl, en = services.describe_action(
+        nl, en = describe_action(
             module.action_from_json(action), seat, num_players, module=module, player=player
         )
         out.append(Step(seat, by_bot, nl, en))
@@ -340,12 +348,12 @@ def games_split(
     continuation, and the difference of seat 0's results (``game`` minus ``other``)."""
     t = game.tournament
     if t is None or (other is not None and other.tournament != t):
-        raise services.InvalidSettings.of(_("Only games of the same tournament can be compared."))
+        raise InvalidSettings.of(_("Only games of the same tournament can be compared."))
     if round_index >= len(game.round_scores) or (
         other is not None and round_index >= len(other.round_scores)
     ):
-        raise services.InvalidSettings.of(_("Both games must have finished this round."))
-    module = services.module_of(game.game)
+        raise InvalidSettings.of(_("Both games must have finished this round."))
+    module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
     mine, my_scores = _game_line(game, round_index)
@@ -437,9 +445,9 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
     the strongest bot's choice in that position; where it differs, the points it makes:
     each choice is played on with the strongest bot in South and the game's bots
     elsewhere (the engine's deterministic continuation), and their results compared.
-    ``player`` names the player's seat in the moves (``services.player_name_for``: their
+    ``player`` names the player's seat in the moves (``player_name_for``: their
     name for anyone but themselves), else it is "Jij"/"You"."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
     # the strong bot ("de sterke bot"): the expert searches per decision and is too slow
@@ -454,7 +462,7 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
         played = module.action_from_json(a.action)
         if a.seat == PLAYER_SEAT and not a.by_bot:
             best = bot_move(module, state, level=best_level, version=game.bot_version).action
-            p_nl, p_en = services.describe_action(played, a.seat, n, module=module, player=player)
+            p_nl, p_en = describe_action(played, a.seat, n, module=module, player=player)
             # the same move in the rules is the same choice (the same meld in another
             # card order, another copy of a card: the engine's ``same_move``)
             differs = not state.same_move(best, played)
@@ -517,7 +525,7 @@ def game_review(*, game: Game, round_index: int) -> Review:
     log showed: no hidden card), the strong bot's analysis beside each of the player's
     decisions (``game_analysis``) with the player's view of the table at that decision
     (``ReviewStep.seen``), and the round's scores."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
     result = game_analysis(game=game, round_index=round_index)
@@ -526,7 +534,7 @@ def game_review(*, game: Game, round_index: int) -> Review:
     steps = []
     for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
         action = module.action_from_json(a.action)
-        nl, en = services.describe_action(action, a.seat, n, module=module)
+        nl, en = describe_action(action, a.seat, n, module=module)
         decision = by_index.get(index)
         seen = state.observation(PLAYER_SEAT, log=False) if decision is not None else None
         steps.append(ReviewStep(index, a.seat, nl, en, decision, seen))
@@ -554,16 +562,16 @@ def game_hint(*, game: Game) -> Hint:
     """What the strong bot (the level the analysis names so, ``game_analysis``) would do in
     the player's position now, in a practice game where it is the player's turn. The bot
     decides from the player's own observation (the bots never see a hidden card), so the
-    hint tells nothing the player could not see. Raises ``services.PracticeOnly`` (a
-    tournament's game), ``services.GameFinished``, ``services.IllegalMoveError`` (not the
+    hint tells nothing the player could not see. Raises ``PracticeOnly`` (a
+    tournament's game), ``GameFinished``, ``IllegalMoveError`` (not the
     player's turn)."""
-    services.practice_check(game)
+    play_services.practice_check(game)
     if game.is_finished:
-        raise services.GameFinished.of(_("This game is over."))
+        raise GameFinished.of(_("This game is over."))
     state = game.current_state()
     if state.is_terminal or state.current_player != PLAYER_SEAT:
-        raise services.IllegalMoveError.of(_("It is not your turn."))
-    module = services.module_of(game.game)
+        raise IllegalMoveError.of(_("It is not your turn."))
+    module = module_of(game.game)
     best = bot_move(module, state, level=module.DEFAULT_BOT_LEVEL, version=game.bot_version).action
     nl, en = advice(module, best)
     return Hint(game.seq, dict(best.to_json()), nl[:1].upper() + nl[1:], en[:1].upper() + en[1:])

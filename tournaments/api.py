@@ -25,24 +25,29 @@ from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
 from common import auth
-from tournaments import analysis, json_input, permissions, services
+from tournaments import analysis, json_input, permissions
+from tournaments.errors import ClaimNotHeld, ServiceError, StaleMove
+from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game, Tournament
+from tournaments.presentation.words import seat_names
 from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
 from tournaments.selectors import table
 from tournaments.series import bot_user_ids
+from tournaments.services import play as play_services
 
 #: The largest request body the API reads (a move is well under 1 KiB).
 MAX_BODY_BYTES = 16 * 1024
 
 
-def _fail(message: Any, code: str, status: int, **params: Any) -> services.ServiceError:
-    err = services.ServiceError.of(message, **params)
+def _fail(message: Any, code: str, status: int, **params: Any) -> ServiceError:
+    err = ServiceError.of(message, **params)
     err.code = code
     err.status = status
     return err
 
 
-def error_response(exc: services.ServiceError, **extra: Any) -> JsonResponse:
+def error_response(exc: ServiceError, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": exc.to_json(), **extra}, status=exc.status)
 
 
@@ -112,7 +117,7 @@ def api_view(*methods: str) -> Callable[[Callable[..., JsonResponse]], Callable[
     return decorate
 
 
-def _malformed_request() -> services.ServiceError:
+def _malformed_request() -> ServiceError:
     return _fail(
         _('The request must be JSON with "seq" (a number) and "action" (an object).'),
         "malformed_request",
@@ -155,7 +160,7 @@ def read_json_object(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
-def _too_large() -> services.ServiceError:
+def _too_large() -> ServiceError:
     return _fail(
         _("The request is too large (at most %(max)s bytes)."),
         "request_too_large",
@@ -168,18 +173,18 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
     """The GET shape: the player's view of their game (never another hand or the stock);
     ``log=False``: its observation without the round's public log (a move's answer, whose
     events carry the log's growth)."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     state = game.current_state()
     tournament = game.tournament
     result = None
     if game.is_finished:
-        total, average, res = services.game_result(game)
+        total, average, res = standing_selectors.game_result(game)
         result = {
             "total": total,
             "opponents_average": average,
             "result": res,
-            "rank": services.player_rank(game=game),
+            "rank": standing_selectors.player_rank(game=game),
         }
     language = translation.get_language() or settings.LANGUAGE_CODE
     return {
@@ -194,14 +199,14 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
         "seq": game.seq,
         "status": game.status,
         "bot_finished": game.bot_finished,
-        "seat": services.PLAYER_SEAT,
-        "seat_names": services.seat_names(language, variant.num_players),
+        "seat": PLAYER_SEAT,
+        "seat_names": seat_names(language, variant.num_players),
         "totals": list(game.totals),
         "round_scores": [list(r) for r in game.round_scores],
         "round_results": list(game.round_results),
-        "observation": state.observation(services.PLAYER_SEAT, log=log),
+        "observation": state.observation(PLAYER_SEAT, log=log),
         "your_turn": (not game.is_finished)
-        and state.current_player == services.PLAYER_SEAT
+        and state.current_player == PLAYER_SEAT
         and (tournament is None or tournament.window_open()),
         "result": result,
     }
@@ -231,7 +236,7 @@ def _event_in(event: dict[str, Any], *, english: bool) -> dict[str, Any]:
     return out
 
 
-def _refused_move(request: HttpRequest, exc: services.ServiceError) -> JsonResponse:
+def _refused_move(request: HttpRequest, exc: ServiceError) -> JsonResponse:
     """A move refused before its read: 403 first when the session does not hold (reading
     ``request.user`` decides it, as on every other request), else ``exc``."""
     return error_response(exc) if request.user.is_authenticated else forbidden_response()
@@ -242,7 +247,7 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seq": n, "action": {...}}: the move, then the bots; see docs/api.md.
 
     A session's log-in is checked with the move's read (``common.auth.session_claim``,
-    ``services.ClaimNotHeld``): the user's row is not read on its own first. Every answer
+    ``ClaimNotHeld``): the user's row is not read on its own first. Every answer
     other than the move's is given as before, after ``request.user`` is read (403 first
     for a session that does not hold)."""
     claim = auth.session_claim(request)
@@ -269,18 +274,20 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
         )
     try:
         body = read_json_object(request)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return _refused_move(request, exc)
     seq, action = body.get("seq"), body.get("action")
     if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, dict):
         return _refused_move(request, _malformed_request())
     try:
         try:
-            outcome = services.game_play_move(game_id=game_id, user=player, seq=seq, action=action)
-        except services.ClaimNotHeld:
+            outcome = play_services.game_play_move(
+                game_id=game_id, user=player, seq=seq, action=action
+            )
+        except ClaimNotHeld:
             if not request.user.is_authenticated:
                 return forbidden_response()
-            outcome = services.game_play_move(
+            outcome = play_services.game_play_move(
                 game_id=game_id, user=request.user, seq=seq, action=action
             )
         else:
@@ -288,9 +295,9 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
                 request.user = outcome.game.user
     except Game.DoesNotExist:
         return _not_found()
-    except services.StaleMove as exc:
+    except StaleMove as exc:
         return error_response(exc, seq=exc.seq)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return error_response(exc)
     # The events carry only what each action changed, and its text in the request's
     # language; the final observation comes once, in the payload (the game as stored),
@@ -326,7 +333,7 @@ def game_hint(request: HttpRequest, game_id: int) -> JsonResponse:
         )
     try:
         hint = analysis.game_hint(game=game)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return error_response(exc)
     return JsonResponse(
         {
@@ -365,7 +372,7 @@ def game_meld_readings(request: HttpRequest, game_id: int) -> JsonResponse:
     cards = [int(p) for p in parts]
     try:
         readings = table.game_meld_readings(game=game, cards=cards)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return error_response(exc)
     if readings is None:
         raise Http404
@@ -380,7 +387,7 @@ def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
         return forbidden_response()
     try:
         body = read_json_object(request)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return error_response(exc)
     seq = body.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
@@ -388,12 +395,12 @@ def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
             _fail(_('The request must be JSON with "seq" (a number).'), "malformed_request", 400)
         )
     try:
-        game = services.game_undo(game_id=game_id, user=request.user, seq=seq)
+        game = play_services.game_undo(game_id=game_id, user=request.user, seq=seq)
     except Game.DoesNotExist:
         return _not_found()
-    except services.StaleMove as exc:
+    except StaleMove as exc:
         return error_response(exc, seq=exc.seq)
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return error_response(exc)
     return JsonResponse(game_payload(game))
 
@@ -411,17 +418,15 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
         if value is None:
             continue
         if not value.isdigit() or int(value) < 1:
-            err = services.ServiceError.of(
-                _("%(name)s must be a whole number of at least 1."), name=name
-            )
+            err = ServiceError.of(_("%(name)s must be a whole number of at least 1."), name=name)
             err.code = "invalid_parameter"
             return error_response(err)
         params[name] = int(value)
-    board = services.standings_page(
+    board = standing_selectors.standings_page(
         tournament=tournament,
         user=request.user,
         page=params.get("page"),
-        page_size=params.get("page_size", services.PAGE_SIZE),
+        page_size=params.get("page_size", standing_selectors.PAGE_SIZE),
         q=request.GET.get("q", "")[:150],
     )
     extras = analysis.board_extras_for(tournament=tournament, board=board)
@@ -445,7 +450,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
 
 
 def _standing_json(
-    s: services.Standing, extras: dict[int, analysis.BoardExtra], bots: set[int]
+    s: standing_selectors.Standing, extras: dict[int, analysis.BoardExtra], bots: set[int]
 ) -> dict[str, Any]:
     return {
         "rank": s.rank,

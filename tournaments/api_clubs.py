@@ -15,10 +15,12 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from tournaments import permissions, services
+from tournaments import permissions
 from tournaments import series as series_services
 from tournaments.api import api_view, error_response, forbidden_response
+from tournaments.errors import ServiceError
 from tournaments.models import Series, Tournament
+from tournaments.services import entries as entry_services
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
 PAGE_SIZE = 50
@@ -108,8 +110,8 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> JsonResponse:
         return forbidden_response()
     get_object_or_404(Tournament, pk=tournament_id)
     try:
-        entry = services.entry_join(tournament_id=tournament_id, user=request.user)
-    except services.ServiceError as exc:
+        entry = entry_services.entry_join(tournament_id=tournament_id, user=request.user)
+    except ServiceError as exc:
         return error_response(exc)
     return JsonResponse({"tournament": tournament_id, "game": entry.game.pk}, status=201)
 

@@ -16,8 +16,9 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.fields import FieldSpec
 from tournaments import json_input
+from tournaments.errors import InvalidSettings
 from tournaments.models import MAX_ENTRANTS, MAX_ROUNDS, Tournament
-from tournaments.services import InvalidSettings, check_moment
+from tournaments.services.checks import check_moment
 from tournaments.variant_form import (
     HIDDEN_VARIANT_KEYS,
     VARIANT_PREFIX,

@@ -1,4 +1,5 @@
-"""Who plays what, and the results. Data and constraints only: the use cases are in services.py.
+"""Who plays what, and the results. Data and constraints only: the use cases are in
+``services/``, the reads in ``selectors/``.
 
 A ``Tournament`` fixes a game module (``engine.registry``), a variant, the rounds, the
 bots' level, a window and a secret. An ``Entry`` is one user in one tournament; each
@@ -80,7 +81,7 @@ class Tournament(ContestSettings):
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     secret = models.BinaryField(max_length=32, editable=False)
     #: Funbridge style: until the close the leaderboard shows only who finished, no scores
-    #: (``services.results_visibility``).
+    #: (``permissions.results_visibility``).
     hide_results = models.BooleanField(_("results hidden until the close"), default=False)
     commitment = models.CharField(max_length=64, editable=False)
     created_by = models.ForeignKey(
@@ -153,7 +154,7 @@ class Tournament(ContestSettings):
 
 class Entry(models.Model):
     """One user in one tournament. ``audit_*``: the last replay audit of the entry's game
-    (``services.game_audit``); an entry whose stored scores the replay contradicts is kept
+    (``services.audit.game_audit``); an entry whose stored scores the replay contradicts is kept
     out of the ranking until the audit passes or an organizer resolves it."""
 
     class AuditStatus(models.TextChoices):
@@ -345,8 +346,9 @@ class GameRound(models.Model):
 
 class EntryResult(models.Model):
     """One entry's figures as a viewer who may see rounds ``0 .. upto - 1`` sees them
-    (``services.results_visibility``): one row per entry and ``upto`` from 0 to the
-    tournament's rounds, kept as the entry's rounds finish (``services.entry_results_update``).
+    (``permissions.results_visibility``): one row per entry and ``upto`` from 0 to the
+    tournament's rounds, kept as the entry's rounds finish
+    (``services.results.entry_results_update``).
 
     The board a viewer with ``upto`` visible rounds sees is one indexed query over
     ``(tournament, upto)`` in the order of the index: the ranked rows by ``tier`` and

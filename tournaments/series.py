@@ -5,7 +5,7 @@ A series holds every setting of a tournament plus a schedule in ``SERIES_TIMEZON
 chosen days at that time, each edition open for ``window_minutes``. Celery beat calls
 ``series_editions_create_due`` every minute; it creates the edition of every occurrence
 whose opening time has come and whose window has not ended yet, each with a fresh secret
-and commitment (``services.tournament_create``). A unique constraint on
+and commitment (``tournament_services.tournament_create``). A unique constraint on
 (series, opens_at) makes it idempotent: a restarted or doubled beat never creates an
 edition twice. An occurrence whose whole window passed while no beat ran is skipped.
 
@@ -29,9 +29,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import jobs, services
-from tournaments.errors import NotABot
+from tournaments import jobs
+from tournaments.errors import InvalidSettings, NotABot, ServiceError
+from tournaments.games import module_of
 from tournaments.models import Account, Series, Tournament
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import checks as check_services
+from tournaments.services import tournaments as tournament_services
 
 logger = logging.getLogger(__name__)
 
@@ -109,7 +113,7 @@ def series_create(
 ) -> Series:
     """A new series; the beat creates its editions (and at once, after the commit, one
     that is due now)."""
-    checked = services.game_settings_check(
+    checked = check_services.game_settings_check(
         game=game,
         preset=preset,
         variant=variant,
@@ -118,19 +122,19 @@ def series_create(
         bot_level=bot_level,
     )
     if kind not in Series.Kind.values:
-        raise services.InvalidSettings.of(_("Unknown schedule: %(kind)s."), kind=kind)
+        raise InvalidSettings.of(_("Unknown schedule: %(kind)s."), kind=kind)
     days = sorted(set(weekdays))
     if kind == Series.Kind.WEEKLY and (not days or any(d not in _WEEKDAYS for d in days)):
-        raise services.InvalidSettings.of(_("A weekly series needs at least one weekday."))
+        raise InvalidSettings.of(_("A weekly series needs at least one weekday."))
     if window_minutes < 1 or timedelta(minutes=window_minutes) > MAX_WINDOW:
-        raise services.InvalidSettings.of(_("An edition is open between 1 minute and 7 days."))
+        raise InvalidSettings.of(_("An edition is open between 1 minute and 7 days."))
     if best_k < 1:
-        raise services.InvalidSettings.of(_("The season counts at least one edition."))
+        raise InvalidSettings.of(_("The season counts at least one edition."))
     if ends_on is not None and ends_on < starts_on:
-        raise services.InvalidSettings.of(_("The last day must not be before the first day."))
-    services.check_moment(local_start(starts_on, time_of_day))
+        raise InvalidSettings.of(_("The last day must not be before the first day."))
+    check_services.check_moment(local_start(starts_on, time_of_day))
     if ends_on is not None:
-        services.check_moment(local_start(ends_on, time_of_day))
+        check_services.check_moment(local_start(ends_on, time_of_day))
     with transaction.atomic():
         series = Series.objects.create(
             name=name,
@@ -166,7 +170,7 @@ def series_edition_create(*, series: Series, opens_at: datetime) -> Tournament |
         return None
     try:
         with transaction.atomic():
-            t = services.tournament_create(
+            t = tournament_services.tournament_create(
                 created_by=series.created_by,
                 name=edition_name(series, opens_at),
                 game=series.game,
@@ -197,7 +201,7 @@ def series_editions_create_due(*, now: datetime | None = None) -> list[int]:
                 continue
             try:
                 t = series_edition_create(series=series, opens_at=at)
-            except services.ServiceError:
+            except ServiceError:
                 # Settings that no longer pass (say an edition closing after 2100): that
                 # edition is not created; the other series still get theirs.
                 logger.exception("series %s: edition at %s not created", series.pk, at)
@@ -263,13 +267,13 @@ def season_standings(*, series: Series) -> Season:
     rank ("1, 2, 2, 4"); then those with fewer, more counted editions first, then by sum;
     without any counted edition unranked. The poedel is the last ranked place (every
     entrant sharing it)."""
-    module = services.module_of(series.game)
+    module = module_of(series.game)
     lower = module.LOWER_IS_BETTER
     editions = list(series.editions.filter(closed_at__isnull=False).order_by("opens_at", "id"))
     per_user: dict[int, list[EditionResult]] = {}
     names: dict[int, str] = {}
     for t in editions:
-        for s in services.standings(tournament=t):
+        for s in standing_selectors.standings(tournament=t):
             counts = (
                 s.rank is not None
                 and not s.under_review
@@ -294,7 +298,7 @@ def season_standings(*, series: Series) -> Season:
         bests.append(tuple(results[:k]))
     sums = [round(sum(b), 9) if b else None for b in bests]
     tiers = [(0, 0) if len(b) >= k else (1, -len(b)) for b in bests]
-    ranks = services.rank_values(sums, lower_is_better=lower, tiers=tiers)
+    ranks = standing_selectors.rank_values(sums, lower_is_better=lower, tiers=tiers)
     last = max((r for r in ranks if r is not None), default=None)
     rows = [
         SeasonRow(

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from tournaments import services
+from tournaments.services import results as result_services
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="tournaments.user_renamed")
@@ -20,4 +20,4 @@ def _user_saved(
     # the name.
     if created or (update_fields is not None and "username" not in update_fields):
         return
-    services.user_results_rename(user=instance)
+    result_services.user_results_rename(user=instance)

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 from celery import chord, group, shared_task
 
-from tournaments import series, services
+from tournaments import series
 from tournaments.models import Tournament
+from tournaments.services import audit as audit_services
+from tournaments.services import closing as closing_services
 from tournaments.services import par
+from tournaments.services import results as result_services
 
 
 def _close_fan_out(tournament_id: int) -> None:
     """Start a close: one ``games_close`` task per batch of games, then, once all are
     done, ``tournament_close_finish`` (a chord; inline in eager mode)."""
-    batches = services.tournament_close_start(tournament_id=tournament_id, claim=True)
+    batches = closing_services.tournament_close_start(tournament_id=tournament_id, claim=True)
     if batches is None:
         return
     if not batches:
-        services.tournament_close_finish(tournament_id=tournament_id)
+        closing_services.tournament_close_finish(tournament_id=tournament_id)
         return
     chord(
         group(games_close.si(batch) for batch in batches),
@@ -40,13 +43,13 @@ def tournament_close(tournament_id: int) -> int:
 @shared_task
 def games_close(game_ids: list[int]) -> int:
     """A batch of a closing tournament's games: finished by the bot where needed, audited."""
-    return len(services.games_close(game_ids=game_ids))
+    return len(closing_services.games_close(game_ids=game_ids))
 
 
 @shared_task
 def tournament_close_finish(tournament_id: int) -> int:
     """The chord's callback of a close: reveal the secret and write the standings once."""
-    services.tournament_close_finish(tournament_id=tournament_id)
+    closing_services.tournament_close_finish(tournament_id=tournament_id)
     return tournament_id
 
 
@@ -55,7 +58,7 @@ def tournaments_close_due() -> list[int]:
     """Periodic (Celery beat): queue the close of every tournament whose closing time has
     passed, one task each (``tournament_close``, which spreads the games over the workers),
     so that a lost worker takes at most one close's start with it (it runs again elsewhere)."""
-    due = services.tournaments_due()
+    due = closing_services.tournaments_due()
     for tournament_id in due:
         tournament_close.delay(tournament_id)
     return due
@@ -67,19 +70,21 @@ def tournament_standings_refresh(tournament_id: int) -> int:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return 0
-    return services.standings_rebuild(tournament=tournament)
+    return result_services.standings_rebuild(tournament=tournament)
 
 
 @shared_task
 def game_audit(game_id: int) -> bool:
     """Audit one finished game by replay; ``True`` when everything matches."""
-    return services.game_audit(game_id=game_id).ok
+    return audit_services.game_audit(game_id=game_id).ok
 
 
 @shared_task
 def tournament_audit(tournament_id: int) -> list[int]:
     """Audit every finished game of a tournament; the ids of the games that mismatch."""
-    return [a.game_id for a in services.tournament_audit(tournament_id=tournament_id) if not a.ok]
+    return [
+        a.game_id for a in audit_services.tournament_audit(tournament_id=tournament_id) if not a.ok
+    ]
 
 
 @shared_task

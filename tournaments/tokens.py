@@ -23,14 +23,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services
+from tournaments.errors import InvalidSettings, ServiceError
 from tournaments.models import ApiToken
 
 TOKEN_PREFIX = "jk_"
 API_PATH = "/api/"
 
 
-class TokenNotFound(services.ServiceError):
+class TokenNotFound(ServiceError):
     code = "token_not_found"
     status = 404
 
@@ -50,7 +50,7 @@ def token_create(*, user: User, name: str) -> NewToken:
     """A new token for ``user``; the key is in the result only (its hash is stored)."""
     name = name.strip()[:60]
     if not name:
-        raise services.InvalidSettings.of(_("Give the token a name."))
+        raise InvalidSettings.of(_("Give the token a name."))
     key = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user, name=name, prefix=key[: len(TOKEN_PREFIX) + 6], key_hash=key_hash(key)
@@ -87,7 +87,7 @@ def token_user(key: str) -> User | None:
 
 
 def _invalid() -> JsonResponse:
-    err = services.ServiceError.of(_("The API token is unknown or revoked."))
+    err = ServiceError.of(_("The API token is unknown or revoked."))
     err.code = "invalid_token"
     response = JsonResponse({"error": err.to_json()}, status=401)
     response["WWW-Authenticate"] = 'Bearer realm="api", error="invalid_token"'

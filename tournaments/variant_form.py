@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.cards import language_of
 from engine.fields import FieldSpec, Text
 from tournaments import json_input
-from tournaments.services import available_games
+from tournaments.games import available_games
 from tournaments.templatetags.tournament_tags import bot_level, variant_title_of
 
 VARIANT_PREFIX = "v_"

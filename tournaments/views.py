@@ -15,18 +15,25 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
-from tournaments import analysis, permissions, services
+from tournaments import analysis, permissions
 from tournaments.api import game_payload
+from tournaments.errors import ServiceError
 from tournaments.forms import PracticeForm
+from tournaments.games import available_games, module_of
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
+from tournaments.presentation.words import hand_text, player_name_for, seat_names
+from tournaments.selectors import deals as deal_selectors
 from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 from tournaments.services import par as par_services
 from tournaments.services import what_if as what_if_services
 from tournaments.variant_form import split_preset
 
 #: Rows of each per-deal table on the tournament page (the leaderboard shows
-#: ``services.PAGE_SIZE``).
+#: ``standing_selectors.PAGE_SIZE``).
 DEAL_PAGE_SIZE = 10
 
 
@@ -38,7 +45,7 @@ def _page_param(request: HttpRequest, name: str) -> int | None:
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
-    if services.tournament_close_if_due(tournament=tournament):
+    if closing_services.tournament_close_if_due(tournament=tournament):
         tournament.refresh_from_db()
     entries = tournament.entries.count()
     my_game = None
@@ -52,7 +59,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     board = _board(request, tournament)
     my_result = None
     if my_game is not None and my_game.is_finished:
-        total, average, result = services.game_result(my_game)
+        total, average, result = standing_selectors.game_result(my_game)
         my_result = {
             "total": total,
             "opponents_average": average,
@@ -60,7 +67,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rank": board.me.rank if board.me is not None else None,
         }
     par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
-    deal_pages = services.deal_results(
+    deal_pages = deal_selectors.deal_results(
         tournament=tournament,
         visibility=board.visibility,
         page_size=DEAL_PAGE_SIZE,
@@ -124,10 +131,10 @@ def tournament_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/leaderboard_fragment.html", context)
 
 
-def _board(request: HttpRequest, tournament: Tournament) -> services.Board:
+def _board(request: HttpRequest, tournament: Tournament) -> standing_selectors.Board:
     """The leaderboard's page the request asks for (``?page=n&q=name``) as its viewer may
     see it: the tournament page's and its live refresh's."""
-    return services.standings_page(
+    return standing_selectors.standings_page(
         tournament=tournament,
         user=request.user,
         page=_page_param(request, "page"),
@@ -136,7 +143,10 @@ def _board(request: HttpRequest, tournament: Tournament) -> services.Board:
 
 
 def _leaderboard_context(
-    *, tournament: Tournament, board: services.Board, extras: dict[int, analysis.BoardExtra]
+    *,
+    tournament: Tournament,
+    board: standing_selectors.Board,
+    extras: dict[int, analysis.BoardExtra],
 ) -> dict[str, Any]:
     """What ``_leaderboard.html`` reads, for the tournament page and its live refresh."""
     return {
@@ -144,11 +154,13 @@ def _leaderboard_context(
         "standings": board.rows,
         "board": board,
         "visibility": board.visibility,
-        "under_review": services.standings_under_review(tournament=tournament),
-        "parts": services.tournament_parts(tournament=tournament),
-        "has_sheet": services.has_score_sheet(game=tournament.game, variant=tournament.variant),
+        "under_review": standing_selectors.standings_under_review(tournament=tournament),
+        "parts": standing_selectors.tournament_parts(tournament=tournament),
+        "has_sheet": replay_selectors.has_score_sheet(
+            game=tournament.game, variant=tournament.variant
+        ),
         "extras": extras,
-        "lower_is_better": services.module_of(tournament.game).LOWER_IS_BETTER,
+        "lower_is_better": module_of(tournament.game).LOWER_IS_BETTER,
     }
 
 
@@ -157,15 +169,15 @@ def _leaderboard_context(
 def tournament_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     try:
-        entry = services.entry_join(tournament_id=tournament.pk, user=request.user)
-    except services.ServiceError as exc:
+        entry = entry_services.entry_join(tournament_id=tournament.pk, user=request.user)
+    except ServiceError as exc:
         messages.error(request, exc.message())
         return redirect(tournament)
     return redirect("play", entry.game.pk)
 
 
 def _rules_context(game: str, preset: str, variant: dict[str, Any], rounds: int) -> dict[str, Any]:
-    module = services.module_of(game)
+    module = module_of(game)
     return {
         "game": game,
         "preset": preset,
@@ -193,7 +205,7 @@ def tournament_rules(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def preset_rules(request: HttpRequest, game: str, preset: str) -> HttpResponse:
-    modules = services.available_games()
+    modules = available_games()
     if game not in modules or preset not in modules[game].PRESETS:
         raise Http404
     variant = modules[game].PRESETS[preset]
@@ -207,14 +219,14 @@ def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
     verification = None
     deals = []
     if permissions.may_see_verification(tournament=tournament):
-        verification = services.tournament_verify(tournament=tournament)
-        players = services.module_of(tournament.game).variant_from_json(tournament.variant)
-        names = services.seat_names(request.LANGUAGE_CODE, players.num_players)
+        verification = replay_selectors.tournament_verify(tournament=tournament)
+        players = module_of(tournament.game).variant_from_json(tournament.variant)
+        names = seat_names(request.LANGUAGE_CODE, players.num_players)
         for deal in verification.deals:
             hands = deal.get("hands") if isinstance(deal.get("hands"), list) else None
             trump = deal.get("trump") if isinstance(deal.get("trump"), str) else None
             texts = [
-                services.hand_text(
+                hand_text(
                     game=tournament.game, codes=h, language=request.LANGUAGE_CODE, trump=trump
                 )
                 for h in hands or []
@@ -254,9 +266,9 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     if rounds and round_index not in rounds:
         raise Http404
     # The player's seat is "Jij"/"You" for the player only; their name for anyone else.
-    player = services.player_name_for(game=game, viewer=request.user)
-    frames = services.game_replay(game=game, round_index=round_index, player=player)
-    module = services.module_of(game.game)
+    player = player_name_for(game=game, viewer=request.user)
+    frames = replay_selectors.game_replay(game=game, round_index=round_index, player=player)
+    module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     played = rounds and round_index in rounds
     return render(
@@ -266,14 +278,12 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             "game": game,
             "round_index": round_index,
             "rounds": rounds,
-            "frames": services.replay_frames_json(game=game, frames=frames),
-            "seat_names": services.seat_names(
-                request.LANGUAGE_CODE, variant.num_players, player=player
-            ),
+            "frames": replay_selectors.replay_frames_json(game=game, frames=frames),
+            "seat_names": seat_names(request.LANGUAGE_CODE, variant.num_players, player=player),
             "player": player,
             "table_css": module.TABLE_CSS,
             "scores": game.round_scores[rounds.index(round_index)] if played else None,
-            "has_sheet": services.has_score_sheet(game=game.game, variant=game.variant),
+            "has_sheet": replay_selectors.has_score_sheet(game=game.game, variant=game.variant),
             "may_download": permissions.may_download_record(user=request.user, game=game),
             "may_what_if": played and permissions.may_start_what_if(user=request.user, game=game),
             "analysis": analysis.game_analysis(game=game, round_index=round_index, player=player)
@@ -305,7 +315,7 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
         split = analysis.games_split(
             game=game, other=other, round_index=round_index, par_label=str(_("Par (the bots)"))
         )
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         raise Http404 from exc
     choices = (
         Game.objects.filter(entry__tournament=tournament)
@@ -324,7 +334,7 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
             "choices": choices,
             "other_id": other_id,
             "rounds": range(min(len(game.round_scores), tournament.rounds)),
-            "lower_is_better": services.module_of(game.game).LOWER_IS_BETTER,
+            "lower_is_better": module_of(game.game).LOWER_IS_BETTER,
         },
     )
 
@@ -370,7 +380,7 @@ def game_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         )
     except Game.DoesNotExist as exc:
         raise Http404 from exc
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return HttpResponseBadRequest(exc.message())
     return redirect("play", game.pk)
 
@@ -387,7 +397,7 @@ def tournament_deal_again(
         game = what_if_services.deal_again_start(
             user=request.user, tournament=tournament, round_index=round_index
         )
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         return HttpResponseBadRequest(exc.message())
     return redirect("play", game.pk)
 
@@ -398,10 +408,10 @@ def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     if not permissions.may_see_sheet(user=request.user, game=game):
         raise Http404
-    sheet = services.game_score_sheet(game=game)
+    sheet = replay_selectors.game_score_sheet(game=game)
     if sheet is None:
         raise Http404
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     return render(
         request,
@@ -409,7 +419,7 @@ def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "game": game,
             "sheet": sheet,
-            "seat_names": services.seat_names(request.LANGUAGE_CODE, variant.num_players),
+            "seat_names": seat_names(request.LANGUAGE_CODE, variant.num_players),
             "parts_count": len(module.game_parts(variant)),
             "may_replay": _may_replay(request, game) and bool(game.round_scores),
         },
@@ -423,7 +433,7 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     if not permissions.may_download_record(user=request.user, game=game):
         raise Http404
     response = JsonResponse(
-        services.game_record(game=game).to_json(), json_dumps_params={"indent": 1}
+        replay_selectors.game_record(game=game).to_json(), json_dumps_params={"indent": 1}
     )
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
     return response
@@ -459,13 +469,13 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         game_name, preset = split_preset(form.cleaned_data["preset"])
         try:
-            game = services.game_practice_start(
+            game = entry_services.game_practice_start(
                 user=request.user,
                 game=game_name,
                 preset=preset,
                 bot_level=form.cleaned_data["bot_level"],
             )
-        except services.ServiceError as exc:
+        except ServiceError as exc:
             form.add_error(None, exc.message())
         else:
             return redirect("play", game.pk)
@@ -484,5 +494,5 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
-    entries = services.my_entries(user=request.user)
+    entries = standing_selectors.my_entries(user=request.user)
     return render(request, "tournaments/my_games.html", {"entries": entries})

@@ -25,12 +25,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import permissions, services, tokens
+from tournaments import permissions, tokens
 from tournaments import series as series_services
+from tournaments.errors import ServiceError
 from tournaments.forms import SeriesForm
 from tournaments.models import Game, Series, Tournament
 from tournaments.numbers import result_csv
 from tournaments.permissions import AuthenticatedHttpRequest, is_bot, is_organizer
+from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
 from tournaments.views_organizer import keep_fields
 
 BOM = "\ufeff"
@@ -53,7 +56,7 @@ def csv_response(
 
 def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    board = services.standings_for_viewer(tournament=tournament, user=request.user)
+    board = standing_selectors.standings_for_viewer(tournament=tournament, user=request.user)
     bots = series_services.bot_user_ids([s.user_id for s in board.rows])
     header = [
         _("Rank"),
@@ -99,7 +102,7 @@ def tournament_records_zip(request: HttpRequest, pk: int) -> HttpResponse:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for game in games.order_by("pk"):
-            record = services.game_record(game=game).to_json()
+            record = replay_selectors.game_record(game=game).to_json()
             archive.writestr(f"game-{game.pk}.json", json.dumps(record, indent=1))
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
     response["Content-Disposition"] = (
@@ -184,7 +187,7 @@ def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 series = series_services.series_create(
                     created_by=request.user, **form.service_kwargs()
                 )
-            except services.ServiceError as exc:
+            except ServiceError as exc:
                 form.add_error(None, exc.message())
             else:
                 return redirect(series)
@@ -216,10 +219,8 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
                 return redirect("account")
             else:
                 return HttpResponse(status=400)
-        except (services.ServiceError, ValueError) as exc:
-            message = (
-                exc.message() if isinstance(exc, services.ServiceError) else _("No such token.")
-            )
+        except (ServiceError, ValueError) as exc:
+            message = exc.message() if isinstance(exc, ServiceError) else _("No such token.")
             messages.error(request, message)
             return redirect("account")
     return render(

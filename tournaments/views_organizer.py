@@ -18,10 +18,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments import permissions, services
+from tournaments import permissions
+from tournaments.errors import ServiceError, TournamentClosed
 from tournaments.forms import TournamentForm
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import audit as audit_services
+from tournaments.services import closing as closing_services
+from tournaments.services import tournaments as tournament_services
 
 
 def organizer_required(request: HttpRequest) -> None:
@@ -64,10 +69,14 @@ def _tournament_form_view(
             kwargs = form.service_kwargs()
             try:
                 if tournament is None:
-                    tournament = services.tournament_create(created_by=request.user, **kwargs)
+                    tournament = tournament_services.tournament_create(
+                        created_by=request.user, **kwargs
+                    )
                 else:
-                    tournament = services.tournament_update(tournament=tournament, **kwargs)
-            except services.ServiceError as exc:
+                    tournament = tournament_services.tournament_update(
+                        tournament=tournament, **kwargs
+                    )
+            except ServiceError as exc:
                 form.add_error(None, exc.message())
             else:
                 return redirect(tournament)
@@ -104,9 +113,7 @@ def tournament_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_managed(request, pk, permissions.may_edit_tournament)
     if tournament.is_closed:
-        messages.error(
-            request, services.TournamentClosed.of(_("This tournament is closed.")).message()
-        )
+        messages.error(request, TournamentClosed.of(_("This tournament is closed.")).message())
         return redirect(tournament)
     return _tournament_form_view(request, tournament)
 
@@ -120,7 +127,7 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         .order_by("entry__joined_at", "entry_id")
     )
     page = Paginator(games, ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
-    ranks = services.entry_standings(
+    ranks = standing_selectors.entry_standings(
         tournament=tournament,
         user=request.user,
         entry_ids=[g.entry_id for g in page.object_list if g.entry_id is not None],
@@ -147,16 +154,16 @@ def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> Ht
     action = request.POST.get("action")
     try:
         if action == "audit":
-            audit = services.game_audit(game_id=game.pk)
+            audit = audit_services.game_audit(game_id=game.pk)
             if audit.ok:
                 messages.success(request, _("The replay matches the stored game."))
             else:
                 messages.error(request, _("The replay still differs from the stored game."))
         elif action == "resolve":
-            services.entry_audit_resolve(entry_id=entry_id, user=request.user)
+            audit_services.entry_audit_resolve(entry_id=entry_id, user=request.user)
         else:
             return HttpResponseBadRequest(str(_("Unknown audit action.")))
-    except services.ServiceError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message())
     return redirect("tournament_entries", pk)
 
@@ -166,7 +173,7 @@ def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> Ht
 def tournament_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_managed(request, pk, permissions.may_close_tournament)
     try:
-        services.tournament_close_early(tournament=tournament)
-    except services.ServiceError as exc:
+        closing_services.tournament_close_early(tournament=tournament)
+    except ServiceError as exc:
         messages.error(request, exc.message())
     return redirect(tournament)

@@ -100,11 +100,12 @@ def deal_position(monkeypatch: Any, game: Any, state: dict[str, Any]) -> None:
     game's secret and round (the live server runs in this process), the deals the site
     keeps (``games.dealt_round``, in the modules that deal) are not used while the test
     runs, and the round's stored actions are emptied. Other rounds are dealt as usual."""
-    from tournaments import games, services
+    from tournaments import games
+    from tournaments.games import module_of
     from tournaments.models import Game
     from tournaments.services import play, runner
 
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     deal = module.state_from_json(state)
     real = module.new_round
     arranged = (game.secret_bytes, game.round_index)

@@ -13,8 +13,10 @@ from django.utils import timezone
 from playwright.sync_api import Page
 
 from tests.e2e.helpers import log_in, settle
-from tournaments import services
 from tournaments.models import Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -44,21 +46,21 @@ def test_main_pages_have_no_serious_accessibility_violations(live_server: Any, p
     jokeren = factories.make_tournament(name="Toegankelijk", rounds=1)
     organizer = factories.make_user("organisator", organizer=True)
     anna = factories.make_user("anna")
-    factories.play_to_end(services.entry_join(tournament_id=jokeren.pk, user=anna).game, anna)
+    factories.play_to_end(entry_services.entry_join(tournament_id=jokeren.pk, user=anna).game, anna)
     # A closed tournament: its games may be replayed.
     closed = factories.make_tournament(name="Gesloten", rounds=1)
     replayed, _ = factories.play_to_end(
-        services.entry_join(tournament_id=closed.pk, user=anna).game, anna
+        entry_services.entry_join(tournament_id=closed.pk, user=anna).game, anna
     )
     Tournament.objects.filter(pk=closed.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=closed.pk)
+    closing_services.tournament_close(tournament_id=closed.pk)
     bram = factories.make_user("bram")
-    services.entry_join(tournament_id=jokeren.pk, user=bram)
+    entry_services.entry_join(tournament_id=jokeren.pk, user=bram)
     klaverjas = factories.make_tournament(
         name="Klaverjassen", game="klaverjas", preset="rotterdams", rounds=1, south_plays=()
     )
-    services.standings_refresh(tournament=jokeren)
-    kj_game = services.entry_join(tournament_id=klaverjas.pk, user=bram).game
+    result_services.standings_refresh(tournament=jokeren)
+    kj_game = entry_services.entry_join(tournament_id=klaverjas.pk, user=bram).game
     jk_game = Game.objects.get(user=bram, entry__tournament=jokeren)
 
     pages: list[tuple[str, str]] = [

@@ -12,15 +12,20 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import ARTIFACTS, api_get, api_post, log_in, screenshot, settle
-from tournaments import services
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def _close(t: Tournament) -> None:
     Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
 
 
 WIDE = """() => [...document.querySelectorAll('body *')]
@@ -42,10 +47,10 @@ def test_par_and_the_percentage_appear_once_you_have_finished_the_round(
 ) -> None:
     # South gets a turn in round 1: nobody has finished it just by joining.
     t = factories.make_tournament(rounds=2, south_plays=(0,))
-    anna = services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
-    bram = services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
+    anna = entry_services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
+    bram = entry_services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
     factories.set_rounds(anna, [[10, 20, 20, 20]])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
 
     log_in(page, live_server.url, "bram")
     page.goto(f"{live_server.url}/tournaments/{t.pk}/")
@@ -56,7 +61,7 @@ def test_par_and_the_percentage_appear_once_you_have_finished_the_round(
     page.goto("about:blank")
     # Bram finishes round 1 better than Anna: he beat the only other entrant (100%).
     factories.set_rounds(bram, [[0, 20, 20, 20]])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     page.goto(f"{live_server.url}/tournaments/{t.pk}/")
     expect(page.locator("[data-testid=par-row]")).to_have_count(1)
     expect(page.locator("[data-testid=par-row]")).to_contain_text("Par")
@@ -82,22 +87,26 @@ def test_par_and_the_percentage_appear_once_you_have_finished_the_round(
 
 
 def _south_actions(game: Game) -> list[dict[str, Any]]:
-    return [dict(a.action) for a in services.game_record(game=game).actions[0] if a.seat == 0]
+    return [
+        dict(a.action) for a in replay_selectors.game_record(game=game).actions[0] if a.seat == 0
+    ]
 
 
 def test_split_view_and_a_what_if_game_from_a_replay_position(live_server: Any, page: Page) -> None:
     t = factories.make_tournament(rounds=1, south_plays=(0,))
     anna_user = factories.make_user("anna")
     anna, _ = factories.play_to_end(
-        services.entry_join(tournament_id=t.pk, user=anna_user).game, anna_user
+        entry_services.entry_join(tournament_id=t.pk, user=anna_user).game, anna_user
     )
     bram_user = factories.make_user("bram")
-    bram = services.entry_join(tournament_id=t.pk, user=bram_user).game
-    module = services.module_of(bram.game)
+    bram = entry_services.entry_join(tournament_id=t.pk, user=bram_user).game
+    module = module_of(bram.game)
     state = module.state_from_json(bram.state)
     usual = module.bot_action(state, level="basic").to_json()
     other = next(a.to_json() for a in state.legal_actions() if a.to_json() != usual)
-    bram = services.game_play_move(game_id=bram.pk, user=bram_user, seq=bram.seq, action=other).game
+    bram = play_services.game_play_move(
+        game_id=bram.pk, user=bram_user, seq=bram.seq, action=other
+    ).game
     bram, _ = factories.play_to_end(bram, bram_user)
     _close(t)
 
@@ -118,7 +127,7 @@ def test_split_view_and_a_what_if_game_from_a_replay_position(live_server: Any, 
     screenshot(page, "analysis-review-phone.png")
 
     # What if: Anna's replay, two steps past her first move, "Speel vanaf hier".
-    actions = services.game_record(game=anna).actions[0]
+    actions = replay_selectors.game_record(game=anna).actions[0]
     first_south = next(i for i, a in enumerate(actions) if a.seat == 0)
     start = first_south + 1
     page.goto(f"{live_server.url}/games/{anna.pk}/replay/")
@@ -147,6 +156,6 @@ def test_split_view_and_a_what_if_game_from_a_replay_position(live_server: Any, 
     what_if = Game.objects.get(pk=what_if_id)
     assert what_if.is_finished
     assert what_if.round_scores == anna.round_scores
-    assert [a.action for a in services.game_record(game=what_if).actions[0]] == [
+    assert [a.action for a in replay_selectors.game_record(game=what_if).actions[0]] == [
         a.action for a in actions
     ]

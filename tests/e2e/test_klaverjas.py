@@ -30,8 +30,10 @@ from tests.e2e.helpers import (
     sign_up,
     table,
 )
-from tournaments import services
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -234,7 +236,7 @@ def _to_an_illegal_position(game: Game, user: Any) -> Game:
             led = {c // 8 for c in state.hands[0]} & {state.trick[0] // 8}
             if led and len({c // 8 for c in state.hands[0]}) > 1:
                 return game
-        services.game_play_move(
+        play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
     raise AssertionError("no position with an illegal card was reached")
@@ -243,7 +245,7 @@ def _to_an_illegal_position(game: Game, user: Any) -> Game:
 def test_illegal_card_reload_and_stale_move(live_server: Any, page: Page) -> None:
     tournament = make_tournament(rounds=3)
     user = factories.make_user("klaverjas_west")
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     game = _to_an_illegal_position(game, user)
     state = state_from_json(game.state)
     assert state.trump is not None
@@ -300,9 +302,9 @@ def test_illegal_card_reload_and_stale_move(live_server: Any, page: Page) -> Non
 def assert_sheet_marks(page: Page, game: Game, r: int) -> dict[str, Any]:
     """The score sheet's row of round ``r`` marks nat (the playing team's cell) and pit
     (the team that won every trick) as the round ended; returns the round's result."""
-    end: dict[str, Any] = services.game_replay(game=game, round_index=r)[-1].observations[0][
-        "result"
-    ]
+    end: dict[str, Any] = replay_selectors.game_replay(game=game, round_index=r)[-1].observations[
+        0
+    ]["result"]
     for team, cell in ((0, f"boom-{r}-we"), (1, f"boom-{r}-they")):
         nat = page.locator(f"[data-testid={cell}] [data-testid=mark-nat]").count()
         pit = page.locator(f"[data-testid={cell}] [data-testid=mark-pit]").count()
@@ -330,7 +332,7 @@ def test_second_bidding_round_and_the_score_sheet_over_two_rounds(
     secret = secret_where_everybody_passes_the_proposed_trump(variant)
     tournament = make_tournament(rounds=2, secret=secret, variant=variant)
     user = factories.make_user("klaverjas_oost")
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     proposed = game.state["proposed_trump"]
     log_in(page, live_server.url, "klaverjas_oost")
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -425,7 +427,7 @@ def test_roem_in_a_trick_is_called_out(
 ) -> None:
     tournament = make_tournament(rounds=2)
     user = factories.make_user("klaverjas_noord")
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     # Trump hearts: West led the king, North the queen, East the seven; South's jack wins
     # the trick with jack-queen-king in sequence (20) and king and queen of trump,
     # "stuk" (20): roem 40 (docs/rules.md §6), and 20 + 3 + 4 + 0 = 27 card points.
@@ -461,9 +463,9 @@ def test_choosing_trump_without_bidding_after_three_rounds(live_server: Any, pag
     variant = replace(ROTTERDAMS, bidding="no_passing")
     tournament = make_tournament(rounds=4, variant=variant)
     user = factories.make_user("klaverjas_zuid")
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     while game.round_index < 3:
-        services.game_play_move(
+        play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
         game.refresh_from_db()

@@ -14,8 +14,8 @@ from playwright.sync_api import Browser, Page
 
 from tests.e2e.helpers import dialog_open, log_in, settle, table
 from tests.e2e.test_table import play_turn
-from tournaments import services
 from tournaments.models import Game
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ def test_the_live_move_list_is_the_reloaded_one_after_every_move_of_a_whole_game
 ) -> None:
     tournament = factories.make_tournament(preset="jokeren7", rounds=8, secret=SECRET)
     user = factories.make_user(username="speler_lijst")
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     log_in(page, live_server.url, "speler_lijst")
     url = f"{live_server.url}/games/{game.pk}/"
     page.goto(url)

@@ -30,9 +30,11 @@ from tests.e2e.conftest import TABLE_DELAY_MS
 from tests.e2e.helpers import ARTIFACTS, TABLE, deal_position, dialog_open, log_in, settle, table
 from tests.e2e.test_klaverjas import make_tournament as klaverjas_tournament
 from tests.e2e.test_klaverjas import secret_where_the_bots_pass
-from tournaments import services
 from tournaments.models import Game, Tournament
 from tournaments.series import series_create
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 from tournaments.services import what_if as what_if_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -87,7 +89,7 @@ class Site:
 
 def _close(t: Tournament) -> None:
     Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
 
 
 def _field(t: Tournament, names: list[str], *, scores: bool = True) -> list[Game]:
@@ -95,11 +97,11 @@ def _field(t: Tournament, names: list[str], *, scores: bool = True) -> list[Game
     games = []
     for i, name in enumerate(names):
         user = User.objects.filter(username=name).first() or factories.make_user(name)
-        game = services.entry_join(tournament_id=t.pk, user=user).game
+        game = entry_services.entry_join(tournament_id=t.pk, user=user).game
         if scores:
             factories.set_rounds(game, [[5 * i, 20, 30 - i, 40]])
         games.append(game)
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     return games
 
 
@@ -113,15 +115,15 @@ def build_site() -> Site:
         created_by=organizer, name=LONG_TOURNAMENT, preset="jokeren7", rounds=2
     )
     _field(open_t, ENTRANTS)
-    jokeren7 = services.entry_join(tournament_id=open_t.pk, user=me).game
+    jokeren7 = entry_services.entry_join(tournament_id=open_t.pk, user=me).game
     # Jokeren 13 and Klaverjas tables.
     t13 = factories.make_tournament(created_by=organizer, name="Jokeren 13", preset="jokeren13")
-    jokeren13 = services.entry_join(tournament_id=t13.pk, user=me).game
+    jokeren13 = entry_services.entry_join(tournament_id=t13.pk, user=me).game
     tk = factories.make_tournament(
         created_by=organizer, name="Klaverjassen", game="klaverjas", preset="rotterdams"
     )
     _field(tk, ENTRANTS[:2], scores=False)
-    klaverjas = services.entry_join(tournament_id=tk.pk, user=me).game
+    klaverjas = entry_services.entry_join(tournament_id=tk.pk, user=me).game
     # A closed tournament whose games were played to the end: replay, split, review.
     closed = factories.make_tournament(
         created_by=organizer, name=f"{LONG_TOURNAMENT} (gesloten)", rounds=1
@@ -129,13 +131,15 @@ def build_site() -> Site:
     others = [
         factories.play_to_end(g, g.user)[0] for g in _field(closed, ENTRANTS[:3], scores=False)
     ]
-    mine, _ = factories.play_to_end(services.entry_join(tournament_id=closed.pk, user=me).game, me)
+    mine, _ = factories.play_to_end(
+        entry_services.entry_join(tournament_id=closed.pk, user=me).game, me
+    )
     _close(closed)
     closed_k = factories.make_tournament(
         created_by=organizer, name="Klaverjassen (gesloten)", game="klaverjas", preset="rotterdams"
     )
     mine_k, _ = factories.play_to_end(
-        services.entry_join(tournament_id=closed_k.pk, user=me).game, me
+        entry_services.entry_join(tournament_id=closed_k.pk, user=me).game, me
     )
     _close(closed_k)
     # A score sheet (Klassiek has one), after a finished round.
@@ -143,14 +147,14 @@ def build_site() -> Site:
         created_by=organizer, name="Klassiek", preset="klassiek", rounds=1
     )
     klassiek, _ = factories.play_to_end(
-        services.entry_join(tournament_id=klassiek_t.pk, user=me).game, me
+        entry_services.entry_join(tournament_id=klassiek_t.pk, user=me).game, me
     )
     # What if: a practice game from a position of my finished game.
     what_if = what_if_services.game_what_if_start(
         user=me, source_id=mine.pk, round_index=0, start=2
     )
     # A practice game.
-    practice = services.game_practice_start(
+    practice = entry_services.game_practice_start(
         user=me, game="jokeren", preset="jokeren13", bot_level="basic"
     )
     # A weekly series with an edition due now.
@@ -421,7 +425,7 @@ def test_a_finger_moves_a_card_to_another_row_of_a_wrapped_hand(
     moves no card."""
     t = factories.make_tournament(preset="jokeren13", rounds=1)
     me = factories.make_user(PLAYER)
-    game = services.entry_join(tournament_id=t.pk, user=me).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=me).game
     page = _phone_page(browser, {"width": 360, "height": 740})
     log_in(page, live_server.url, PLAYER)
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -481,7 +485,7 @@ def test_play_the_jokeren_table_by_touch_on_a_phone(
     # Jokeren 13: the largest hand (13 cards, 14 after the draw).
     t = factories.make_tournament(preset="jokeren13", rounds=1)
     me = factories.make_user(PLAYER)
-    game = services.entry_join(tournament_id=t.pk, user=me).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=me).game
     page = _phone_page(browser, viewport, mobile=True)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -648,7 +652,7 @@ def test_the_jokeren_13_table_with_many_melds_fits_one_phone_screen(
     and plays the round out (issue 23, item 3). The screenshots of the README are taken here."""
     t = factories.make_tournament(preset="jokeren13", rounds=1)
     me = factories.make_user(PLAYER)
-    game = services.entry_join(tournament_id=t.pk, user=me).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=me).game
     _many_melds(monkeypatch, game)
     page = _phone_page(browser, viewport, mobile=True)
     errors: list[str] = []
@@ -729,7 +733,7 @@ def test_bid_and_play_the_klaverjas_table_by_touch_on_a_phone(
 ) -> None:
     t = klaverjas_tournament(secret=secret_where_the_bots_pass())
     me = factories.make_user(PLAYER)
-    game = services.entry_join(tournament_id=t.pk, user=me).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=me).game
     page = _phone_page(browser, viewport)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -842,7 +846,9 @@ def test_after_the_game_the_links_and_choices_are_finger_sized_on_a_phone(
         created_by=organizer, name=LONG_TOURNAMENT, rounds=2, south_plays=()
     )
     others = [factories.play_to_end(g, g.user)[0] for g in _field(closed, ENTRANTS, scores=False)]
-    mine, _ = factories.play_to_end(services.entry_join(tournament_id=closed.pk, user=me).game, me)
+    mine, _ = factories.play_to_end(
+        entry_services.entry_join(tournament_id=closed.pk, user=me).game, me
+    )
     _close(closed)
     page = _phone_page(browser, viewport, mobile=True)
     log_in(page, live_server.url, PLAYER)

@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import log_in
-from tournaments import services
 from tournaments.models import Game
+from tournaments.selectors import replay as replay_selectors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -73,8 +73,8 @@ def test_jokeren_replay_names_the_entrant_and_shows_sorted_card_faces(
     page.goto(url)
     expect(page.locator("[data-testid=replay-seat-name]").first).to_have_text("anna")
     assert _seat_names(page) == ["anna", "West", "Noord", "Oost"]
-    frames = services.replay_frames_json(
-        game=game, frames=services.game_replay(game=game, round_index=0)
+    frames = replay_selectors.replay_frames_json(
+        game=game, frames=replay_selectors.game_replay(game=game, round_index=0)
     )
     hands = _hands(page)
     assert len(hands) == 4
@@ -101,8 +101,8 @@ def test_klaverjas_replay_hands_are_faces_with_trump_first(live_server: Any, pag
     game = _closed("klaverjas", "rotterdams")
     page.goto(f"{live_server.url}/games/{game.pk}/replay/?round=0")
     expect(page.locator("[data-testid=replay-seat-name]").first).to_have_text("anna")
-    frames = services.replay_frames_json(
-        game=game, frames=services.game_replay(game=game, round_index=0)
+    frames = replay_selectors.replay_frames_json(
+        game=game, frames=replay_selectors.game_replay(game=game, round_index=0)
     )
     # Step to the first frame with trump chosen: every hand sorted with trump first.
     i, trump = next(

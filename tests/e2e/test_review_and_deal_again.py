@@ -13,8 +13,11 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import log_in, screenshot, settle
 from tests.e2e.test_accessibility import axe_violations, describe
-from tournaments import services
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +28,7 @@ def test_the_review_shows_your_hand_and_play_again_opens_the_deal(
     t = factories.make_tournament(rounds=2, south_plays=(0, 1))
     anna_user = factories.make_user("anna")
     anna, _ = factories.play_to_end(
-        services.entry_join(tournament_id=t.pk, user=anna_user).game, anna_user
+        entry_services.entry_join(tournament_id=t.pk, user=anna_user).game, anna_user
     )
     log_in(page, live_server.url, "anna")
 
@@ -34,11 +37,11 @@ def test_the_review_shows_your_hand_and_play_again_opens_the_deal(
     page.goto(f"{live_server.url}/games/{anna.pk}/review/?round=1")
     first = page.locator("[data-testid=position]").first
     expect(first.locator("[data-testid=position-hand] .seen-card").first).to_be_visible()
-    module = services.module_of(anna.game)
+    module = module_of(anna.game)
     deal = module.new_round(
         module.variant_from_json(anna.variant), secret=anna.secret_bytes, round_index=1
     )
-    actions = services.game_record(game=anna).actions[1]
+    actions = replay_selectors.game_record(game=anna).actions[1]
     state = deal
     for a in actions[: int(first.get_attribute("data-step") or 0)]:
         state = state.apply(module.action_from_json(a.action))
@@ -58,7 +61,7 @@ def test_the_review_shows_your_hand_and_play_again_opens_the_deal(
     # would race the navigation below.
     page.goto("about:blank")
     Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
 
     # After the close: round 2's button opens a practice table on round 2's deal.
     page.goto(f"{live_server.url}/tournaments/{t.pk}/")

@@ -27,8 +27,9 @@ from tests.e2e.helpers import (
     sign_up,
     table,
 )
-from tournaments import services
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -297,7 +298,7 @@ def test_illegal_move_reload_and_stale_move(live_server: Any, page: Page) -> Non
     # The other tab's discard is the move stored at that seq. While round 0 goes on the
     # card has left South's hand; a bot may go out after it, and round 1's new hand may
     # then hold the same card.
-    stored = services.game_moves(game=Game.objects.get(pk=game_id))[int(before["seq"])]
+    stored = replay_selectors.game_moves(game=Game.objects.get(pk=game_id))[int(before["seq"])]
     assert (stored.seat, stored.action) == (0, {"type": "discard", "card": discard})
     if server["round"] == 0:
         assert discard not in server["observation"]["hand"]
@@ -347,7 +348,7 @@ def test_several_melds_joker_choice_lay_off_swap_and_next_round(
     # South goes out in round 0 and then plays round 1: its deal must give South a turn.
     tournament = make_tournament(rounds=2, south_plays=(0, 1))
     user = factories.make_user("speler_noord")
-    entry = services.entry_join(tournament_id=tournament.pk, user=user)
+    entry = entry_services.entry_join(tournament_id=tournament.pk, user=user)
     arrange(
         monkeypatch,
         entry.game,

@@ -18,8 +18,8 @@ from engine.cards import card_id_of, parse_code
 from engine.jokeren.melds import check_meld, stands_for_from_json
 from engine.jokeren.state import state_from_json
 from tests.e2e.helpers import api_get, deal_position, dialog_open, join, log_in, settle, table
-from tournaments import services
 from tournaments.models import Game
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -124,7 +124,7 @@ def test_arrange_by_dragging_drawn_card_marked_four_colours_and_the_hand_at_the_
 ) -> None:
     tournament = factories.make_tournament(rounds=1)
     user = factories.make_user("schikker")
-    entry = services.entry_join(tournament_id=tournament.pk, user=user)
+    entry = entry_services.entry_join(tournament_id=tournament.pk, user=user)
     # West holds a run of four: after South's turn West draws 9d, lays the run and
     # discards the nine, and is out (docs/rules.md §4): the round ends with South's cards left.
     position(
@@ -282,7 +282,7 @@ def test_the_buttons_are_the_engines_legal_actions_and_a_jokers_choices_its_read
     or J-Q-K, and the meld is laid as chosen."""
     tournament = factories.make_tournament(rounds=1)
     user = factories.make_user("lezer")
-    entry = services.entry_join(tournament_id=tournament.pk, user=user)
+    entry = entry_services.entry_join(tournament_id=tournament.pk, user=user)
     position(
         monkeypatch,
         entry.game,

@@ -19,8 +19,10 @@ from engine.match import bot_move
 from tests.e2e.conftest import TABLE_DELAY_MS
 from tests.e2e.helpers import api_get, dialog_open, log_in, screenshot, settle, table
 from tests.e2e.test_accessibility import axe_violations, describe
-from tournaments import services
+from tournaments.games import module_of
 from tournaments.models import Game
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -48,7 +50,7 @@ def _south(obs: dict[str, Any], *, take_open: bool = False) -> dict[str, Any]:
 def _south_turns(game: Game) -> int:
     """How many turns South gets in the current round playing ``_south`` (the open card in
     the first turn), the bots as the site plays them."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     state = game.current_state()
     turns = 0
     while not state.is_terminal:
@@ -67,7 +69,7 @@ def _practice(south_turns: int = 1) -> Game:
     before) and getting ``south_turns`` turns in it at least (else the next deal)."""
     user = factories.make_user(PLAYER)
     for _ in range(40):
-        game = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+        game = entry_services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
         ready = game.round_index == 0 and game.current_state().current_player == 0
         if ready and _south_turns(game) >= south_turns:
             return game
@@ -199,7 +201,9 @@ def test_the_discard_pile_by_tap_and_empty_at_a_new_rounds_start(
     # Rounds 0 to 2 played through the services; round 3 is dealt by East: South begins.
     while game.round_index < 3:
         action = factories.south_action(game)
-        game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=action).game
+        game = play_services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=action
+        ).game
     assert game.current_state().current_player == 0 and game.current_state().turn == 0
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale="nl-NL", has_touch=True, is_mobile=True
@@ -303,7 +307,7 @@ def test_a_tournament_table_has_no_tip_and_no_undo(
     live_server: Any, page: Page, tournament: Any
 ) -> None:
     user = factories.make_user(PLAYER)
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     log_in(page, live_server.url, PLAYER)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     settle(page)
@@ -330,7 +334,7 @@ def test_tip_and_undo_at_the_klaverjas_practice_table(live_server: Any, page: Pa
     the server's (the strong bot's choice, in words), following it and undoing it gives
     back exactly the position before, and a tournament's Klaverjas table has neither."""
     user = factories.make_user(PLAYER)
-    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    game = entry_services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
     log_in(page, live_server.url, PLAYER)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     settle(page)
@@ -360,7 +364,7 @@ def test_tip_and_undo_at_the_klaverjas_practice_table(live_server: Any, page: Pa
 def test_a_klaverjas_tournament_table_has_no_tip_and_no_undo(live_server: Any, page: Page) -> None:
     user = factories.make_user(PLAYER)
     t = factories.make_tournament(game="klaverjas", preset="rotterdams", south_plays=())
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     log_in(page, live_server.url, PLAYER)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     settle(page)

@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 from engine.jokeren import PRESETS
 from tests.e2e.helpers import dialog_open, join, screenshot, settle, sign_up, table
 from tests.e2e.test_table import play_turn
-from tournaments import services
 from tournaments.models import Game
+from tournaments.selectors import standings as standing_selectors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -64,7 +64,7 @@ def test_a_table_of_three_plays_two_rounds(live_server: Any, page: Page) -> None
     assert len(game.totals) == 3 and len(game.round_scores) == 2
     expect(page.locator("[data-testid=final]")).to_be_visible()
     opponents = (game.totals[1] + game.totals[2]) / 2
-    _total, against, result = services.game_result(game)
+    _total, against, result = standing_selectors.game_result(game)
     assert against == pytest.approx(opponents)
     assert page.inner_text("[data-testid=final-total]") == str(game.totals[0])
 

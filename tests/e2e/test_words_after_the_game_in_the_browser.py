@@ -15,8 +15,10 @@ from playwright.sync_api import Page, expect
 from tests.e2e.helpers import log_in, settle
 from tests.e2e.test_table import arrange, click_cards, hand
 from tests.e2e.test_table import make_tournament as jokeren_tournament
-from tournaments import services
+from tournaments.games import module_of
 from tournaments.models import Game
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +40,7 @@ TO_JOKER_MELD = """() => {
 def _joker_meld_in_round_0(secret: bytes) -> bool:
     """Round 0 of Jokeren 7 dealt from ``secret`` and played by the basic bots in every
     seat (the game ``factories.closed_game`` plays) lays a joker in a meld."""
-    module = services.module_of("jokeren")
+    module = module_of("jokeren")
     state = module.new_round(module.PRESETS["jokeren7"], secret=secret, round_index=0)
     while not state.is_terminal:
         state = state.apply(module.bot_action(state, level="basic"))
@@ -52,9 +54,9 @@ def _replay_with_a_joker_meld() -> Game:
     t = factories.make_tournament(name="Terugkijken", rounds=1, secret=secret)
     user = factories.make_user("anna")
     game, _events = factories.play_to_end(
-        services.entry_join(tournament_id=t.pk, user=user).game, user
+        entry_services.entry_join(tournament_id=t.pk, user=user).game, user
     )
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     return game
 
 
@@ -96,7 +98,7 @@ def test_the_players_own_meld_is_yours_on_the_table(
 ) -> None:
     tournament = jokeren_tournament()
     user = factories.make_user("speler_eigen")
-    entry = services.entry_join(tournament_id=tournament.pk, user=user)
+    entry = entry_services.entry_join(tournament_id=tournament.pk, user=user)
     arrange(
         monkeypatch,
         entry.game,

@@ -16,7 +16,8 @@ from tests.e2e.helpers import join, log_in, settle
 from tests.e2e.test_klaverjas import hand, make_tournament, secret_where_the_bots_pass
 from tests.e2e.test_table import hand as jokeren_hand
 from tests.e2e.test_table import make_tournament as jokeren_tournament
-from tournaments import services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +33,7 @@ def test_the_klaverjas_log_names_cards_in_words_in_both_languages(
 ) -> None:
     tournament = make_tournament(secret=secret_where_the_bots_pass())
     user = factories.make_user("woorden")
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     log_in(page, live_server.url, "woorden")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     settle(page)
@@ -66,11 +67,11 @@ def test_the_live_leaderboard_writes_results_as_the_server_does(
     """One decimal and the page's decimal sign, on the server's page and after the live
     update (the refreshed rows come from views.tournament_leaderboard) alike."""
     t = factories.make_tournament(rounds=3)
-    anna = services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
-    bram = services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
+    anna = entry_services.entry_join(tournament_id=t.pk, user=factories.make_user("anna")).game
+    bram = entry_services.entry_join(tournament_id=t.pk, user=factories.make_user("bram")).game
     factories.set_rounds(anna, [[10, 20, 30, 40]])
     factories.set_rounds(bram, [[4, 25, 25, 25]])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     log_in(page, live_server.url, "bram")
     if language == "en":
         page.click("button[name=language][value=en]")
@@ -82,7 +83,7 @@ def test_the_live_leaderboard_writes_results_as_the_server_does(
     # Anna plays on: the live update redraws her row (progress 2/3), her visible result
     # is still round 1's.
     factories.set_rounds(anna, [[10, 20, 30, 40], [7, 41, 43, 47]])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     expect(row).to_contain_text("2/3")
     expect(result).to_have_text(expected)
 

@@ -119,21 +119,22 @@ def test_a_move_prepares_its_read_and_update_once_per_connection(user: Any) -> N
     game goes on from the stored seq."""
     import factories
 
-    from tournaments import services
     from tournaments.models import Game
+    from tournaments.services import entries as entry_services
+    from tournaments.services import play as play_services
 
     _fresh_connection(connections["default"])
     assert _prepared() == []
     # A fixed deal on which none of the three moves ends a round (a round's end prepares
     # the round's-end statements too; a random deal did that now and then).
     t = factories.make_tournament(preset="jokeren7", rounds=2, secret=bytes(range(32)))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     # joining deals and plays the bots' first turns: the game's update, not the move's read
     assert not [s for s in _prepared() if "FOR UPDATE OF g" in s]
     seqs, reads = [], []
     for _ in range(3):
         game.refresh_from_db()
-        outcome = services.game_play_move(
+        outcome = play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
         seqs.append(outcome.game.seq)

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 
 from common.rows import columns_of, instance_from_row
-from tournaments import services
 from tournaments.models import Entry, Game, Tournament
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_an_instance_from_its_row_equals_the_orms(
     model: Any, tournament: Tournament, user: Any
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     pk = {Game: game.pk, Entry: game.entry_id, Tournament: tournament.pk}[model]
     table = connection.ops.quote_name(model._meta.db_table)
     with connection.cursor() as cursor:
@@ -39,7 +39,7 @@ def test_insert_rows_inserts_upserts_and_keeps_the_constraints(
     from common import rows
     from tournaments.models import GameRound
 
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     monkeypatch.setattr(rows, "INSERT_BATCH", 2)  # three rows: two statements
     made = [GameRound(game=game, round_index=r, moves=10 + r, actions="[]") for r in range(3)]
     rows.insert_rows(GameRound, made)

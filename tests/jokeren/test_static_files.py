@@ -21,7 +21,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from tournaments import services
+from tournaments.services import entries as entry_services
 
 ROOT = Path(settings.BASE_DIR)
 TEN_YEARS = 315_360_000
@@ -132,7 +132,7 @@ def test_the_tables_es_modules_import_hashed_modules(production: Path) -> None:
 def test_the_play_page_works_with_the_manifest_storage(production: Path) -> None:
     user = factories.make_user()
     t = factories.make_tournament()
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     client = Client()
     client.force_login(user)
     page = client.get(f"/games/{game.pk}/")

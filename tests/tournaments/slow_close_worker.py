@@ -18,7 +18,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jokeren.settings")
 django.setup()
 
-from tournaments import services  # noqa: E402
+from tournaments.games import PlayedRound  # noqa: E402
 from tournaments.models import Game  # noqa: E402
 from tournaments.services import closing  # noqa: E402
 
@@ -26,7 +26,7 @@ PAUSE = float(os.environ["CLOSE_PAUSE_SECONDS"])
 _bot_finish = closing.game_bot_finish_rounds
 
 
-def _slow_bot_finish(game_id: int) -> tuple[Game, dict[int, services.PlayedRound]]:
+def _slow_bot_finish(game_id: int) -> tuple[Game, dict[int, PlayedRound]]:
     finished = _bot_finish(game_id)
     time.sleep(PAUSE)
     return finished

@@ -16,8 +16,18 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import analysis, permissions, services
+from tournaments import analysis, permissions
+from tournaments.errors import GameNotFinished
+from tournaments.games import module_of
 from tournaments.models import Game, GameRound, ParRound, Tournament, WhatIf
+from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import par as par_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
+from tournaments.services import tournaments as tournament_services
 from tournaments.services import what_if as what_if_services
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +46,7 @@ def _text(response: Any) -> str:
 
 def _bots_round(t: Tournament, r: int, level: str) -> list[int]:
     """Round ``r`` of ``t`` dealt by the engine and played by ``level`` bots in every seat."""
-    module = services.module_of(t.game)
+    module = module_of(t.game)
     state = module.new_round(
         module.variant_from_json(t.variant), secret=t.secret_bytes, round_index=r
     )
@@ -47,18 +57,20 @@ def _bots_round(t: Tournament, r: int, level: str) -> list[int]:
 
 def _play_rounds(game: Game, user: Any, rounds: int, level: str = "basic") -> Game:
     """Play South like the ``level`` bot until ``rounds`` rounds are over."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     game.refresh_from_db()
     while len(game.round_scores) < rounds and not game.is_finished:
         state = module.state_from_json(game.state)
         action = module.bot_action(state, level=level).to_json()
-        game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=action).game
+        game = play_services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=action
+        ).game
     return game
 
 
 def _close(t: Tournament) -> Tournament:
     Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     t.refresh_from_db()
     assert t.is_closed
     return t
@@ -72,7 +84,7 @@ def test_par_is_stored_for_every_round_when_the_tournament_is_created(
     organizer: Any, game: str, preset: str, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        t = services.tournament_create(
+        t = tournament_services.tournament_create(
             created_by=organizer,
             name="Par",
             game=game,
@@ -83,9 +95,9 @@ def test_par_is_stored_for_every_round_when_the_tournament_is_created(
         )
         assert not ParRound.objects.filter(tournament=t).exists()
     assert callbacks
-    par = services.tournament_par(tournament=t)
+    par = par_services.tournament_par(tournament=t)
     assert sorted(par) == [0, 1, 2]
-    module = services.module_of(game)
+    module = module_of(game)
     for r, row in par.items():
         scores = _bots_round(t, r, t.bot_level)
         assert row.scores == scores
@@ -96,15 +108,15 @@ def test_par_is_idempotent_and_follows_the_deals(
     organizer: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
-    assert services.tournament_par_compute(tournament_id=t.pk) == 0
+    assert par_services.tournament_par_compute(tournament_id=t.pk) == 0
     assert ParRound.objects.filter(tournament=t).count() == 2
     factories.set_secret(t, bytes(range(32)))
     assert ParRound.objects.filter(tournament=t).count() == 2
-    assert services.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
+    assert par_services.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_update(tournament=t, rounds=3, bot_level="strong")
+        tournament_services.tournament_update(tournament=t, rounds=3, bot_level="strong")
     t.refresh_from_db()
-    par = services.tournament_par(tournament=t)
+    par = par_services.tournament_par(tournament=t)
     assert sorted(par) == [0, 1, 2]
     assert par[2].scores == _bots_round(t, 2, "strong")
 
@@ -113,14 +125,14 @@ def test_the_par_row_shows_only_the_rounds_the_viewer_has_finished(
     organizer: Any, user: Any
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     page = _text(_client(user).get(t.get_absolute_url()))
     assert 'data-testid="par-row"' not in page
     game = _play_rounds(game, user, 1)
     page = _client(user).get(t.get_absolute_url()).content.decode()
     assert page.count('data-testid="par-row"') == 1
     # South played like the tournament's own bots: the game is par exactly.
-    assert game.round_scores[0] == services.tournament_par(tournament=t)[0].scores
+    assert game.round_scores[0] == par_services.tournament_par(tournament=t)[0].scores
     # A visitor sees no par at all during the window.
     assert 'data-testid="par-row"' not in _client().get(t.get_absolute_url()).content.decode()
 
@@ -153,7 +165,7 @@ def field(organizer: Any) -> tuple[Tournament, list[Game]]:
     games = []
     for name in ("anna", "bram", "cees"):
         u = factories.make_user(name)
-        games.append(services.entry_join(tournament_id=t.pk, user=u).game)
+        games.append(entry_services.entry_join(tournament_id=t.pk, user=u).game)
     anna, bram, cees = games
     factories.set_rounds(anna, [[0, 20, 20, 20], [30, 20, 20, 20]])
     factories.set_rounds(bram, [[10, 20, 20, 20], [0, 20, 20, 20]])
@@ -164,7 +176,7 @@ def field(organizer: Any) -> tuple[Tournament, list[Game]]:
     GameRound.objects.create(game=cees, round_index=1, moves=1, bot_from=0, actions="[]")
     Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
     t.refresh_from_db()
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     return t, games
 
 
@@ -172,9 +184,9 @@ def test_each_deal_gives_every_entrant_a_percentage_without_the_bot_rounds(
     field: tuple[Tournament, list[Game]],
 ) -> None:
     t, (anna, bram, cees) = field
-    par = services.tournament_par(tournament=t)
+    par = par_services.tournament_par(tournament=t)
     deals = analysis.field_deals(
-        tournament=t, visibility=services.Visibility(rounds=2, final=True), par=par
+        tournament=t, visibility=standing_selectors.Visibility(rounds=2, final=True), par=par
     )
     first = {f.row.game_id: f for f in deals[0].rows}
     assert first[anna.pk].percentage == 100.0
@@ -193,13 +205,13 @@ def test_the_leaderboard_averages_the_percentages_and_compares_with_par(
     field: tuple[Tournament, list[Game]],
 ) -> None:
     t, (anna, bram, cees) = field
-    board = services.standings_for_viewer(tournament=t, user=None)
+    board = standing_selectors.standings_for_viewer(tournament=t, user=None)
     extras = analysis.board_extras_for(tournament=t, board=board)
     assert extras[anna.pk].percentage == 50.0
     assert extras[bram.pk].percentage == 62.5
     assert extras[cees.pk].percentage == 25.0  # only round 1 counts for Cees
-    par = services.tournament_par(tournament=t)
-    par_both = services.module_of(t.game).results(
+    par = par_services.tournament_par(tournament=t)
+    par_both = module_of(t.game).results(
         [a + b for a, b in zip(par[0].scores, par[1].scores, strict=True)]
     )[0]
     assert extras[anna.pk].vs_par == pytest.approx((-20.0 + 10.0) - par_both)
@@ -213,9 +225,9 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     field: tuple[Tournament, list[Game]],
 ) -> None:
     t, (anna, _bram, _cees) = field
-    par = services.tournament_par(tournament=t)
+    par = par_services.tournament_par(tournament=t)
     deals = analysis.field_deals(
-        tournament=t, visibility=services.Visibility(rounds=2, final=True), par=par
+        tournament=t, visibility=standing_selectors.Visibility(rounds=2, final=True), par=par
     )
     chart = analysis.progress_chart(game_id=anna.pk, deals=deals, par=par)
     assert chart is not None
@@ -253,11 +265,11 @@ def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any, page: st
     def queries(entrants: int) -> int:
         t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
         for _ in range(entrants):
-            game = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+            game = entry_services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
             factories.set_rounds(game, [[5, 10, 10, 10], [7, 10, 10, 10]])
             Game.objects.filter(pk=game.pk).update(status="finished")
         Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
-        services.standings_refresh(tournament=t)
+        result_services.standings_refresh(tournament=t)
         client = _client(organizer)
         url = reverse(page, args=[t.pk])
         client.get(url)
@@ -273,20 +285,20 @@ def test_the_tournament_page_makes_no_query_per_entrant(organizer: Any, page: st
 
 def test_hidden_results_show_only_who_finished_until_the_close(organizer: Any, user: Any) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
-    services.tournament_update(tournament=t, hide_results=True)
+    tournament_services.tournament_update(tournament=t, hide_results=True)
     t.refresh_from_db()
-    game = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
+    game = _play_rounds(entry_services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
     assert game.is_finished
-    assert services.results_visibility(tournament=t, user=user).rounds == 0
+    assert standing_selectors.results_visibility(tournament=t, user=user).rounds == 0
     page = _client(user).get(t.get_absolute_url()).content.decode()
     assert 'id="hidden-note"' in page and 'data-testid="par-row"' not in page
-    assert services.player_rank(game=game) is None
+    assert standing_selectors.player_rank(game=game) is None
     api = _client(user).get(reverse("api_tournament_standings", args=[t.pk])).json()
     assert [(r["result"], r["percentage"], r["vs_par"]) for r in api["standings"]] == [
         (None, None, None)
     ]
     _close(t)
-    assert services.results_visibility(tournament=t, user=user).rounds == 1
+    assert standing_selectors.results_visibility(tournament=t, user=user).rounds == 1
     assert 'data-testid="par-row"' in _client(user).get(t.get_absolute_url()).content.decode()
 
 
@@ -296,12 +308,12 @@ def test_hidden_results_show_only_who_finished_until_the_close(organizer: Any, u
 def _play_off_first(game: Game, user: Any) -> Game:
     """Play South's first decision differently from the basic bot (another legal action),
     then like the basic bot to the end."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     game.refresh_from_db()
     state = module.state_from_json(game.state)
     usual = module.bot_action(state, level="basic").to_json()
     other = next(a.to_json() for a in state.legal_actions() if a.to_json() != usual)
-    game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=other).game
+    game = play_services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=other).game
     return _play_rounds(game, user, 1)
 
 
@@ -312,9 +324,11 @@ def games(organizer: Any) -> tuple[Tournament, Game, Game, Game]:
     played like the strong bot."""
     t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
     anna, bram, cees = (factories.make_user(n) for n in ("anna", "bram", "cees"))
-    a = _play_rounds(services.entry_join(tournament_id=t.pk, user=anna).game, anna, 1)
-    b = _play_off_first(services.entry_join(tournament_id=t.pk, user=bram).game, bram)
-    c = _play_rounds(services.entry_join(tournament_id=t.pk, user=cees).game, cees, 1, "strong")
+    a = _play_rounds(entry_services.entry_join(tournament_id=t.pk, user=anna).game, anna, 1)
+    b = _play_off_first(entry_services.entry_join(tournament_id=t.pk, user=bram).game, bram)
+    c = _play_rounds(
+        entry_services.entry_join(tournament_id=t.pk, user=cees).game, cees, 1, "strong"
+    )
     return _close(t), a, b, c
 
 
@@ -325,7 +339,7 @@ def test_a_game_played_like_the_bots_never_splits_from_par(
     split = analysis.games_split(game=anna, other=None, round_index=0)
     assert split.left.steps == [] and split.right.steps == []
     assert split.difference == 0
-    assert len(split.common) == len(services.game_record(game=anna).actions[0])
+    assert len(split.common) == len(replay_selectors.game_record(game=anna).actions[0])
 
 
 def test_two_games_split_at_the_first_different_action(
@@ -333,15 +347,15 @@ def test_two_games_split_at_the_first_different_action(
 ) -> None:
     _t, anna, bram, _cees = games
     split = analysis.games_split(game=anna, other=bram, round_index=0)
-    a = services.game_record(game=anna).actions[0]
-    b = services.game_record(game=bram).actions[0]
+    a = replay_selectors.game_record(game=anna).actions[0]
+    b = replay_selectors.game_record(game=bram).actions[0]
     k = len(split.common)
     # The bots before South's first turn, then Bram's other choice.
     assert k == next(i for i, x in enumerate(a) if x.seat == 0)
     assert [x.action for x in a[:k]] == [x.action for x in b[:k]]
     assert a[k].action != b[k].action
     assert len(split.left.steps) == len(a) - k and len(split.right.steps) == len(b) - k
-    module = services.module_of(anna.game)
+    module = module_of(anna.game)
     assert split.difference == pytest.approx(
         module.results(anna.round_scores[0])[0] - module.results(bram.round_scores[0])[0]
     )
@@ -351,7 +365,7 @@ def test_two_games_split_at_the_first_different_action(
 
 def test_the_split_view_waits_for_the_close(organizer: Any, user: Any) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
-    game = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
+    game = _play_rounds(entry_services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
     url = reverse("game_split", args=[game.pk]) + "?round=0&with=par"
     assert _client(user).get(url).status_code == 404
 
@@ -363,10 +377,10 @@ def test_a_what_if_game_replays_the_original_when_the_same_moves_are_made(
     organizer: Any, user: Any
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
-    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
+    source = _play_rounds(entry_services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
     assert source.is_finished
-    before = (source.seq, source.round_scores, services.standings(tournament=t))
-    actions = services.game_record(game=source).actions[1]
+    before = (source.seq, source.round_scores, standing_selectors.standings(tournament=t))
+    actions = replay_selectors.game_record(game=source).actions[1]
     south = [i for i, a in enumerate(actions) if a.seat == 0]
     start = south[len(south) // 2]
     g = what_if_services.game_what_if_start(
@@ -380,15 +394,15 @@ def test_a_what_if_game_replays_the_original_when_the_same_moves_are_made(
         g.refresh_from_db()
         if g.is_finished:
             break
-        g = services.game_play_move(game_id=g.pk, user=user, seq=g.seq, action=a.action).game
+        g = play_services.game_play_move(game_id=g.pk, user=user, seq=g.seq, action=a.action).game
     g.refresh_from_db()
     assert g.is_finished
     assert g.round_scores == [source.round_scores[1]]
-    assert [x.action for x in services.game_record(game=g).actions[1]] == [
+    assert [x.action for x in replay_selectors.game_record(game=g).actions[1]] == [
         x.action for x in actions
     ]
     source.refresh_from_db()
-    assert (source.seq, source.round_scores, services.standings(tournament=t)) == before
+    assert (source.seq, source.round_scores, standing_selectors.standings(tournament=t)) == before
     # Its record would hold the tournament's secret: never offered, not even after the close.
     client = _client(user)
     assert client.get(reverse("game_record", args=[g.pk])).status_code == 404
@@ -415,7 +429,7 @@ def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_
         south_plays=(0, 1),
         closes_at=timezone.now() + timedelta(days=1),
     )
-    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
+    source = _play_rounds(entry_services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
     assert source.is_finished and not t.is_closed
     g = what_if_services.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
     g = _play_rounds(g, user, 1)
@@ -440,7 +454,7 @@ def test_a_what_if_game_on_an_open_tournaments_deal_shows_no_hidden_hand_before_
     assert reverse("game_replay", args=[again.pk]) not in practice
     assert reverse("game_review", args=[g.pk]) in practice
     # A practice game on its own deals is replayed by its player as before.
-    own = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    own = entry_services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
     assert permissions.deal_tournament(game=own) is None
     _close(t)
     for game in (g, again):
@@ -453,7 +467,7 @@ def test_a_what_if_game_is_labelled_by_the_round_it_replays_not_as_round_r_of_1(
     organizer: Any, user: Any
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
-    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
+    source = _play_rounds(entry_services.entry_join(tournament_id=t.pk, user=user).game, user, 2)
     g = what_if_services.game_what_if_start(user=user, source_id=source.pk, round_index=1, start=0)
     client = _client(user)
     payload = client.get(reverse("api_game", args=[g.pk])).json()
@@ -468,7 +482,7 @@ def test_what_if_is_for_the_player_before_the_close_and_for_anyone_after(
     organizer: Any, user: Any, other_user: Any
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=(0,))
-    source = _play_rounds(services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
+    source = _play_rounds(entry_services.entry_join(tournament_id=t.pk, user=user).game, user, 1)
     # Someone else's game before the close: as any page of it, not found (not "only once
     # it is finished": it is finished).
     with pytest.raises(Game.DoesNotExist):
@@ -505,14 +519,14 @@ def test_the_analysis_marks_where_the_player_left_the_strong_bot(
     assert strong.decisions and not any(d.differs for d in strong.decisions)
     assert strong.difference is None
     basic = analysis.game_analysis(game=anna, round_index=0)
-    own = [a for a in services.game_record(game=anna).actions[0] if a.seat == 0]
+    own = [a for a in replay_selectors.game_record(game=anna).actions[0] if a.seat == 0]
     assert len(basic.decisions) == len(own)
-    module = services.module_of(anna.game)
+    module = module_of(anna.game)
     state = module.new_round(
         module.variant_from_json(anna.variant), secret=anna.secret_bytes, round_index=0
     )
     decisions = iter(basic.decisions)
-    for x in services.game_record(game=anna).actions[0]:
+    for x in replay_selectors.game_record(game=anna).actions[0]:
         if x.seat == 0:
             d = next(decisions)
             strong_choice = module.bot_action(state, level="strong")
@@ -535,8 +549,8 @@ def test_what_if_before_finishing_is_refused(organizer: Any, user: Any) -> None:
         south_plays=(0,),
         closes_at=timezone.now() + timedelta(days=1),
     )
-    game = services.entry_join(tournament_id=t.pk, user=user).game
-    with pytest.raises(services.GameNotFinished):
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    with pytest.raises(GameNotFinished):
         what_if_services.game_what_if_start(user=user, source_id=game.pk, round_index=0, start=0)
 
 
@@ -545,7 +559,7 @@ def test_the_review_lists_every_action_and_analyses_each_decision(
 ) -> None:
     _t, _anna, bram, _cees = games
     review = analysis.game_review(game=bram, round_index=0)
-    actions = services.game_record(game=bram).actions[0]
+    actions = replay_selectors.game_record(game=bram).actions[0]
     assert len(review.steps) == len(actions)
     assert [s.decision is not None for s in review.steps] == [a.seat == 0 for a in actions]
     assert review.scores == bram.round_scores[0]
@@ -564,14 +578,14 @@ def test_the_command_fills_in_missing_par_once(organizer: Any) -> None:
     out = io.StringIO()
     call_command("compute_par", "--tournament", str(t.pk), stdout=out)
     assert "1 par round(s) computed" in out.getvalue()
-    assert services.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
+    assert par_services.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
     call_command("compute_par", stdout=out)
     assert out.getvalue().endswith("0 par round(s) computed\n")
 
 
 def test_a_gain_is_positive_when_the_bot_did_better_in_either_sense() -> None:
-    jokeren = services.module_of("jokeren")  # lower is better
-    klaverjas = services.module_of("klaverjas")  # higher is better
+    jokeren = module_of("jokeren")  # lower is better
+    klaverjas = module_of("klaverjas")  # higher is better
     assert analysis._gain(jokeren, bot=4.0, player=10.0) == 6.0
     assert analysis._gain(jokeren, bot=12.0, player=10.0) == -2.0
     assert analysis._gain(klaverjas, bot=100.0, player=80.0) == 20.0
@@ -587,8 +601,8 @@ def test_the_field_figures_of_a_page_read_only_its_rows_at_a_few_hundred_entrant
     from tournaments.models import DealResult
 
     t = factories.make_closed_field(organizer, 300)
-    visibility = services.Visibility(rounds=3, final=True)
-    par = services.tournament_par(tournament=t)
+    visibility = standing_selectors.Visibility(rounds=3, final=True)
+    par = par_services.tournament_par(tournament=t)
     everything = analysis.field_deals(tournament=t, visibility=visibility, par=par)
     assert all(len(d.rows) == 300 for d in everything)
     ids = [f.row.game_id for f in everything[2].rows[::37]]

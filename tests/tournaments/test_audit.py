@@ -1,4 +1,4 @@
-"""The replay audit (services.game_audit): a finished game is rebuilt from the secret and
+"""The replay audit (audit_services.game_audit): a finished game is rebuilt from the secret and
 the entrant's stored actions through the engine and compared with what is stored. A
 changed score, a deleted action or round, a changed move count, a swapped action are each
 caught; the close audits every game, a flagged
@@ -15,15 +15,21 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services, tasks
+from tournaments import tasks
+from tournaments.errors import GameNotFinished, NothingToResolve
 from tournaments.models import Entry, Game, GameRound, Tournament
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import audit as audit_services
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_game(tournament: Tournament, username: str | None = None) -> Game:
     user = factories.make_user(username)
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     game, _ = factories.play_to_end(game, user)
     return game
 
@@ -63,7 +69,7 @@ def south_turn(game: Game) -> tuple[GameRound, list[Any], int]:
 
 
 def test_a_clean_game_passes_and_its_entry_is_verified(game: Game) -> None:
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert audit.ok, audit.problems
     entry = entry_of(game)
     assert entry.audit_status == Entry.AuditStatus.OK
@@ -72,7 +78,7 @@ def test_a_clean_game_passes_and_its_entry_is_verified(game: Game) -> None:
 
 def test_a_changed_round_score_is_caught(game: Game) -> None:
     change_score(game, 1, -4)
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert not audit.ok
     assert len(audit.problems) == 1
     assert audit.problems[0].startswith("round 2: recorded scores")
@@ -84,7 +90,7 @@ def test_a_changed_round_score_is_caught(game: Game) -> None:
 def test_changed_totals_are_caught(game: Game) -> None:
     changed = [t + 1 for t in game.totals]
     Game.objects.filter(pk=game.pk).update(totals=changed)
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert audit.problems == [f"recorded totals {changed}, the rounds add up to {game.totals}"]
 
 
@@ -96,7 +102,7 @@ def test_a_deleted_action_of_the_player_is_caught(game: Game, which: str) -> Non
     GameRound.objects.filter(pk=row.pk).update(
         actions=json.dumps(actions[:gone] + actions[gone + 1 :])
     )
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert not audit.ok
     assert any(p.startswith(f"round {round_index + 1}: ") for p in audit.problems)
     assert entry_of(game).audit_status == Entry.AuditStatus.MISMATCH
@@ -105,7 +111,7 @@ def test_a_deleted_action_of_the_player_is_caught(game: Game, which: str) -> Non
 def test_a_deleted_round_is_caught(game: Game) -> None:
     row, _actions = stored_round(game, 1)
     row.delete()
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert audit.problems[0] == "round 2 is not stored"
     assert f"seq is {game.seq}, the stored rounds hold {game.seq - row.moves} moves" in (
         audit.problems
@@ -116,7 +122,7 @@ def test_a_deleted_round_is_caught(game: Game) -> None:
 def test_a_changed_move_count_is_caught(game: Game) -> None:
     row, _actions = stored_round(game, 1)
     GameRound.objects.filter(pk=row.pk).update(moves=row.moves + 1)
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert audit.problems == [
         f"round 2: {row.moves + 1} moves stored, the replay makes {row.moves}",
         f"seq is {game.seq}, the stored rounds hold {game.seq + 1} moves",
@@ -127,7 +133,7 @@ def test_a_swapped_action_is_caught(game: Game) -> None:
     row, actions, i = south_turn(game)
     actions[i], actions[i + 1] = actions[i + 1], actions[i]
     GameRound.objects.filter(pk=row.pk).update(actions=json.dumps(actions))
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert not audit.ok
     assert "(seat 0) is illegal" in audit.problems[0]
     assert audit.problems[0].startswith(f"round {game.rounds}: ")
@@ -138,7 +144,7 @@ def test_a_changed_last_round_on_the_game_is_caught(game: Game) -> None:
     one action short, and they are not the replay's."""
     actions = json.loads(game.round_actions)
     Game.objects.filter(pk=game.pk).update(round_actions=json.dumps(actions[:-1]))
-    audit = services.game_audit(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert audit.problems == ["the stored last round is not the replay's"]
 
 
@@ -146,7 +152,7 @@ def test_a_game_the_engine_cannot_read_is_flagged_and_the_close_completes(
     tournament: Tournament, game: Game
 ) -> None:
     Game.objects.filter(pk=game.pk).update(variant={"name": "jokeren7"})
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     assert tournament.closed_at is not None
     entry = entry_of(game)
@@ -155,9 +161,9 @@ def test_a_game_the_engine_cannot_read_is_flagged_and_the_close_completes(
 
 
 def test_an_unfinished_game_is_not_audited(tournament: Tournament, user: Any) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
-    with pytest.raises(services.GameNotFinished):
-        services.game_audit(game_id=game.pk)
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
+    with pytest.raises(GameNotFinished):
+        audit_services.game_audit(game_id=game.pk)
 
 
 def test_the_close_audits_every_game_and_ranks_only_the_verified(
@@ -166,23 +172,23 @@ def test_the_close_audits_every_game_and_ranks_only_the_verified(
     honest = finished_game(tournament, "eerlijk")
     flagged = finished_game(tournament, "verdacht")
     unfinished_user = factories.make_user("halverwege")
-    unfinished = services.entry_join(tournament_id=tournament.pk, user=unfinished_user).game
+    unfinished = entry_services.entry_join(tournament_id=tournament.pk, user=unfinished_user).game
     # The changed score would put the flagged entry far ahead (lower is better).
     change_score(flagged, 0, -500)
-    assert services.standings_refresh(tournament=tournament)[0].username == "verdacht"
+    assert result_services.standings_refresh(tournament=tournament)[0].username == "verdacht"
 
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
 
     statuses = dict(Entry.objects.values_list("user__username", "audit_status"))
     assert statuses == {"eerlijk": "ok", "verdacht": "mismatch", "halverwege": "ok"}
     unfinished.refresh_from_db()
     assert unfinished.bot_finished
-    rows = {s.username: s for s in services.standings(tournament=tournament)}
+    rows = {s.username: s for s in standing_selectors.standings(tournament=tournament)}
     assert rows["verdacht"].rank is None and rows["verdacht"].under_review
     # every round of the unfinished game is the bot's: no round of its own, unranked
     assert rows["eerlijk"].rank == 1 and rows["halverwege"].rank is None
     assert not rows["eerlijk"].under_review
-    assert services.player_rank(game=flagged) is None and honest.pk != flagged.pk
+    assert standing_selectors.player_rank(game=flagged) is None and honest.pk != flagged.pk
 
     api = client.get(reverse("api_tournament_standings", args=[tournament.pk])).json()
     assert {s["player"]: s["under_review"] for s in api["standings"]} == {
@@ -200,7 +206,7 @@ def test_the_entries_page_and_the_admin_show_a_mismatch(
     tournament: Tournament, game: Game, organizer: Any, client: Client
 ) -> None:
     change_score(game, 0, 3)
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     detail = entry_of(game).audit_detail
     assert detail.startswith("round 1: recorded scores")
 
@@ -228,7 +234,7 @@ def test_an_organizer_resolves_a_mismatch_and_the_entry_is_ranked_again(
     tournament: Tournament, game: Game, organizer: Any, client: Client
 ) -> None:
     change_score(game, 0, 3)
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     entry = entry_of(game)
     client.force_login(organizer)
     url = reverse("entry_audit", args=[tournament.pk, entry.pk])
@@ -241,34 +247,34 @@ def test_an_organizer_resolves_a_mismatch_and_the_entry_is_ranked_again(
     entry.refresh_from_db()
     assert entry.audit_status == Entry.AuditStatus.RESOLVED
     assert entry.audit_resolved_by == organizer
-    assert services.standings(tournament=tournament)[0].rank == 1
+    assert standing_selectors.standings(tournament=tournament)[0].rank == 1
     # The same finding again keeps the resolution; resolving twice is refused.
-    services.game_audit(game_id=game.pk)
+    audit_services.game_audit(game_id=game.pk)
     assert entry_of(game).audit_status == Entry.AuditStatus.RESOLVED
-    with pytest.raises(services.NothingToResolve):
-        services.entry_audit_resolve(entry_id=entry.pk, user=organizer)
+    with pytest.raises(NothingToResolve):
+        audit_services.entry_audit_resolve(entry_id=entry.pk, user=organizer)
 
 
 def test_audit_again_after_a_repair_clears_the_entry(
     tournament: Tournament, game: Game, organizer: Any, client: Client
 ) -> None:
     change_score(game, 0, 3)
-    services.tournament_close(tournament_id=tournament.pk)
-    assert services.standings(tournament=tournament)[0].rank is None
+    closing_services.tournament_close(tournament_id=tournament.pk)
+    assert standing_selectors.standings(tournament=tournament)[0].rank is None
     change_score(game, 0, -3)  # the repair
     client.force_login(organizer)
     client.post(
         reverse("entry_audit", args=[tournament.pk, entry_of(game).pk]), {"action": "audit"}
     )
     assert entry_of(game).audit_status == Entry.AuditStatus.OK
-    assert services.standings(tournament=tournament)[0].rank == 1
+    assert standing_selectors.standings(tournament=tournament)[0].rank == 1
 
 
 def test_only_organizers_answer_an_audit_and_only_with_a_known_action(
     tournament: Tournament, game: Game, user: Any, organizer: Any, client: Client
 ) -> None:
     change_score(game, 0, 3)
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     client.force_login(user)
     url = reverse("entry_audit", args=[tournament.pk, entry_of(game).pk])
     assert client.post(url, {"action": "resolve"}).status_code == 403
@@ -282,7 +288,7 @@ def test_only_organizers_answer_an_audit_and_only_with_a_known_action(
 def test_audit_games_command_summarises_and_fails_on_a_mismatch(
     tournament: Tournament, game: Game, user: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    practice = services.game_practice_start(
+    practice = entry_services.game_practice_start(
         user=user, game="jokeren", preset="jokeren7", bot_level="basic"
     )
     practice, _ = factories.play_to_end(practice, user)
@@ -317,12 +323,12 @@ def test_the_audit_and_its_resolution_change_the_kept_results_at_once(
     finished_game(tournament, "eerlijk")
     flagged = finished_game(tournament, "verdacht")
     change_score(flagged, 0, -500)
-    services.standings_refresh(tournament=tournament)
-    services.game_audit(game_id=flagged.pk)
-    rows = {s.username: s for s in services.standings(tournament=tournament)}
+    result_services.standings_refresh(tournament=tournament)
+    audit_services.game_audit(game_id=flagged.pk)
+    rows = {s.username: s for s in standing_selectors.standings(tournament=tournament)}
     assert rows["verdacht"].under_review and rows["verdacht"].rank is None
     assert rows["eerlijk"].rank == 1
-    services.entry_audit_resolve(entry_id=flagged.entry_id, user=organizer)
-    rows = {s.username: s for s in services.standings(tournament=tournament)}
+    audit_services.entry_audit_resolve(entry_id=flagged.entry_id, user=organizer)
+    rows = {s.username: s for s in standing_selectors.standings(tournament=tournament)}
     assert not rows["verdacht"].under_review and rows["verdacht"].rank == 1
     assert rows["eerlijk"].rank == 2

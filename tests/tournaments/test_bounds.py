@@ -18,8 +18,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services
+from tournaments.errors import InvalidSettings
+from tournaments.games import module_of
 from tournaments.models import DATES_FROM, DATES_UNTIL, MAX_ENTRANTS, Tournament
+from tournaments.services import tournaments as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -104,8 +106,8 @@ def test_the_service_refuses_a_date_out_of_range(
 ) -> None:
     later = moment + timedelta(days=1) if moment.year < 9999 else moment
     earlier = moment - timedelta(days=1) if moment.year > 1 else moment
-    with pytest.raises(services.InvalidSettings) as create:
-        services.tournament_create(
+    with pytest.raises(InvalidSettings) as create:
+        tournament_services.tournament_create(
             created_by=organizer,
             name="Buiten bereik",
             game="jokeren",
@@ -114,11 +116,11 @@ def test_the_service_refuses_a_date_out_of_range(
             closes_at=later if moment < DATES_FROM else moment,
         )
     assert create.value.code == "invalid_settings" and "2000" in create.value.en
-    with pytest.raises(services.InvalidSettings):
+    with pytest.raises(InvalidSettings):
         if moment < DATES_FROM:
-            services.tournament_update(tournament=tournament, opens_at=moment)
+            tournament_services.tournament_update(tournament=tournament, opens_at=moment)
         else:
-            services.tournament_update(tournament=tournament, closes_at=moment)
+            tournament_services.tournament_update(tournament=tournament, closes_at=moment)
     assert Tournament.objects.count() == 1
     tournament.refresh_from_db()
     assert DATES_FROM <= tournament.opens_at < tournament.closes_at <= DATES_UNTIL
@@ -166,8 +168,8 @@ def test_the_service_bounds_max_entrants(
     organizer: Any, tournament: Tournament, value: int
 ) -> None:
     now = timezone.now()
-    with pytest.raises(services.InvalidSettings):
-        services.tournament_create(
+    with pytest.raises(InvalidSettings):
+        tournament_services.tournament_create(
             created_by=organizer,
             name="Te groot",
             game="jokeren",
@@ -176,8 +178,8 @@ def test_the_service_bounds_max_entrants(
             opens_at=now,
             closes_at=now + timedelta(days=1),
         )
-    with pytest.raises(services.InvalidSettings):
-        services.tournament_update(tournament=tournament, max_entrants=value)
+    with pytest.raises(InvalidSettings):
+        tournament_services.tournament_update(tournament=tournament, max_entrants=value)
     tournament.refresh_from_db()
     assert tournament.max_entrants == 10
 
@@ -272,7 +274,7 @@ def test_the_migration_clamps_rows_out_of_range(client: Client) -> None:
                 name=name,
                 game="jokeren",
                 preset="jokeren7",
-                variant=services.module_of("jokeren").PRESETS["jokeren7"].to_json(),
+                variant=module_of("jokeren").PRESETS["jokeren7"].to_json(),
                 rounds=2,
                 max_entrants=max_entrants,
                 bot_level="basic",

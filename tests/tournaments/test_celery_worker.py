@@ -17,9 +17,13 @@ from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
 from jokeren.celery import app
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import EntryResult, Game, Tournament
 from tournaments.services import closing
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import tournaments as tournament_services
 
 
 def _wait_closed(tournament: Tournament, timeout: float = 120) -> None:
@@ -48,8 +52,8 @@ def worker() -> Iterator[Any]:
 def test_close_task_runs_in_a_real_worker(worker: Any) -> None:
     tournament = factories.make_tournament()
     player = factories.make_user("werker")
-    game = services.entry_join(tournament_id=tournament.pk, user=player).game
-    services.game_play_move(
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=player).game
+    play_services.game_play_move(
         game_id=game.pk, user=player, seq=game.seq, action=factories.south_action(game)
     )
     result = tasks.tournament_close.delay(tournament.pk)
@@ -65,7 +69,7 @@ def test_close_task_runs_in_a_real_worker(worker: Any) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_beat_task_closes_due_tournaments_in_a_real_worker(worker: Any) -> None:
     due = factories.make_tournament(name="Voorbij")
-    services.entry_join(tournament_id=due.pk, user=factories.make_user())
+    entry_services.entry_join(tournament_id=due.pk, user=factories.make_user())
     Tournament.objects.filter(pk=due.pk).update(closes_at=timezone.now() - timedelta(minutes=1))
     later = factories.make_tournament(name="Loopt nog")
     assert tasks.tournaments_close_due.delay().get(timeout=120) == [due.pk]
@@ -90,10 +94,10 @@ def test_the_close_fans_out_over_batches_and_reveals_once_everything_is_done(
     monkeypatch.setattr(closing, "CLOSE_BATCH", 2)
     tournament = factories.make_tournament(rounds=1, max_entrants=10)
     games = [
-        services.entry_join(tournament_id=tournament.pk, user=factories.make_user()).game
+        entry_services.entry_join(tournament_id=tournament.pk, user=factories.make_user()).game
         for _ in range(5)
     ]
-    batches = services.tournament_close_start(tournament_id=tournament.pk)
+    batches = closing_services.tournament_close_start(tournament_id=tournament.pk)
     assert batches is not None and [len(b) for b in batches] == [2, 2, 1]
     tasks.tournament_close.delay(tournament.pk).get(timeout=120)
     _wait_closed(tournament)
@@ -112,7 +116,7 @@ def test_par_is_computed_by_a_real_worker_when_a_tournament_is_created(worker: A
     from tournaments.models import ParRound
 
     now = timezone.now()
-    tournament = services.tournament_create(
+    tournament = tournament_services.tournament_create(
         created_by=factories.make_user(organizer=True),
         name="Par",
         game="jokeren",

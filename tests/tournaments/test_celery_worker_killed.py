@@ -38,8 +38,10 @@ from django.conf import settings
 from django.db import connection
 
 from jokeren.celery import app
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import Game, Tournament
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -191,7 +193,7 @@ def workers() -> Iterator[Workers]:
 def tournament_with_unfinished_games() -> Tournament:
     tournament = factories.make_tournament(south_plays=())
     for _ in range(GAMES):
-        services.entry_join(tournament_id=tournament.pk, user=factories.make_user())
+        entry_services.entry_join(tournament_id=tournament.pk, user=factories.make_user())
     assert games(tournament, Game.Status.PLAYING) == GAMES
     return tournament
 
@@ -252,7 +254,7 @@ def assert_closed_exactly_once(
     for game in Game.objects.filter(entry__tournament=tournament):
         assert game.bot_finished and len(game.round_scores) == tournament.rounds
     tournament.refresh_from_db()
-    rows = services.standings(tournament=tournament)
+    rows = standing_selectors.standings(tournament=tournament)
     entries = Game.objects.filter(entry__tournament=tournament).values_list("pk", flat=True)
     assert sorted(r.game_id for r in rows) == sorted(entries)
     for row in rows:

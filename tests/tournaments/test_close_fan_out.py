@@ -9,9 +9,14 @@ from typing import Any
 import factories
 import pytest
 
-from tournaments import services, tasks
+from tournaments import tasks
+from tournaments.games import module_of
 from tournaments.models import EntryResult, Game, GameRound, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
 from tournaments.services import closing
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def _open_field(organizer: Any, entrants: int) -> tuple[Tournament, list[Game]]:
     t = factories.make_tournament(created_by=organizer, rounds=2, max_entrants=entrants)
     games = [
-        services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+        entry_services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
         for _ in range(entrants)
     ]
     return t, games
@@ -37,15 +42,15 @@ def test_the_close_task_runs_its_group_and_callback_inline_in_eager_mode(
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED and game.bot_finished
         assert game.entry.audit_status == "ok"
-    board = services.standings(tournament=t)
+    board = standing_selectors.standings(tournament=t)
     assert len(board) == 3 and all(s.finished and s.bot_finished for s in board)
 
 
 def test_every_step_of_the_close_is_safe_to_repeat(organizer: Any) -> None:
     t, games = _open_field(organizer, 3)
-    batches = services.tournament_close_start(tournament_id=t.pk)
+    batches = closing_services.tournament_close_start(tournament_id=t.pk)
     assert batches == [[g.pk for g in games]]
-    first = services.games_close(game_ids=batches[0])
+    first = closing_services.games_close(game_ids=batches[0])
 
     def stored() -> list[tuple[Any, ...]]:
         rows = GameRound.objects.filter(game__in=games).order_by("game_id", "round_index")
@@ -54,36 +59,38 @@ def test_every_step_of_the_close_is_safe_to_repeat(organizer: Any) -> None:
 
     played = stored()
     # Delivered again: nothing more is played, the audit finds the same.
-    again = services.games_close(game_ids=batches[0])
+    again = closing_services.games_close(game_ids=batches[0])
     assert stored() == played
     assert [a.problems for a in again] == [a.problems for a in first] == [[], [], []]
-    closed = services.tournament_close_finish(tournament_id=t.pk)
+    closed = closing_services.tournament_close_finish(tournament_id=t.pk)
     rows = sorted(
         EntryResult.objects.filter(tournament=t).values_list("entry_id", "upto", "result")
     )
-    assert services.tournament_close_finish(tournament_id=t.pk).closed_at == closed.closed_at
+    assert (
+        closing_services.tournament_close_finish(tournament_id=t.pk).closed_at == closed.closed_at
+    )
     assert (
         sorted(EntryResult.objects.filter(tournament=t).values_list("entry_id", "upto", "result"))
         == rows
     )
-    assert services.tournament_close_start(tournament_id=t.pk) is None
+    assert closing_services.tournament_close_start(tournament_id=t.pk) is None
 
 
 def test_the_callback_finishes_a_game_a_failed_batch_left_open(organizer: Any) -> None:
     t, games = _open_field(organizer, 2)
-    services.tournament_close_start(tournament_id=t.pk)
-    services.games_close(game_ids=[games[0].pk])  # the other batch never ran
-    services.tournament_close_finish(tournament_id=t.pk)
+    closing_services.tournament_close_start(tournament_id=t.pk)
+    closing_services.games_close(game_ids=[games[0].pk])  # the other batch never ran
+    closing_services.tournament_close_finish(tournament_id=t.pk)
     games[1].refresh_from_db()
     assert games[1].status == Game.Status.FINISHED and games[1].entry.audit_status == "ok"
 
 
 def test_a_second_close_task_while_one_runs_starts_nothing(organizer: Any) -> None:
     t, _games = _open_field(organizer, 1)
-    assert services.tournament_close_start(tournament_id=t.pk, claim=True) == [
+    assert closing_services.tournament_close_start(tournament_id=t.pk, claim=True) == [
         [Game.objects.get(entry__tournament=t).pk]
     ]
-    assert services.tournament_close_start(tournament_id=t.pk, claim=True) is None
+    assert closing_services.tournament_close_start(tournament_id=t.pk, claim=True) is None
 
 
 def test_the_close_chooses_each_bot_move_once_and_replays_only_the_round_taken_over(
@@ -94,8 +101,8 @@ def test_the_close_chooses_each_bot_move_once_and_replays_only_the_round_taken_o
     rebuilt them, then verified the record by choosing every bot move again); the round
     the bot took over from the entrant is still replayed from the stored actions."""
     t = factories.make_tournament(created_by=organizer, rounds=4)
-    game = services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
-    module = services.module_of(t.game)
+    game = entry_services.entry_join(tournament_id=t.pk, user=factories.make_user()).game
+    module = module_of(t.game)
     calls = 0
     real = module.bot_action
 
@@ -105,12 +112,12 @@ def test_the_close_chooses_each_bot_move_once_and_replays_only_the_round_taken_o
         return real(state, **kwargs)
 
     monkeypatch.setattr(module, "bot_action", counting)
-    batches = services.tournament_close_start(tournament_id=t.pk)
+    batches = closing_services.tournament_close_start(tournament_id=t.pk)
     assert batches is not None
-    (audit,) = services.games_close(game_ids=batches[0])
+    (audit,) = closing_services.games_close(game_ids=batches[0])
     assert audit.ok
     monkeypatch.setattr(module, "bot_action", real)
-    rounds = services.game_record(game=Game.objects.get(pk=game.pk)).actions
+    rounds = replay_selectors.game_record(game=Game.objects.get(pk=game.pk)).actions
     assert len(rounds) == 4
     bot_moves = [sum(1 for a in r if a.by_bot) for r in rounds]
     # every bot move of the game at most once by the finish (those made before the close

@@ -11,8 +11,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament, WhatIf
+from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +33,7 @@ def _client(user: Any = None) -> Client:
 def _finished(organizer: Any, user: Any) -> tuple[Tournament, Game]:
     """A two-round tournament that ``user`` has played to the end (still open)."""
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     game, _ = factories.play_to_end(game, user)
     assert game.is_finished
     return t, game
@@ -37,7 +41,7 @@ def _finished(organizer: Any, user: Any) -> tuple[Tournament, Game]:
 
 def _close(t: Tournament) -> Tournament:
     Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     t.refresh_from_db()
     assert t.is_closed
     return t
@@ -67,7 +71,7 @@ def test_after_the_close_it_starts_the_rounds_deal_with_the_tournaments_bots(
 ) -> None:
     t, source = _finished(organizer, user)
     t = _close(t)
-    standings = services.standings(tournament=t)
+    standings = standing_selectors.standings(tournament=t)
     page = _client(other_user).get(t.get_absolute_url()).content.decode()
     rows = page.count('data-testid="deal-percentage"')
     assert rows == 2 and page.count(BUTTON) == rows
@@ -85,11 +89,11 @@ def test_after_the_close_it_starts_the_rounds_deal_with_the_tournaments_bots(
     assert g.variant == t.variant and g.secret_bytes == t.secret_bytes
     assert WhatIf.objects.get(game=g).start == 0
     # exactly round 2's deal of the tournament, with only the bots' moves before South's
-    module = services.module_of(t.game)
+    module = module_of(t.game)
     deal = module.new_round(
         module.variant_from_json(t.variant), secret=t.secret_bytes, round_index=1
     )
-    actions = services.game_record(game=g).actions[1]
+    actions = replay_selectors.game_record(game=g).actions[1]
     assert all(a.seat != 0 for a in actions)
     state = deal
     for a in actions:
@@ -100,7 +104,7 @@ def test_after_the_close_it_starts_the_rounds_deal_with_the_tournaments_bots(
     assert now.hands[0] == deal.hands[0]
     assert now.observation(0)["hand"] == list(deal.hands[0])
     # the tournament did not change
-    assert services.standings(tournament=t) == standings
+    assert standing_selectors.standings(tournament=t) == standings
     # out of range
     assert _client(other_user).post(_url(t, 2)).status_code == 400
 

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tournaments import services
+from tournaments.games import available_games
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
 
@@ -26,9 +26,7 @@ def test_demo_creates_users_and_an_open_tournament_per_preset() -> None:
     assert is_organizer(organizer) and not is_organizer(player)
     assert player.check_password("jokeren-demo")
     expected = {
-        (game, preset)
-        for game, module in services.available_games().items()
-        for preset in module.PRESETS
+        (game, preset) for game, module in available_games().items() for preset in module.PRESETS
     }
     found = {(t.game, t.preset) for t in Tournament.objects.all()}
     assert found == expected

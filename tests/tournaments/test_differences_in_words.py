@@ -15,8 +15,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments import analysis, numbers, services
+from tournaments import analysis, numbers
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import par as par_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
@@ -76,13 +82,13 @@ def _entrant_against_par(game_name: str, preset: str, delta: int) -> tuple[Tourn
     for South's side (Jokeren: penalty points; Klaverjassen: the team's points)."""
     t = factories.make_tournament(game=game_name, preset=preset, rounds=1, south_plays=())
     user = factories.make_user()
-    game = services.entry_join(tournament_id=t.pk, user=user).game
-    scores = list(services.tournament_par(tournament=t)[0].scores)
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    scores = list(par_services.tournament_par(tournament=t)[0].scores)
     scores[0] += delta
     if game_name == "klaverjas":
         scores[2] += delta
     factories.set_rounds(game, [scores])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     return t, user
 
 
@@ -114,12 +120,12 @@ def test_the_leaderboard_and_the_deal_table_say_against_par_in_words(
 def _play_off_first(game: Game, user: Any) -> Game:
     """South's first decision another legal action than the basic bot's, then like it to
     the end: a game that differs from par and from the strong bot's choices."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     game.refresh_from_db()
     state = module.state_from_json(game.state)
     usual = module.bot_action(state, level="basic").to_json()
     other = next(a.to_json() for a in state.legal_actions() if a.to_json() != usual)
-    game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=other).game
+    game = play_services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=other).game
     game, _events = factories.play_to_end(game, user)
     return game
 
@@ -128,11 +134,11 @@ def test_the_split_view_says_the_difference_in_words() -> None:
     t = factories.make_tournament(rounds=1)
     user = factories.make_user("anna")
     game, _events = factories.play_to_end(
-        services.entry_join(tournament_id=t.pk, user=user).game, user
+        entry_services.entry_join(tournament_id=t.pk, user=user).game, user
     )
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     # Anna's round is par's with 27 more penalty points for her (lower is better): worse.
-    scores = list(services.tournament_par(tournament=t)[0].scores)
+    scores = list(par_services.tournament_par(tournament=t)[0].scores)
     scores[0] += 27
     factories.set_rounds(game, [scores])
     client = Client()
@@ -146,7 +152,7 @@ def test_the_split_view_says_the_difference_in_words() -> None:
 def test_the_review_and_the_replay_say_the_player_against_the_strong_bot_in_words() -> None:
     t = factories.make_tournament(rounds=1)
     user = factories.make_user("bram")
-    game = _play_off_first(services.entry_join(tournament_id=t.pk, user=user).game, user)
+    game = _play_off_first(entry_services.entry_join(tournament_id=t.pk, user=user).game, user)
     result = analysis.game_analysis(game=game, round_index=0)
     differing = [d for d in result.decisions if d.differs and d.gain is not None]
     assert differing
@@ -164,7 +170,7 @@ def test_the_review_and_the_replay_say_the_player_against_the_strong_bot_in_word
         with translation.override("nl"):
             words = numbers.format_comparison(-result.difference)
         assert f"tegen dat van de sterke bot op jouw plaats vanaf daar: {words}" in review
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     replay = _text(client.get(reverse("game_replay", args=[game.pk])))
     assert "Tegen de sterke bot" in replay
     assert "(+" not in replay and not SIGNED.search(replay)

@@ -22,9 +22,9 @@ CLIENT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "bot_client
 def test_the_example_client_joins_and_plays_a_tournament(
     live_server: Any, transactional_db: Any, game: str, preset: str | None
 ) -> None:
-    from tournaments import services
+    from tournaments.games import module_of
 
-    preset = preset or next(iter(services.module_of(game).PRESETS))
+    preset = preset or next(iter(module_of(game).PRESETS))
     t = factories.make_tournament(game=game, preset=preset, rounds=1)
     bot = factories.make_user("klaasbot")
     series_services.account_mark_bot(user=bot)

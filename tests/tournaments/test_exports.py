@@ -13,8 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from engine import record
-from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 
 def _rows(response: Any, delimiter: str = ",") -> list[list[str]]:
@@ -26,13 +28,13 @@ def _rows(response: Any, delimiter: str = ",") -> list[list[str]]:
 def test_the_standings_csv_after_the_close(organizer: Any, client: Any) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1)
     joelle, bram = factories.make_user("Joëlle"), factories.make_user("bram")
-    game = services.entry_join(tournament_id=t.pk, user=joelle).game
-    services.entry_join(tournament_id=t.pk, user=bram)
+    game = entry_services.entry_join(tournament_id=t.pk, user=joelle).game
+    entry_services.entry_join(tournament_id=t.pk, user=bram)
     factories.play_to_end(game, joelle)
-    services.tournament_close(tournament_id=t.pk)  # the bot plays bram's round
+    closing_services.tournament_close(tournament_id=t.pk)  # the bot plays bram's round
     game.refresh_from_db()
     factories.set_rounds(game, [[10, 20, 30, 40]])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     response = client.get(reverse("tournament_standings_csv", args=[t.pk]))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert f'filename="tournament-{t.pk}-standings.csv"' in response["Content-Disposition"]
@@ -52,9 +54,9 @@ def test_the_standings_csv_after_the_close(organizer: Any, client: Any) -> None:
 def test_the_standings_csv_during_the_window_follows_the_visibility(
     tournament: Tournament, user: Any
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     factories.set_rounds(game, [[10, 20, 30, 40]])
-    services.standings_refresh(tournament=tournament)
+    result_services.standings_refresh(tournament=tournament)
     url = reverse("tournament_standings_csv", args=[tournament.pk])
     visitor = _rows(Client().get(url))
     assert visitor[1][1] == "speler"
@@ -67,11 +69,11 @@ def test_the_standings_csv_during_the_window_follows_the_visibility(
 
 def test_the_records_zip_after_the_close_verifies(organizer: Any, user: Any) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=1)
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.play_to_end(game, user)
     url = reverse("tournament_records_zip", args=[t.pk])
     assert Client().get(url).status_code == 404
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     response = Client().get(url)
     assert response.status_code == 200
     with zipfile.ZipFile(io.BytesIO(response.content)) as archive:

@@ -16,8 +16,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +41,7 @@ def _leaderboard_html(response: Any) -> str:
 
 def _result(t: Tournament, scores: list[int]) -> float:
     """The duplicate result of seat 0 for these seat scores (the game module's rule)."""
-    return float(services.module_of(t.game).results(scores)[0])
+    return float(module_of(t.game).results(scores)[0])
 
 
 def _client(user: Any = None) -> Client:
@@ -50,7 +56,7 @@ def _play_rounds(game: Game, user: Any, rounds: int) -> Game:
     ``rounds`` rounds are over; South must get a turn in each (``south_plays``)."""
     game.refresh_from_db()
     while len(game.round_scores) < rounds:
-        outcome = services.game_play_move(
+        outcome = play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
         game = outcome.game
@@ -82,7 +88,7 @@ def abandoned(organizer: Any) -> Abandoned:
 
     def join(name: str) -> tuple[Any, Game]:
         user = factories.make_user(name)
-        return user, services.entry_join(tournament_id=t.pk, user=user).game
+        return user, entry_services.entry_join(tournament_id=t.pk, user=user).game
 
     anna_user, anna = join("anna")
     bram_user, bram = join("bram")
@@ -91,10 +97,10 @@ def abandoned(organizer: Any) -> Abandoned:
     factories.play_to_end(anna, anna_user)
     factories.play_to_end(bram, bram_user)
     _play_rounds(dirk, dirk_user, 1)
-    services.game_play_move(
+    play_services.game_play_move(
         game_id=cees.pk, user=cees_user, seq=cees.seq, action=factories.south_action(cees)
     )
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     t.refresh_from_db()
     for g in (anna, bram, dirk, cees):
         g.refresh_from_db()
@@ -102,7 +108,7 @@ def abandoned(organizer: Any) -> Abandoned:
     factories.set_rounds(anna, [[r[0] + 4, *r[1:]] for r in bot])
     factories.set_rounds(bram, [[r[0] + 8, *r[1:]] for r in bot])
     factories.set_rounds(dirk, [[bot[0][0] - 4, *bot[0][1:]], dirk.round_scores[1]])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     return Abandoned(t, anna, bram, dirk, cees)
 
 
@@ -113,13 +119,13 @@ def test_the_bot_result_of_an_abandoned_game_is_the_best_of_the_field(
     a = abandoned
     assert a.cees.bot_finished and a.dirk.bot_finished
     assert not a.anna.bot_finished and not a.bram.bot_finished
-    cees = services.game_result(a.cees)[2]
-    assert all(cees < services.game_result(g)[2] for g in (a.anna, a.bram))
+    cees = standing_selectors.game_result(a.cees)[2]
+    assert all(cees < standing_selectors.game_result(g)[2] for g in (a.anna, a.bram))
 
 
 def test_an_entry_with_bot_rounds_ranks_after_every_complete_entry(abandoned: Abandoned) -> None:
     a = abandoned
-    rows = services.standings(tournament=a.t)
+    rows = standing_selectors.standings(tournament=a.t)
     assert [s.username for s in rows] == ["anna", "bram", "dirk", "cees"]
     assert [s.rank for s in rows] == [1, 2, 3, None]
     by_name = {s.username: s for s in rows}
@@ -141,12 +147,14 @@ def test_entries_with_bot_rounds_rank_by_own_rounds_then_result(organizer: Any) 
     entries)."""
     t = factories.make_tournament(created_by=organizer, rounds=3, south_plays=(0, 1, 2))
     users = {n: factories.make_user(n) for n in ("eva", "fien", "gijs", "hans")}
-    games = {n: services.entry_join(tournament_id=t.pk, user=u).game for n, u in users.items()}
+    games = {
+        n: entry_services.entry_join(tournament_id=t.pk, user=u).game for n, u in users.items()
+    }
     factories.play_to_end(games["eva"], users["eva"])
     _play_rounds(games["fien"], users["fien"], 2)
     _play_rounds(games["gijs"], users["gijs"], 1)
     _play_rounds(games["hans"], users["hans"], 1)
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     for g in games.values():
         g.refresh_from_db()
     # Gijs and Hans played the same first round alike; Fien's own two rounds are worse
@@ -155,7 +163,7 @@ def test_entries_with_bot_rounds_rank_by_own_rounds_then_result(organizer: Any) 
     factories.set_rounds(games["fien"], [[40, 0, 0, 0], [40, 0, 0, 0], [0, 90, 90, 90]])
     factories.set_rounds(games["gijs"], [[10, 0, 0, 0], [0, 90, 90, 90], [0, 90, 90, 90]])
     factories.set_rounds(games["hans"], [[10, 0, 0, 0], [0, 60, 60, 60], [0, 90, 90, 90]])
-    rows = services.standings_refresh(tournament=t)
+    rows = result_services.standings_refresh(tournament=t)
     assert [(s.username, s.rank, s.rounds_counted, s.result) for s in rows] == [
         ("eva", 1, 3, 150.0),
         ("fien", 2, 2, 80.0),
@@ -168,8 +176,8 @@ def test_per_deal_tables_mark_bot_rounds_and_leave_them_out_of_the_field(
     abandoned: Abandoned,
 ) -> None:
     a = abandoned
-    deals = services.deal_results(
-        tournament=a.t, visibility=services.results_visibility(tournament=a.t, user=None)
+    deals = deal_selectors.deal_results(
+        tournament=a.t, visibility=standing_selectors.results_visibility(tournament=a.t, user=None)
     )
     assert [d.round_index for d in deals] == [0, 1]
     first, second = deals
@@ -251,13 +259,13 @@ class Race:
 def race(organizer: Any) -> Race:
     t = factories.make_tournament(created_by=organizer, rounds=3)
     games = {
-        name: services.entry_join(tournament_id=t.pk, user=factories.make_user(name)).game
+        name: entry_services.entry_join(tournament_id=t.pk, user=factories.make_user(name)).game
         for name in ("anna", "bram", "cees")
     }
     factories.set_rounds(games["anna"], [[10, 20, 30, 40], [7, 41, 43, 47]])
     factories.set_rounds(games["bram"], [[4, 25, 25, 25]])
     factories.set_rounds(games["cees"], [])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     return Race(t, games["anna"], games["bram"], games["cees"], factories.make_user("dora"))
 
 
@@ -374,9 +382,10 @@ def test_the_live_leaderboard_polls_the_rows_the_page_renders(race: Race) -> Non
 
 def test_per_deal_tables_show_only_the_rounds_the_viewer_has_finished(race: Race) -> None:
     def rounds(user: Any) -> list[int]:
-        visibility = services.results_visibility(tournament=race.t, user=user)
+        visibility = standing_selectors.results_visibility(tournament=race.t, user=user)
         return [
-            d.round_index for d in services.deal_results(tournament=race.t, visibility=visibility)
+            d.round_index
+            for d in deal_selectors.deal_results(tournament=race.t, visibility=visibility)
         ]
 
     assert rounds(race.bram.user) == [0]
@@ -393,7 +402,7 @@ def test_the_organizer_sees_no_scores_during_the_window(race: Race) -> None:
 def test_an_entrant_who_has_finished_sees_every_round(race: Race) -> None:
     factories.set_rounds(race.bram, [[4, 25, 25, 25], [0, 1, 1, 1], [0, 1, 1, 1]])
     Game.objects.filter(pk=race.bram.pk).update(status=Game.Status.FINISHED)
-    services.standings_refresh(tournament=race.t)
+    result_services.standings_refresh(tournament=race.t)
     body, data = _standings_api(race, race.bram.user)
     assert data["visible_rounds"] == 3
     assert "56.66" in body  # Anna's result over her two rounds

@@ -15,8 +15,12 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import Game, Tournament
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import tournaments as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +91,7 @@ def _card(page: str, name: str) -> str:
 def test_home_cards_show_your_entry_and_progress(client: Client, user: Any) -> None:
     entered = factories.make_tournament(name="Meegedaan", rounds=2)
     factories.make_tournament(name="Niet meegedaan", rounds=2)
-    game = services.entry_join(tournament_id=entered.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=entered.pk, user=user).game
     client.force_login(user)
     page = _text(client.get(reverse("home")))
     card = _card(page, "Meegedaan")
@@ -103,7 +107,7 @@ def test_home_cards_show_no_entry_to_a_visitor_or_another_player(
     client: Client, user: Any, other_user: Any
 ) -> None:
     t = factories.make_tournament(name="Meegedaan")
-    services.entry_join(tournament_id=t.pk, user=user)
+    entry_services.entry_join(tournament_id=t.pk, user=user)
     assert "je doet mee" not in _card(_text(client.get(reverse("home"))), "Meegedaan")
     client.force_login(other_user)
     assert "je doet mee" not in _card(_text(client.get(reverse("home"))), "Meegedaan")
@@ -131,7 +135,7 @@ def _number(cell: str) -> float:
 def _play_one_round(game: Game, user: Any) -> Game:
     game.refresh_from_db()
     while game.round_index == 0 and game.status == "playing":
-        outcome = services.game_play_move(
+        outcome = play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
         game = outcome.game
@@ -142,15 +146,15 @@ def test_my_games_shows_result_and_rank_of_the_rounds_you_may_see(
     client: Client, user: Any, other_user: Any
 ) -> None:
     t = factories.make_tournament(rounds=2)
-    game = services.entry_join(tournament_id=t.pk, user=user).game
-    services.entry_join(tournament_id=t.pk, user=other_user)
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    entry_services.entry_join(tournament_id=t.pk, user=other_user)
     client.force_login(user)
     # Nothing played: nothing to see.
     assert _cells(client) == {"my-result": "–", "my-rank": "–"}
 
     game = _play_one_round(game, user)
     assert game.rounds_played == 1
-    board = services.standings_page(tournament=t, user=user)
+    board = standing_selectors.standings_page(tournament=t, user=user)
     assert board.visibility.rounds == 1 and board.me is not None
     cells = _cells(client)
     # one decimal, as every page shows a result (issue 23, item 6)
@@ -159,26 +163,26 @@ def test_my_games_shows_result_and_rank_of_the_rounds_you_may_see(
     assert cells["my-rank"] == f"{board.me.rank} (tot nu toe)"
 
     game, _events = factories.play_to_end(game, user)
-    _total, _average, result = services.game_result(game)
+    _total, _average, result = standing_selectors.game_result(game)
     cells = _cells(client)
     assert _number(cells["my-result"]) == pytest.approx(result, abs=0.05)
     assert "na" not in cells["my-result"]
     assert cells["my-rank"] == "1 (tot nu toe)"  # the other entrant has played nothing
 
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     assert _cells(client)["my-rank"] == "1"
 
 
 def test_my_games_never_shows_a_hidden_result_or_rank(client: Client, user: Any) -> None:
     t = factories.make_tournament(rounds=2)
-    services.tournament_update(tournament=t, hide_results=True)
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    tournament_services.tournament_update(tournament=t, hide_results=True)
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.play_to_end(game, user)
     client.force_login(user)
     assert _cells(client) == {"my-result": "–", "my-rank": "–"}
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     cells = _cells(client)
     # one decimal, as every page shows a result (issue 23, item 6)
     assert cells["my-rank"] == "1" and _number(cells["my-result"]) == pytest.approx(
-        services.game_result(Game.objects.get(pk=game.pk))[2], abs=0.05
+        standing_selectors.game_result(Game.objects.get(pk=game.pk))[2], abs=0.05
     )

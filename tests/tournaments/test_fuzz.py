@@ -29,8 +29,12 @@ from django.utils.crypto import get_random_string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments import services
+from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game, GameRound, Tournament, compact_json
+from tournaments.services import audit as audit_services
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 pytestmark = pytest.mark.django_db
 
@@ -93,11 +97,11 @@ def world(db: Any) -> World:
         ),
     ]
     for t in kept:
-        services.entry_join(tournament_id=t.pk, user=player)
+        entry_services.entry_join(tournament_id=t.pk, user=player)
     closed = factories.make_tournament(created_by=organizer, name="Gesloten")
-    services.entry_join(tournament_id=closed.pk, user=factories.make_user())
-    services.tournament_close(tournament_id=closed.pk)
-    services.game_practice_start(user=player, game="klaverjas", preset="amsterdams")
+    entry_services.entry_join(tournament_id=closed.pk, user=factories.make_user())
+    closing_services.tournament_close(tournament_id=closed.pk)
+    entry_services.game_practice_start(user=player, game="klaverjas", preset="amsterdams")
     clients = {"anonymous": csrf_client()}
     for role, user in (("player", player), ("organizer", organizer)):
         clients[role] = csrf_client()
@@ -218,9 +222,9 @@ def _method(draw: Draw, natural: str) -> str:
 
 def _legal_actions(game: Game) -> list[dict[str, Any]]:
     """A few actions the engine allows South now (none when it is not South's turn)."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     state = module.state_from_json(game.state)
-    if state.is_terminal or state.current_player != services.PLAYER_SEAT:
+    if state.is_terminal or state.current_player != PLAYER_SEAT:
         return []
     legal = state.legal_actions()
     picks = [legal[0], legal[-1], legal[len(legal) // 2], module.bot_action(state, level="basic")]
@@ -469,13 +473,13 @@ def play_on(world: World, game_index: int) -> None:
 
 
 def replay_audit(game: Game) -> None:
-    """The replay audit (``services.game_audit``) of ``game``, played to its end by the bot
+    """The replay audit (``audit_services.game_audit``) of ``game``, played to its end by the bot
     first if it is still going: every move by the seat to move and accepted by the engine,
     every bot move the bot's own choice, each round's scores, the stored state, seq and
     totals as stored."""
     if not game.is_finished:
-        game = services.game_bot_finish(game_id=game.pk)
-    audit = services.game_audit(game_id=game.pk)
+        game = play_services.game_bot_finish(game_id=game.pk)
+    audit = audit_services.game_audit(game_id=game.pk)
     assert audit.ok, (game.pk, audit.problems)
 
 
@@ -533,7 +537,7 @@ def test_no_generated_request_gets_a_5xx(world: World, requests: int) -> None:
 def test_the_replay_audit_notices_a_changed_log(world: World) -> None:
     """The audit the fuzz ends with can fail: an entrant's stored action or a score
     changed behind the site's back (the bots' moves are not stored: the replay makes them)."""
-    game = services.game_practice_start(
+    game = entry_services.game_practice_start(
         user=world.player, game="jokeren", preset="jokeren7", bot_level="basic"
     )
 
@@ -544,7 +548,7 @@ def test_the_replay_audit_notices_a_changed_log(world: World) -> None:
         return [r for r in rows if any(a["type"] == "draw" for a in r.action_list)]
 
     while not drawn():  # the entrant plays until a round with a draw of theirs is stored
-        outcome = services.game_play_move(
+        outcome = play_services.game_play_move(
             game_id=game.pk, user=world.player, seq=game.seq, action=factories.south_action(game)
         )
         game = outcome.game

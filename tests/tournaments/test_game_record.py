@@ -17,8 +17,9 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.dealing import commitment
-from tournaments import services
 from tournaments.models import Game
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +39,9 @@ def verify_game(path: Path) -> subprocess.CompletedProcess[str]:
 def closed_game(game: str, preset: str, rounds: int) -> Game:
     tournament = factories.make_tournament(game=game, preset=preset, rounds=rounds)
     user = factories.make_user()
-    played = services.entry_join(tournament_id=tournament.pk, user=user).game
+    played = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     played, _ = factories.play_to_end(played, user)
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     played.refresh_from_db()
     return played
 
@@ -98,7 +99,7 @@ def test_a_changed_score_in_an_exported_record_is_reported(client: Client, tmp_p
 
 def test_no_record_before_the_tournament_closes(client: Client, tournament: Any) -> None:
     user = factories.make_user()
-    played = services.entry_join(tournament_id=tournament.pk, user=user).game
+    played = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     played, _ = factories.play_to_end(played, user)
     client.force_login(user)
     assert client.get(reverse("game_record", args=[played.pk])).status_code == 404
@@ -107,7 +108,7 @@ def test_no_record_before_the_tournament_closes(client: Client, tournament: Any)
 def test_a_practice_record_is_its_players_once_finished(
     client: Client, user: Any, other_user: Any
 ) -> None:
-    practice = services.game_practice_start(
+    practice = entry_services.game_practice_start(
         user=user, game="jokeren", preset="jokeren7", bot_level="basic"
     )
     url = reverse("game_record", args=[practice.pk])

@@ -15,9 +15,16 @@ from django.urls import reverse
 
 from engine.klaverjas import PRESETS, Variant, state_from_json
 from engine.klaverjas.rules import legal_cards
-from tournaments import services
 from tournaments.forms import HIDDEN_VARIANT_KEYS, VARIANT_PREFIX, TournamentForm
 from tournaments.models import Game, Tournament
+from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
+from tournaments.services import tournaments as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +40,7 @@ def klaverjas_tournament(*, preset: str = "rotterdams", rounds: int = 2, **kw: A
 
 def join(t: Tournament, name: str) -> tuple[Any, Game]:
     user = factories.make_user(name)
-    return user, services.entry_join(tournament_id=t.pk, user=user).game
+    return user, entry_services.entry_join(tournament_id=t.pk, user=user).game
 
 
 def set_totals(game: Game, round_scores: list[list[int]]) -> None:
@@ -45,7 +52,7 @@ def set_totals(game: Game, round_scores: list[list[int]]) -> None:
         totals=totals,
         status=Game.Status.FINISHED if finished else Game.Status.PLAYING,
     )
-    services.entry_results_update(game=game)
+    result_services.entry_results_update(game=game)
 
 
 def team_scores(we: int, they: int) -> list[int]:
@@ -68,13 +75,13 @@ def test_every_entrant_gets_the_same_deals_and_the_same_bot_moves(organizer: Any
     game_a, _ = factories.play_to_end(game_a, user_a)
     game_b, _ = factories.play_to_end(game_b, user_b)
     # Both chose like the basic bot, so both games are the same move for move.
-    moves_a = [(m.round_index, m.seat, m.action) for m in services.game_moves(game=game_a)]
-    moves_b = [(m.round_index, m.seat, m.action) for m in services.game_moves(game=game_b)]
+    moves_a = [(m.round_index, m.seat, m.action) for m in replay_selectors.game_moves(game=game_a)]
+    moves_b = [(m.round_index, m.seat, m.action) for m in replay_selectors.game_moves(game=game_b)]
     assert moves_a == moves_b
     assert game_a.round_scores == game_b.round_scores
     for r in range(2):
-        deal_a = services.game_replay(game=game_a, round_index=r)[0].observations
-        deal_b = services.game_replay(game=game_b, round_index=r)[0].observations
+        deal_a = replay_selectors.game_replay(game=game_a, round_index=r)[0].observations
+        deal_b = replay_selectors.game_replay(game=game_b, round_index=r)[0].observations
         assert [o["hand"] for o in deal_a] == [o["hand"] for o in deal_b]
         assert len({c for o in deal_a for c in o["hand"]}) == 32  # the whole pack, dealt
 
@@ -88,14 +95,14 @@ def test_different_choices_still_meet_the_same_deal_next_round(organizer: Any) -
         while game.round_index == 0 and game.status == Game.Status.PLAYING:
             state = state_from_json(game.state)
             action = state.legal_actions()[pick].to_json()
-            game = services.game_play_move(
+            game = play_services.game_play_move(
                 game_id=game.pk, user=user, seq=game.seq, action=action
             ).game
     game_a.refresh_from_db()
     game_b.refresh_from_db()
     assert game_a.round_index == game_b.round_index == 1
-    first_a = services.game_replay(game=game_a, round_index=1)[0].observations
-    first_b = services.game_replay(game=game_b, round_index=1)[0].observations
+    first_a = replay_selectors.game_replay(game=game_a, round_index=1)[0].observations
+    first_b = replay_selectors.game_replay(game=game_b, round_index=1)[0].observations
     assert [o["hand"] for o in first_a] == [o["hand"] for o in first_b]
     assert first_a[0]["proposed_trump"] == first_b[0]["proposed_trump"]
 
@@ -111,7 +118,7 @@ def test_round_scores_give_both_partners_their_teams_points_by_the_rules(organiz
     for r, scores in enumerate(game.round_scores):
         we, they = scores[0], scores[1]
         assert scores == team_scores(we, they)  # partners share the team's points
-        end = services.game_replay(game=game, round_index=r)[-1].observations[0]
+        end = replay_selectors.game_replay(game=game, round_index=r)[-1].observations[0]
         result = end["result"]
         assert result["scores"] == [we, they]
         # Every point of the round goes to a team: 162 and all roem (and a pit bonus).
@@ -133,14 +140,14 @@ def test_result_is_own_team_minus_the_other_team(organizer: Any) -> None:
     t = klaverjas_tournament(rounds=2, created_by=organizer)
     user, game = join(t, "anna")
     game, _ = factories.play_to_end(game, user)
-    total, opponents, result = services.game_result(game)
+    total, opponents, result = standing_selectors.game_result(game)
     we, they = game.totals[0], game.totals[1]
     assert total == we
     assert result == we - they
     # What the own total is measured against: the other team's points (not an average of
     # the three other seats, which would count the partner).
     assert opponents == they
-    row = next(s for s in services.standings(tournament=t) if s.game_id == game.pk)
+    row = next(s for s in standing_selectors.standings(tournament=t) if s.game_id == game.pk)
     assert (row.result, row.total, row.opponents_average, row.rank) == (we - they, we, they, 1)
 
 
@@ -152,7 +159,7 @@ def test_ranking_is_higher_is_better_and_equal_results_share_a_rank(organizer: A
     set_totals(games["cees"], [team_scores(162, 0), team_scores(81, 101)])  # +142
     set_totals(games["dirk"], [team_scores(142, 20), team_scores(81, 107)])  # +96
     # eva has not finished a round: unranked, listed last.
-    rows = services.standings_refresh(tournament=t)
+    rows = result_services.standings_refresh(tournament=t)
     assert [(s.username, s.rank, s.result) for s in rows] == [
         ("cees", 1, 142.0),
         ("bram", 2, 96.0),
@@ -183,7 +190,9 @@ def test_per_deal_results_rank_the_field_higher_is_better(organizer: Any) -> Non
     set_totals(games["anna"], [team_scores(100, 62), team_scores(0, 182)])
     set_totals(games["bram"], [team_scores(62, 100), team_scores(81, 81)])
     set_totals(games["cees"], [team_scores(100, 62)])  # round 2 not played yet
-    deals = services.deal_results(tournament=t, visibility=services.Visibility(rounds=2))
+    deals = deal_selectors.deal_results(
+        tournament=t, visibility=standing_selectors.Visibility(rounds=2)
+    )
     assert [
         (d.username, d.score, d.opponents_average, d.result, d.rank) for d in deals[0].rows
     ] == [
@@ -219,10 +228,10 @@ def test_the_bot_finishes_an_unfinished_game_when_the_tournament_closes(organize
     _other, untouched = join(t, "bram")
     for _ in range(3):  # a few moves of Anna's, then she stops
         game.refresh_from_db()
-        services.game_play_move(
+        play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     t.refresh_from_db()
     assert t.closed_at is not None
     for g in (game, untouched):
@@ -230,12 +239,12 @@ def test_the_bot_finishes_an_unfinished_game_when_the_tournament_closes(organize
         assert g.status == Game.Status.FINISHED
         assert g.bot_finished is True
         assert len(g.round_scores) == 2
-        assert any(m.seat == 0 and m.by_bot for m in services.game_moves(game=g))
+        assert any(m.seat == 0 and m.by_bot for m in replay_selectors.game_moves(game=g))
     # Anna's own moves stay hers.
-    own = [m for m in services.game_moves(game=game) if m.seat == 0 and not m.by_bot]
+    own = [m for m in replay_selectors.game_moves(game=game) if m.seat == 0 and not m.by_bot]
     assert len(own) == 3
     # The bot played both rounds in both seats: no round counts, nobody is ranked.
-    rows = services.standings(tournament=t)
+    rows = standing_selectors.standings(tournament=t)
     assert all(s.bot_finished and s.bot_rounds == (0, 1) for s in rows)
     assert all(s.rank is None and s.result is None and s.rounds_played == 2 for s in rows)
 
@@ -253,7 +262,7 @@ def _to_follow_suit(game: Game, user: Any) -> Game:
             suits = {c // 8 for c in state.hands[0]}
             if state.trick[0] // 8 in suits and len(suits) > 1:
                 return game
-        services.game_play_move(
+        play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
     raise AssertionError("no such position")
@@ -392,7 +401,7 @@ def test_the_form_creates_a_klaverjas_tournament_with_the_preset(
 ) -> None:
     form = TournamentForm(_form_data(f"klaverjas:{preset}"))
     assert form.is_valid(), form.errors
-    t = services.tournament_create(created_by=organizer, **form.service_kwargs())
+    t = tournament_services.tournament_create(created_by=organizer, **form.service_kwargs())
     assert (t.game, t.preset, t.rounds, t.bot_level) == ("klaverjas", preset, 4, "strong")
     expected = {**PRESETS[preset].to_json(), "rounds": 4}
     assert t.variant == expected
@@ -415,7 +424,7 @@ def test_the_form_carries_every_changed_klaverjas_setting(organizer: Any) -> Non
     }
     form = TournamentForm(_form_data("klaverjas:rotterdams", **changed))
     assert form.is_valid(), form.errors
-    t = services.tournament_create(created_by=organizer, **form.service_kwargs())
+    t = tournament_services.tournament_create(created_by=organizer, **form.service_kwargs())
     for key, value in changed.items():
         assert t.variant[key] == value, key
     variant = Variant(**{k: v for k, v in t.variant.items()})

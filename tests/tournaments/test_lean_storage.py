@@ -15,9 +15,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from engine.registry import game_module
-from tournaments import services
 from tournaments.models import Game
+from tournaments.selectors import replay as replay_selectors
 from tournaments.services import audit
+from tournaments.services import play as play_services
 
 BEFORE = [("tournaments", "0008_entry_results")]
 
@@ -157,7 +158,7 @@ def test_the_migration_keeps_every_game_move_for_move_and_score_for_score(
 
     for name, (pk, log) in games.items():
         game = Game.objects.get(pk=pk)
-        moves = services.game_moves(game=game)
+        moves = replay_selectors.game_moves(game=game)
         # Move for move: the same seats, actions, and who chose them.
         assert [(m.round_index, m.seat, m.action, m.by_bot) for m in moves] == log, name
         assert [m.seq for m in moves] == list(range(game.seq)), name
@@ -183,7 +184,9 @@ def test_the_migration_keeps_every_game_move_for_move_and_score_for_score(
     choice = module.bot_action(
         state, level=playing.bot_level, version=playing.bot_version
     ).to_json()
-    outcome = services.game_play_move(game_id=playing.pk, user=user, seq=playing.seq, action=choice)
+    outcome = play_services.game_play_move(
+        game_id=playing.pk, user=user, seq=playing.seq, action=choice
+    )
     assert outcome.game.seq > playing.seq
     assert outcome.game.round_index > 1 or json.loads(outcome.game.round_actions)[
         : len(round_1) + 1

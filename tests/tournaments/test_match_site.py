@@ -17,9 +17,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from engine.jokeren import PRESETS
-from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Game, Tournament
+from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import replay as replay_selectors
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +82,7 @@ def test_a_game_at_a_table_of_three(client: Client, user: Any) -> None:
     t = factories.make_tournament(
         preset="klassiek", variant=three_seats(), rounds=2, south_plays=(0, 1)
     )
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     client.force_login(user)
     payload = client.get(reverse("api_game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="nl").json()
     assert len(payload["seat_names"]) == 3
@@ -87,21 +92,23 @@ def test_a_game_at_a_table_of_three(client: Client, user: Any) -> None:
     assert all(len(r) == 3 for r in game.round_scores)
     # the dealer of round 1 is seat 1 (1 mod 3), and every seat that moved is 0, 1 or 2
     assert {e["seat"] for e in events if "seat" in e} <= {0, 1, 2}
-    assert next(m for m in services.game_moves(game=game) if m.round_index == 1).seat == 2
+    assert next(m for m in replay_selectors.game_moves(game=game) if m.round_index == 1).seat == 2
     # own total minus the average of the two opponents
-    total, against, result = services.game_result(game)
+    total, against, result = standing_selectors.game_result(game)
     assert total == game.totals[0]
     assert against == pytest.approx((game.totals[1] + game.totals[2]) / 2)
     assert result == pytest.approx(game.totals[0] - against)
-    (row,) = services.standings(tournament=t)
+    (row,) = standing_selectors.standings(tournament=t)
     assert row.result == pytest.approx(result)
-    deals = services.deal_results(tournament=t, visibility=services.Visibility(rounds=2))
+    deals = deal_selectors.deal_results(
+        tournament=t, visibility=standing_selectors.Visibility(rounds=2)
+    )
     for r, deal in enumerate(deals):
         scores = game.round_scores[r]
         assert deal.rows[0].score == scores[0]
         assert deal.rows[0].result == pytest.approx(scores[0] - (scores[1] + scores[2]) / 2)
     # after the close: the replay shows three hands
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     page = client.get(reverse("game_replay", args=[game.pk]) + "?round=1").content.decode()
     frames = re.search(r'id="replay-frames"[^>]*>(.*?)</script>', page, re.S)
     assert frames is not None
@@ -134,17 +141,17 @@ def match_tournament(**kwargs: Any) -> Any:
 
 def test_standings_show_the_result_of_each_part(user: Any, other_user: Any) -> None:
     t = match_tournament()
-    mine = services.entry_join(tournament_id=t.pk, user=user).game
-    theirs = services.entry_join(tournament_id=t.pk, user=other_user).game
+    mine = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    theirs = entry_services.entry_join(tournament_id=t.pk, user=other_user).game
     factories.set_rounds(mine, [[0, 3, 6, 9], [4, 0, 4, 4], [2, 2, 0, 2], [0, 1, 1, 1]])
     factories.set_rounds(theirs, [[5, 0, 5, 5], [0, 2, 2, 2]])
-    services.standings_refresh(tournament=t)
-    rows = {s.username: s for s in services.standings(tournament=t)}
+    result_services.standings_refresh(tournament=t)
+    rows = {s.username: s for s in standing_selectors.standings(tournament=t)}
     # part 1: rounds 1-2 (own 4; opponents 3, 10 and 13); part 2: rounds 3-4 (own 2; 3, 1, 3)
     assert rows[user.username].parts == pytest.approx((4 - 26 / 3, 2 - 7 / 3))
     assert rows[other_user.username].parts == (pytest.approx(5 - 16 / 3 + 0), None)
     # an entrant who finished two rounds sees the first part only
-    board = services.standings_for_viewer(tournament=t, user=other_user)
+    board = standing_selectors.standings_for_viewer(tournament=t, user=other_user)
     assert board.visibility.rounds == 2
     seen = {s.username: s.parts for s in board.rows}
     assert seen[user.username] == (pytest.approx(4 - 26 / 3), None)
@@ -158,10 +165,10 @@ def test_standings_show_the_result_of_each_part(user: Any, other_user: Any) -> N
 
 def test_leaderboard_page_has_a_column_per_part(client: Client, user: Any) -> None:
     t = match_tournament()
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.set_rounds(game, [[0, 3, 6, 9], [4, 0, 4, 4], [2, 2, 0, 2], [0, 1, 1, 1]])
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     client.force_login(user)
     page = client.get(reverse("tournament_detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="nl")
     html = page.content.decode()
@@ -173,11 +180,11 @@ def test_leaderboard_page_has_a_column_per_part(client: Client, user: Any) -> No
 
 def test_a_game_without_parts_has_no_part_columns(user: Any) -> None:
     t = factories.make_tournament(preset="klassiek", rounds=2, south_plays=())
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.set_rounds(game, [[0, 1, 2, 3], [1, 0, 2, 3]])
-    services.standings_refresh(tournament=t)
-    assert services.tournament_parts(tournament=t) == []
-    assert services.standings(tournament=t)[0].parts == ()
+    result_services.standings_refresh(tournament=t)
+    assert standing_selectors.tournament_parts(tournament=t) == []
+    assert standing_selectors.standings(tournament=t)[0].parts == ()
 
 
 # --- the score sheet ---------------------------------------------------------------------------
@@ -202,7 +209,7 @@ def sheet_game(user: Any, **kwargs: Any) -> tuple[Any, Game]:
     t = factories.make_tournament(
         preset="wedstrijd", variant=variant, rounds=10, south_plays=(), **kwargs
     )
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     results = [
         {"winner": row.index(0) if 0 in row else None, "end_reason": "out" if 0 in row else "stock"}
         for row in TEN_GAMES
@@ -257,7 +264,7 @@ def test_the_sheet_looks_like_the_paper_form(client: Client, user: Any) -> None:
 
 def test_a_sheet_of_two_parts(client: Client, user: Any) -> None:
     t = match_tournament(name="Wedstrijd")
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.set_rounds(game, [[0, 3, 6, 9], [4, 0, 4, 4], [2, 2, 0, 2]])
     client.force_login(user)
     html = client.get(
@@ -281,21 +288,21 @@ def test_nobody_else_sees_a_tournament_sheet_before_the_close(
     assert client.get(url).status_code == 404
     client.force_login(other_user)
     assert client.get(url).status_code == 404
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     assert client.get(url).status_code == 200
     assert Client().get(url).status_code == 200
 
 
 def test_no_sheet_for_a_variant_that_scores_points(client: Client, user: Any) -> None:
     t = factories.make_tournament(preset="jokeren13", rounds=1, south_plays=())
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     client.force_login(user)
     assert client.get(reverse("game_sheet", args=[game.pk])).status_code == 404
     assert client.get(reverse("game_sheet", args=[999999])).status_code == 404
 
 
 def test_practice_sheet_only_for_its_player(client: Client, user: Any, other_user: Any) -> None:
-    game = services.game_practice_start(
+    game = entry_services.game_practice_start(
         user=user, game="jokeren", preset="wedstrijd", bot_level="basic"
     )
     factories.set_rounds(game, TEN_GAMES[:3])
@@ -311,6 +318,6 @@ def test_links_to_the_sheet(client: Client, user: Any) -> None:
     client.force_login(user)
     url = reverse("game_sheet", args=[game.pk])
     assert url in client.get(reverse("my_games")).content.decode()
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     assert url in client.get(reverse("game_replay", args=[game.pk])).content.decode()
     assert url in client.get(reverse("tournament_detail", args=[t.pk])).content.decode()

@@ -18,8 +18,8 @@ from django.urls import reverse
 from engine import dealing
 from engine.cards import CARD_RANK, CARD_SUIT
 from engine.jokeren import LayMelds, check_meld
-from tournaments import services
 from tournaments.models import Game
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def _game_with_a_joker_meld(user: Any) -> tuple[Game, list[int]]:
     """A practice game whose player holds a joker and two natural cards it makes a meld
     with, and those three cards."""
     for _ in range(200):
-        game = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+        game = entry_services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
         hand = game.current_state().hands[0]
         jokers = [c for c in hand if not CARD_RANK[c]]
         pairs = [(a, b) for a, b in itertools.combinations(hand, 2) if _fits(a, b)]
@@ -146,7 +146,7 @@ def test_only_the_games_own_player_may_ask(
 
 
 def test_a_game_without_melds_has_no_readings(player: Client, user: Any) -> None:
-    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    game = entry_services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
     response = _readings(player, game, "0,1,2")
     assert response.status_code == 404
 

@@ -23,10 +23,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services, tasks
+from tournaments import tasks
+from tournaments.errors import StaleMove, TournamentClosed, TournamentFull
 from tournaments.models import Game
+from tournaments.selectors import replay as replay_selectors
 from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 from tournaments.services import play as play_services
+from tournaments.services import tournaments as tournament_services
 
 
 def _race(workers: list[Any]) -> list[Any]:
@@ -54,7 +58,7 @@ def _race(workers: list[Any]) -> list[Any]:
 def test_two_posts_of_the_same_move_one_wins() -> None:
     user = factories.make_user("gelijktijdig")
     tournament = factories.make_tournament()
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     body = json.dumps({"seq": game.seq, "action": factories.south_action(game)})
     url = reverse("api_game_move", args=[game.pk])
 
@@ -66,7 +70,7 @@ def test_two_posts_of_the_same_move_one_wins() -> None:
     statuses = _race([post, post])
     assert sorted(statuses) == [200, 409], statuses
     game.refresh_from_db()
-    moves = services.game_moves(game=game)
+    moves = replay_selectors.game_moves(game=game)
     assert [m.seq for m in moves] == list(range(game.seq))
     assert [m.seat for m in moves].count(0) == 1
     assert json.loads(game.round_actions) == [m.action for m in moves]
@@ -76,15 +80,15 @@ def test_two_posts_of_the_same_move_one_wins() -> None:
 def test_concurrent_service_calls_store_one_move() -> None:
     user = factories.make_user("dubbel")
     tournament = factories.make_tournament()
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     seq, action = game.seq, factories.south_action(game)
 
     def play() -> Any:
-        return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+        return play_services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
 
     results = _race([play, play, play])
-    wins = [r for r in results if isinstance(r, services.MoveOutcome)]
-    stale = [r for r in results if isinstance(r, services.StaleMove)]
+    wins = [r for r in results if isinstance(r, play_services.MoveOutcome)]
+    stale = [r for r in results if isinstance(r, StaleMove)]
     assert len(wins) == 1 and len(stale) == 2, results
     game.refresh_from_db()
     assert game.seq == wins[0].game.seq and all(s.seq == game.seq for s in stale)
@@ -95,9 +99,9 @@ def test_two_joins_for_the_last_place_one_wins() -> None:
     tournament = factories.make_tournament(max_entrants=1)
     users = [factories.make_user(), factories.make_user()]
     results = _race(
-        [lambda u=u: services.entry_join(tournament_id=tournament.pk, user=u) for u in users]
+        [lambda u=u: entry_services.entry_join(tournament_id=tournament.pk, user=u) for u in users]
     )
-    full = [r for r in results if isinstance(r, services.TournamentFull)]
+    full = [r for r in results if isinstance(r, TournamentFull)]
     assert len(full) == 1, results
     assert tournament.entries.count() == 1
 
@@ -121,7 +125,9 @@ def _stored_at(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[Any]]:
 
 
 def _own_actions(game: Game) -> list[Any]:
-    return [m.action for m in services.game_moves(game=game) if m.seat == 0 and not m.by_bot]
+    return [
+        m.action for m in replay_selectors.game_moves(game=game) if m.seat == 0 and not m.by_bot
+    ]
 
 
 def _once(hook: Any, signal: threading.Event, hold: float = HOLD_SECONDS) -> Any:
@@ -146,7 +152,7 @@ def test_a_move_in_progress_is_stored_before_close_now_ends_the_window(
     closing time (read once the close has the tournament) comes after it."""
     user = factories.make_user("laatste-zet")
     tournament = factories.make_tournament()
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     seq, action = game.seq, factories.south_action(game)
     moving = threading.Event()
     # The bots' turns of the move: the move holds its locks here, before storing anything.
@@ -154,19 +160,19 @@ def test_a_move_in_progress_is_stored_before_close_now_ends_the_window(
     stored_at = _stored_at(monkeypatch)
 
     def play() -> Any:
-        return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+        return play_services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
 
     def close() -> Any:
         assert moving.wait(timeout=10)
-        return services.tournament_close_early(tournament=tournament)
+        return closing_services.tournament_close_early(tournament=tournament)
 
     move, closed = _race([play, close])
-    assert isinstance(move, services.MoveOutcome), move
+    assert isinstance(move, play_services.MoveOutcome), move
     assert not isinstance(closed, Exception), closed
     tournament.refresh_from_db()
     assert tournament.closed_at is not None
     game.refresh_from_db()
-    played = services.game_moves(game=game)[seq]
+    played = replay_selectors.game_moves(game=game)[seq]
     assert (played.seat, played.by_bot, played.action) == (0, False, action)
     last = stored_at[game.pk][0]
     assert last < tournament.closes_at <= tournament.closed_at, (last, tournament.closes_at)
@@ -180,7 +186,7 @@ def test_a_move_while_close_now_holds_the_tournament_is_refused(
     new closing time: refused, nothing of the player's stored."""
     user = factories.make_user("te-laat")
     tournament = factories.make_tournament()
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     seq, action = game.seq, factories.south_action(game)
     before = _own_actions(game)
     closing = threading.Event()
@@ -191,19 +197,19 @@ def test_a_move_while_close_now_holds_the_tournament_is_refused(
     monkeypatch.setattr(tasks.tournament_close, "delay_on_commit", queued.append)
 
     def close() -> Any:
-        return services.tournament_close_early(tournament=tournament)
+        return closing_services.tournament_close_early(tournament=tournament)
 
     def play() -> Any:
         assert closing.wait(timeout=10)
         asked = timezone.now()
         try:
-            return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+            return play_services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
         finally:
             assert timezone.now() - asked >= timedelta(seconds=HOLD_SECONDS / 2)
 
     closed, move = _race([close, play])
     assert not isinstance(closed, Exception), closed
-    assert isinstance(move, services.TournamentClosed), move
+    assert isinstance(move, TournamentClosed), move
     game.refresh_from_db()
     assert _own_actions(game) == before
     game.refresh_from_db()
@@ -221,9 +227,9 @@ def test_a_move_asked_before_the_closing_time_lands_and_the_close_waits_for_it(
     after; the close that starts at the closing time waits for it."""
     user = factories.make_user("op-de-bel")
     tournament = factories.make_tournament()
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     seq, action = game.seq, factories.south_action(game)
-    services.tournament_update(
+    tournament_services.tournament_update(
         tournament=tournament, closes_at=timezone.now() + timedelta(seconds=0.5)
     )
     moving = threading.Event()
@@ -233,19 +239,19 @@ def test_a_move_asked_before_the_closing_time_lands_and_the_close_waits_for_it(
     stored_at = _stored_at(monkeypatch)
 
     def play() -> Any:
-        return services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
+        return play_services.game_play_move(game_id=game.pk, user=user, seq=seq, action=action)
 
     def close_when_due() -> Any:
         assert moving.wait(timeout=10)
         time.sleep(max(0.0, (tournament.closes_at - timezone.now()).total_seconds()))
-        assert services.tournaments_due() == [tournament.pk]
-        return services.tournament_close(tournament_id=tournament.pk)
+        assert closing_services.tournaments_due() == [tournament.pk]
+        return closing_services.tournament_close(tournament_id=tournament.pk)
 
     move, closed = _race([play, close_when_due])
-    assert isinstance(move, services.MoveOutcome), move
+    assert isinstance(move, play_services.MoveOutcome), move
     assert not isinstance(closed, Exception), closed
     game.refresh_from_db()
-    stored = services.game_moves(game=game)[seq]
+    stored = replay_selectors.game_moves(game=game)[seq]
     assert not stored.by_bot and stored.action == action
     tournament.refresh_from_db()
     assert tournament.closes_at < stored_at[game.pk][0] < tournament.closed_at

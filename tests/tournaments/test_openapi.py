@@ -16,9 +16,13 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from tournaments import series as series_services
-from tournaments import services, tokens
+from tournaments import tokens
 from tournaments.api_clubs import openapi_document
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import tournaments as tournament_services
 
 SPEC = openapi_document()
 
@@ -128,7 +132,7 @@ def test_rate_limited_moves_match(
     player: Client, user: Any, tournament: Tournament, settings: Any
 ) -> None:
     settings.MOVE_RATE_LIMIT = "1/m"
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     moves = reverse("api_game_move", args=[game.pk])
     for _ in range(2):
         response = player.post(
@@ -141,10 +145,10 @@ def test_rate_limited_moves_match(
 def test_hint_and_undo_responses_match(
     player: Client, user: Any, tournament: Tournament, settings: Any
 ) -> None:
-    practice = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    practice = entry_services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
     while practice.current_state().current_player != 0:  # a bot went out before South
-        practice = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
-    entered = services.entry_join(tournament_id=tournament.pk, user=user).game
+        practice = entry_services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    entered = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     hint, undo = "/api/games/{game_id}/hint/", "/api/games/{game_id}/undo/"
 
     def post(game: Game, body: Any) -> Any:
@@ -182,7 +186,7 @@ def test_hint_and_undo_responses_match(
 def test_meld_readings_responses_match(player: Client, user: Any, other_user: Any) -> None:
     """The readings of cards of the player's hand (some a meld or not), a card not in hand,
     not card ids, a game without melds, someone else's game, logged out, a POST."""
-    game = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    game = entry_services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
     state = game.current_state()
     hand = state.hands[0]
     path = "/api/games/{game_id}/meld-readings/"
@@ -196,7 +200,7 @@ def test_meld_readings_responses_match(player: Client, user: Any, other_user: An
         check(response, path, "get")
     check(ask(player, game.pk, f"{hand[0]},{hand[1]},{state.stock[0]}"), path, "get")  # 400
     check(ask(player, game.pk, "x"), path, "get")  # 400
-    klaverjas = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    klaverjas = entry_services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
     check(ask(player, klaverjas.pk, "0,1,2"), path, "get")  # 404
     other = Client()
     other.force_login(other_user)
@@ -209,7 +213,7 @@ def test_tournament_responses_match(
     player: Client, user: Any, other_user: Any, tournament: Tournament, organizer: Any
 ) -> None:
     anonymous = Client()
-    services.entry_join(tournament_id=tournament.pk, user=user)
+    entry_services.entry_join(tournament_id=tournament.pk, user=user)
     check(anonymous.get(reverse("api_tournaments")), "/api/tournaments/", "get")
     check(anonymous.get(reverse("api_tournaments") + "?status=open"), "/api/tournaments/", "get")
     detail = "/api/tournaments/{tournament_id}/"
@@ -227,7 +231,7 @@ def test_tournament_responses_match(
     refused_page = anonymous.get(url + "?page=0")
     assert refused_page.status_code == 400
     check(refused_page, standings, "get")
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     check(
         anonymous.get(reverse("api_tournament_standings", args=[tournament.pk])), standings, "get"
     )
@@ -236,7 +240,7 @@ def test_tournament_responses_match(
     check(closed, detail, "get")
     # A bot account at a tournament without bots: 403 bots_not_admitted.
     no_bots = factories.make_tournament(created_by=organizer)
-    services.tournament_update(tournament=no_bots, admits_bots=False)
+    tournament_services.tournament_update(tournament=no_bots, admits_bots=False)
     series_services.account_mark_bot(user=other_user)
     key = tokens.token_create(user=other_user, name="b").key
     refused = Client().post(
@@ -262,7 +266,7 @@ def test_series_responses_match(organizer: Any, user: Any) -> None:
         created_by=organizer,
         name="Donderdag",
         game="klaverjas",
-        preset=next(iter(services.module_of("klaverjas").PRESETS)),
+        preset=next(iter(module_of("klaverjas").PRESETS)),
         rounds=1,
         kind="weekly",
         weekdays=[3],
@@ -275,9 +279,9 @@ def test_series_responses_match(organizer: Any, user: Any) -> None:
         series=s, opens_at=timezone.now() - timedelta(minutes=5)
     )
     assert t is not None
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.play_to_end(game, user)
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     client = Client()
     check(client.get(reverse("api_series", args=[s.pk])), "/api/series/{series_id}/", "get")
     check(client.get(reverse("api_series", args=[10**6])), "/api/series/{series_id}/", "get")

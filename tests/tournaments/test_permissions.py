@@ -15,8 +15,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, path, reverse
 from django.urls.resolvers import RegexPattern
 from django.utils import timezone
 
-from tournaments import permissions, services, tokens
+from tournaments import permissions, tokens
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 #: Addresses that are not the site's own: Django's admin (staff only, its own checks).
 EXCLUDED_PREFIXES = ("admin/",)
@@ -150,12 +154,14 @@ VISIBLE_ROUNDS = ((0, 1, 3, 0, 0, 0, 0, 3), (3, 3, 3, 3, 3, 3, 3, 3))
 
 
 def _play_rounds(game: Game, user: Any, rounds: int) -> Game:
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     game.refresh_from_db()
     while len(game.round_scores) < rounds and not game.is_finished:
         state = module.state_from_json(game.state)
         action = module.bot_action(state, level="basic").to_json()
-        game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=action).game
+        game = play_services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=action
+        ).game
     return game
 
 
@@ -178,11 +184,13 @@ class Field:
             created_by=creator, preset="klassiek", rounds=3, south_plays=(0, 1, 2)
         )
         self.to_close = factories.make_tournament(created_by=creator, south_plays=())
-        first = services.entry_join(tournament_id=self.t.pk, user=self.users["entrant_1"]).game
+        first = entry_services.entry_join(
+            tournament_id=self.t.pk, user=self.users["entrant_1"]
+        ).game
         assert len(_play_rounds(first, self.users["entrant_1"], 1).round_scores) == 1
         done = self.users["entrant_done"]
         self.game = _play_rounds(
-            services.entry_join(tournament_id=self.t.pk, user=done).game, done, 3
+            entry_services.entry_join(tournament_id=self.t.pk, user=done).game, done, 3
         )
         assert self.game.is_finished
         self.token = tokens.token_create(user=done, name="bot").key
@@ -234,7 +242,7 @@ def _answer(response: Any) -> Any:
 
 def _close(t: Tournament) -> None:
     Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     t.refresh_from_db()
     assert t.is_closed
 

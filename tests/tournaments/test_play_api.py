@@ -13,15 +13,19 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournaments import services
+from tournaments.games import PLAYER_SEAT, dealt_round, module_of
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game(tournament: Tournament, user: Any) -> Game:
-    return services.entry_join(tournament_id=tournament.pk, user=user).game
+    return entry_services.entry_join(tournament_id=tournament.pk, user=user).game
 
 
 @pytest.fixture
@@ -105,9 +109,13 @@ def test_a_legal_move_returns_the_events_in_order(player: Client, game: Game) ->
     game.refresh_from_db()
     moves = [e for e in events if "seat" in e]
     assert data["seq"] == game.seq == seq + len(moves)
-    round_moves = [m for m in services.game_moves(game=game) if m.round_index == game.round_index]
+    round_moves = [
+        m for m in replay_selectors.game_moves(game=game) if m.round_index == game.round_index
+    ]
     assert json.loads(game.round_actions) == [m.action for m in round_moves]
-    assert [m.action for m in services.game_moves(game=game)[seq:]] == [e["action"] for e in moves]
+    assert [m.action for m in replay_selectors.game_moves(game=game)[seq:]] == [
+        e["action"] for e in moves
+    ]
     # Lean events: no observation each, only what changed; the first one changes the hand.
     assert all("observation" not in e for e in events)
     assert "hand" in {**events[0].get("set", {}), **events[0].get("splice", {})}
@@ -130,7 +138,7 @@ def test_the_events_changes_rebuild_every_observation_of_the_move(
     seq = game.seq
     data = _post(player, game, {"seq": seq, "action": factories.south_action(game)}).json()
     game.refresh_from_db()
-    frames = services.game_replay(game=game, round_index=game.round_index)
+    frames = replay_selectors.game_replay(game=game, round_index=game.round_index)
     expected = {f.seq: f.state.observation(0) for f in frames if f.seq is not None}
     shown = before
     for event in data["events"]:
@@ -155,7 +163,7 @@ def test_a_typical_discard_answers_in_a_few_kilobytes(player: Client, user: Any)
     once (it was 35 to 124 KB with an observation per event)."""
     # A fixed secret: the same deals, the same moves, the same sizes every run.
     t = factories.make_tournament(preset="jokeren7", rounds=4, secret=bytes(range(32)))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     sizes = []
     while len(sizes) < 6 and game.status == Game.Status.PLAYING:
         game.refresh_from_db()
@@ -174,7 +182,7 @@ def test_a_typical_jokeren_13_discard_answers_in_at_most_8_kb(player: Client, us
     rounds is at most 8 KB (it was 8.8 KB with the round's whole log in the
     response's observation; the events carry its growth)."""
     t = factories.make_tournament(preset="jokeren13", rounds=4, secret=bytes(range(32)))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     sizes = []
     while game.status == Game.Status.PLAYING:
         action = factories.south_action(game)
@@ -353,8 +361,8 @@ def test_without_an_open_card_the_first_draw_is_from_the_stock(player: Client, u
     # seed 001 (Klassiek): no card is turned at the deal; the first player (West in round
     # 0) draws from the stock and the open pile holds only cards discarded since
     t = factories.make_tournament(preset="klassiek", rounds=6)
-    game = services.entry_join(tournament_id=t.pk, user=user).game
-    moves = services.game_moves(game=game)
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    moves = replay_selectors.game_moves(game=game)
     first = moves[0]
     assert first.seat == 1
     assert first.action == {"type": "draw", "source": "stock"}
@@ -379,12 +387,12 @@ def test_a_move_takes_two_statements_and_the_round_end_its_rows(user: Any) -> No
     the bots' moves is written. (South has a turn in each round: every round ends in a
     move of its own.)"""
     t = factories.make_tournament(preset="jokeren7", rounds=2, south_plays=(0, 1))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     counts = []
     while game.status == Game.Status.PLAYING:
         action = factories.south_action(game)
         with CaptureQueriesContext(connection) as queries:
-            outcome = services.game_play_move(
+            outcome = play_services.game_play_move(
                 game_id=game.pk, user=user, seq=game.seq, action=action
             )
         statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
@@ -440,13 +448,13 @@ def _west_first_refused_discard(t: Tournament, secret: bytes) -> tuple[Any, Any]
     (the move's events then show it in a round already over)."""
     from engine.errors import IllegalMove
 
-    module = services.module_of(t.game)
+    module = module_of(t.game)
     refusing = _refusing_bot(module.bot_action)
     state = module.new_round(module.variant_from_json(t.variant), secret=secret, round_index=0)
     joined = False
     found = None
     while not state.is_terminal:
-        if state.current_player == services.PLAYER_SEAT:
+        if state.current_player == PLAYER_SEAT:
             if found is not None:
                 return found
             joined = True
@@ -484,7 +492,7 @@ def test_a_bot_action_the_engine_refuses_is_logged_and_replaced_not_a_500(
         return bool(found[1].card == min(found[0].hands[1]))
 
     factories.set_secret(t, factories.secret_where("refused bot discard", lowest_may_go))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     monkeypatch.setattr(jokeren, "bot_action", _refusing_bot(jokeren.bot_action))
     caplog.set_level("ERROR", logger="tournaments.services")
     west: list[dict[str, Any]] = []
@@ -511,7 +519,7 @@ def test_a_bot_action_the_engine_refuses_is_logged_and_replaced_not_a_500(
     # bot need not make the bots' moves of the round's start.
     discard = west[0]["action"]
     game.refresh_from_db()
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     state = module.new_round(
         module.variant_from_json(game.variant),
         secret=game.secret_bytes,
@@ -541,8 +549,8 @@ def test_a_close_finishes_games_whose_bot_actions_the_engine_refuses(
     import engine.jokeren as jokeren
 
     monkeypatch.setattr(jokeren, "bot_action", _refusing_bot(jokeren.bot_action))
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
-    services.tournament_close(tournament_id=tournament.pk)
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
+    closing_services.tournament_close(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     game.refresh_from_db()
     assert tournament.closed_at is not None
@@ -560,7 +568,7 @@ def test_a_practice_game_against_expert_bots_plays_moves_through_the_api(
     response = player.post(reverse("practice"), {"preset": preset, "bot_level": "expert"})
     game = Game.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
     assert game.bot_level == "expert"
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     bot_moves = 0
     while bot_moves == 0:
         game.refresh_from_db()
@@ -581,7 +589,7 @@ def test_a_practice_game_against_expert_bots_plays_moves_through_the_api(
 
 
 def test_a_practice_game_starts_with_strong_bots_by_default(user: Any) -> None:
-    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    game = entry_services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
     assert game.bot_level == "strong"
 
 
@@ -593,7 +601,7 @@ def test_a_move_post_reads_its_session_from_the_shared_cache(
     else (it used to read ``django_session``, then the user's row, on their own)."""
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     t = factories.make_tournament(preset="jokeren7", rounds=2)
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     client.force_login(user)
     game.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
@@ -746,22 +754,22 @@ def test_the_settings_share_sessions_through_the_cache_only_with_redis() -> None
 
 @pytest.mark.parametrize("game_name", ["jokeren", "klaverjas"])
 def test_a_dealt_round_is_kept_and_never_changed_by_play(game_name: str) -> None:
-    """``services.dealt_round`` keeps each round's deal: the engine's deal itself, the same
+    """``dealt_round`` keeps each round's deal: the engine's deal itself, the same
     object for every game of the tournament, and playing from it leaves it as dealt."""
-    module = services.module_of(game_name)
+    module = module_of(game_name)
     preset = next(iter(module.PRESETS))
     variant = module.variant_from_json(module.PRESETS[preset].to_json())
     secret = b"a duplicate deal"
-    dealt = services.dealt_round(game_name, variant, secret, 1)
+    dealt = dealt_round(game_name, variant, secret, 1)
     fresh = module.new_round(variant, secret=secret, round_index=1)
     assert dealt.to_json() == fresh.to_json()
-    again = services.dealt_round(game_name, module.variant_from_json(variant.to_json()), secret, 1)
+    again = dealt_round(game_name, module.variant_from_json(variant.to_json()), secret, 1)
     assert again is dealt
     state = dealt
     for _ in range(6):
         state = state.apply(module.action_from_json(state.legal_actions()[0].to_json()))
     assert dealt.to_json() == fresh.to_json()
-    assert services.dealt_round(game_name, variant, secret, 2).to_json() != dealt.to_json()
+    assert dealt_round(game_name, variant, secret, 2).to_json() != dealt.to_json()
 
 
 @pytest.mark.parametrize(
@@ -778,7 +786,7 @@ def test_the_events_rebuild_the_observation_through_a_whole_game(
     one the events built, as the table does), is the observation a GET gives after the
     move, the public log included."""
     t = factories.make_tournament(game=game_name, preset=preset, rounds=8, secret=bytes(range(32)))
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     url = reverse("api_game", args=[game.pk])
     shown = player.get(url).json()["observation"]
     round_ends = 0

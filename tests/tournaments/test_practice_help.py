@@ -16,8 +16,14 @@ from django.urls import reverse
 
 from engine import dealing
 from engine.match import bot_move
-from tournaments import analysis, services
+from tournaments import analysis
+from tournaments.errors import PracticeOnly
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import audit as audit_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 from tournaments.services import what_if as what_if_services
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +47,7 @@ def _practice(user: Any, preset: str = "jokeren7") -> Game:
     """A practice game where it is the player's turn in round 0 (a bot before South may end
     it at once: then the next deal)."""
     for _ in range(20):
-        game = services.game_practice_start(user=user, game="jokeren", preset=preset)
+        game = entry_services.game_practice_start(user=user, game="jokeren", preset=preset)
         if game.round_index == 0 and game.current_state().current_player == 0:
             return game
     raise AssertionError("no practice game gave South a turn")
@@ -80,7 +86,7 @@ def _get(client: Client, game: Game) -> dict[str, Any]:
 
 def test_a_hint_is_the_strong_bots_choice_in_words(player: Client, user: Any) -> None:
     game = _practice(user)
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     for _turn in range(3):  # a draw, then a play decision, then the next draw
         game.refresh_from_db()
         state = game.current_state()
@@ -110,7 +116,7 @@ def test_a_hint_is_the_strong_bots_choice_in_words(player: Client, user: Any) ->
 def test_hint_and_undo_are_refused_in_a_tournament_game(
     player: Client, user: Any, tournament: Tournament
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     response = _hint(player, game)
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "practice_only"
@@ -122,8 +128,8 @@ def test_hint_and_undo_are_refused_in_a_tournament_game(
     assert response.json()["error"]["code"] == "practice_only"
     game.refresh_from_db()
     assert (game.seq, game.round_actions) == before
-    with pytest.raises(services.PracticeOnly):
-        services.game_undo(game_id=game.pk, user=user, seq=game.seq)
+    with pytest.raises(PracticeOnly):
+        play_services.game_undo(game_id=game.pk, user=user, seq=game.seq)
 
 
 def test_hint_and_undo_of_someone_elses_game_are_404_and_anonymous_403(
@@ -238,14 +244,14 @@ def test_a_game_played_on_after_an_undo_passes_its_audit(player: Client, user: A
     game.refresh_from_db()
     game, _events = factories.play_to_end(game, user)
     assert game.status == "finished"
-    assert services.game_audit(game_id=game.pk).problems == []
+    assert audit_services.game_audit(game_id=game.pk).problems == []
 
 
 def test_hint_and_undo_work_the_same_in_klaverjas(player: Client, user: Any) -> None:
-    game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    game = entry_services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
     while game.current_state().current_player != 0:  # bid and play until South's turn
-        game = services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
-    module = services.module_of(game.game)
+        game = entry_services.game_practice_start(user=user, game="klaverjas", preset="rotterdams")
+    module = module_of(game.game)
     state = game.current_state()
     best = bot_move(module, state, level=module.DEFAULT_BOT_LEVEL, version=game.bot_version)
     data = _hint(player, game).json()
@@ -263,7 +269,7 @@ def test_a_play_from_here_game_is_undone_back_to_its_start_not_further(
     player: Client, user: Any
 ) -> None:
     _tournament, source = factories.closed_game(username="bron")
-    actions = services.game_record(game=source).actions[0]
+    actions = replay_selectors.game_record(game=source).actions[0]
     # from South's third action of the round: two of South's actions lie before the start
     start = [i for i, a in enumerate(actions) if a.seat == 0][2]
     game = what_if_services.game_what_if_start(

@@ -16,8 +16,10 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.cards import klaverjas_code
-from tournaments import services
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +66,7 @@ def test_klaverjas_replay_shows_every_card_in_play_order_and_the_result(client: 
     _, game = closed_game("klaverjas", "rotterdams")
     frames = embedded_frames(page(client, game))
     views = rebuild(frames)
-    moves = [m for m in services.game_moves(game=game) if m.round_index == 0]
+    moves = [m for m in replay_selectors.game_moves(game=game) if m.round_index == 0]
     played = [m for m in moves if m.action["type"] == "play"]
 
     # All 32 cards are played, 8 tricks of 4, and the replay's tricks hold them in order.
@@ -140,7 +142,7 @@ def test_small_frames_rebuild_every_seat_s_full_view(
     saw: the table as in South's view and each seat's own hand."""
     _, game = closed_game(kind, preset)
     frames = embedded_frames(page(client, game))
-    full = services.game_replay(game=game, round_index=0)
+    full = replay_selectors.game_replay(game=game, round_index=0)
     assert len(frames) == len(full)
     for frame, view, step in zip(frames, rebuild(frames), full, strict=True):
         observations = step.observations
@@ -161,7 +163,7 @@ def test_a_long_jokeren_replay_stays_small_and_fast(client: Client) -> None:
     the page over 1 MB for one round. Now it is a fraction of that. (The factory's deal
     gives South a turn in round 0: the round is not over after the bots' first turns.)"""
     _, game = closed_game("jokeren", "jokeren13")
-    full = services.game_replay(game=game, round_index=0)
+    full = replay_selectors.game_replay(game=game, round_index=0)
     everything = len(json.dumps([f.observations for f in full]))
     started = time.perf_counter()
     response = page(client, game)
@@ -177,7 +179,7 @@ def test_a_long_jokeren_replay_stays_small_and_fast(client: Client) -> None:
 def test_no_replay_before_the_tournament_closes(client: Client) -> None:
     tournament = factories.make_tournament(game="klaverjas", preset="rotterdams", rounds=1)
     user = factories.make_user()
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     game, _ = factories.play_to_end(game, user)
     url = reverse("game_replay", args=[game.pk])
     assert client.get(url).status_code == 404  # anonymous
@@ -185,5 +187,5 @@ def test_no_replay_before_the_tournament_closes(client: Client) -> None:
     assert client.get(url).status_code == 404  # another entrant
     client.force_login(user)
     assert client.get(url).status_code == 404  # the player: others may still play the deals
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     assert client.get(url).status_code == 200

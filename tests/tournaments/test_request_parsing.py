@@ -13,8 +13,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import api, services
+from tournaments import api
 from tournaments.models import Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ HUGE_ID = "99999999999999999999"
 
 @pytest.fixture
 def game(tournament: Tournament, user: Any) -> Game:
-    return services.entry_join(tournament_id=tournament.pk, user=user).game
+    return entry_services.entry_join(tournament_id=tournament.pk, user=user).game
 
 
 @pytest.fixture
@@ -303,8 +305,8 @@ def test_a_huge_id_in_a_page_url_is_404(
 
 def test_a_huge_replay_round_is_404(client: Client, user: Any) -> None:
     t = factories.make_tournament()
-    game = services.entry_join(tournament_id=t.pk, user=user).game
-    services.tournament_close(tournament_id=t.pk)
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    closing_services.tournament_close(tournament_id=t.pk)
     game.refresh_from_db()
     url = reverse("game_replay", args=[game.pk])
     assert client.get(url, {"round": "0"}).status_code == 200

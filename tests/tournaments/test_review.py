@@ -14,8 +14,12 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.cards import CARD_CODE, card_label
-from tournaments import analysis, services
+from tournaments import analysis
+from tournaments.games import module_of
 from tournaments.models import Game, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +46,7 @@ def _reversed(action: dict[str, Any]) -> dict[str, Any]:
 def _play_like_the_strong_bot_melds_reversed(game: Game, user: Any) -> tuple[Game, list[int]]:
     """Play South's round like the strong bot, each meld laid with its cards in the
     opposite order; the game and the round's indexes of those lay-downs."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     reversed_at = []
     game.refresh_from_db()
     while not game.is_finished:
@@ -51,7 +55,9 @@ def _play_like_the_strong_bot_melds_reversed(game: Game, user: Any) -> tuple[Gam
         if action["type"] == "lay_melds":
             action = _reversed(action)
             reversed_at.append(state.move_count)
-        game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=action).game
+        game = play_services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=action
+        ).game
     return game, reversed_at
 
 
@@ -64,10 +70,10 @@ def test_the_same_meld_in_another_card_order_is_the_strong_bots_choice(
 ) -> None:
     t = _tournament(organizer, secret=MELD_SECRET)
     game, reversed_at = _play_like_the_strong_bot_melds_reversed(
-        services.entry_join(tournament_id=t.pk, user=user).game, user
+        entry_services.entry_join(tournament_id=t.pk, user=user).game, user
     )
     assert reversed_at, "South lays a meld on this deal"
-    actions = services.game_record(game=game).actions[0]
+    actions = replay_selectors.game_record(game=game).actions[0]
     result = analysis.game_analysis(game=game, round_index=0)
     by_index = {d.index: d for d in result.decisions}
     for i in reversed_at:
@@ -87,18 +93,20 @@ def test_two_games_with_the_same_meld_in_another_order_do_not_split(
     organizer: Any, user: Any, other_user: Any
 ) -> None:
     t = _tournament(organizer, secret=MELD_SECRET)
-    anna = services.entry_join(tournament_id=t.pk, user=user).game
-    module = services.module_of(anna.game)
+    anna = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    module = module_of(anna.game)
     while not anna.is_finished:
         state = module.state_from_json(anna.state)
         action = module.bot_action(state, level="strong", version=anna.bot_version).to_json()
-        anna = services.game_play_move(game_id=anna.pk, user=user, seq=anna.seq, action=action).game
+        anna = play_services.game_play_move(
+            game_id=anna.pk, user=user, seq=anna.seq, action=action
+        ).game
     bram, reversed_at = _play_like_the_strong_bot_melds_reversed(
-        services.entry_join(tournament_id=t.pk, user=other_user).game, other_user
+        entry_services.entry_join(tournament_id=t.pk, user=other_user).game, other_user
     )
     assert reversed_at
-    mine = services.game_record(game=anna).actions[0]
-    theirs = services.game_record(game=bram).actions[0]
+    mine = replay_selectors.game_record(game=anna).actions[0]
+    theirs = replay_selectors.game_record(game=bram).actions[0]
     assert [a.action for a in mine] != [a.action for a in theirs]
     split = analysis.games_split(game=anna, other=bram, round_index=0)
     assert split.left.steps == [] and split.right.steps == []
@@ -107,12 +115,12 @@ def test_two_games_with_the_same_meld_in_another_order_do_not_split(
 
 def _views_at_decisions(game: Game) -> dict[int, dict[str, Any]]:
     """Seat 0's observation before each of their decisions in round 0, by action index."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     state = module.new_round(
         module.variant_from_json(game.variant), secret=game.secret_bytes, round_index=0
     )
     out = {}
-    for i, a in enumerate(services.game_record(game=game).actions[0]):
+    for i, a in enumerate(replay_selectors.game_record(game=game).actions[0]):
         if a.seat == 0 and not a.by_bot:
             out[i] = state.observation(0)
         state = state.apply(module.action_from_json(a.action))
@@ -123,13 +131,13 @@ def _hidden_code(game: Game) -> str:
     """A card a bot holds at one of South's decisions that South never sees in the round
     (neither copy in South's hand, the open pile, a meld, out of the game, or named by
     any action of the round)."""
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     state = module.new_round(
         module.variant_from_json(game.variant), secret=game.secret_bytes, round_index=0
     )
     seen: set[str] = set()
     held: list[str] = []
-    for a in services.game_record(game=game).actions[0]:
+    for a in replay_selectors.game_record(game=game).actions[0]:
         view = state.observation(0)
         seen.update(view["hand_codes"])
         seen.update(CARD_CODE[c] for c in [*view["open_pile"], *view["removed"]])
@@ -138,7 +146,7 @@ def _hidden_code(game: Game) -> str:
             held.extend(CARD_CODE[c] for seat in (1, 2, 3) for c in state.hands[seat])
         state = state.apply(module.action_from_json(a.action))
     # every card an action named (a discard, a lay-off, a swap, a lay-down), any seat
-    for a in services.game_record(game=game).actions[0]:
+    for a in replay_selectors.game_record(game=game).actions[0]:
         if "card" in a.action:
             seen.add(CARD_CODE[int(a.action["card"])])
         for meld in a.action.get("melds", []):
@@ -153,7 +161,7 @@ def test_the_review_shows_each_decisions_hand_and_table_and_no_other_hand(
 ) -> None:
     t = _tournament(organizer, secret=MELD_SECRET)
     game, _ = _play_like_the_strong_bot_melds_reversed(
-        services.entry_join(tournament_id=t.pk, user=user).game, user
+        entry_services.entry_join(tournament_id=t.pk, user=user).game, user
     )
     page = _client(user).get(
         reverse("game_review", args=[game.pk]) + "?round=0", HTTP_ACCEPT_LANGUAGE="nl"
@@ -188,12 +196,14 @@ def test_the_review_shows_each_decisions_hand_and_table_and_no_other_hand(
 
 def test_a_klaverjas_review_shows_the_hand_and_the_trick(organizer: Any, user: Any) -> None:
     t = _tournament(organizer, game="klaverjas", preset="rotterdams")
-    game = services.entry_join(tournament_id=t.pk, user=user).game
-    module = services.module_of(game.game)
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    module = module_of(game.game)
     while not game.is_finished:
         state = module.state_from_json(game.state)
         action = module.bot_action(state, level="basic").to_json()
-        game = services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=action).game
+        game = play_services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=action
+        ).game
     html = (
         _client(user)
         .get(reverse("game_review", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="nl")

@@ -1,7 +1,7 @@
 """A move that ends a round writes only the entry's result rows that change
-(``services.results.round_end_results``): after every move of whole games, every column of the
+(``result_services.round_end_results``): after every move of whole games, every column of the
 entry's board rows (one per visible-rounds count) and of its per-deal rows is what a full
-rewrite of them gives (``services.entry_results_update``), and the round's end took the
+rewrite of them gives (``result_services.entry_results_update``), and the round's end took the
 narrow path (one ``UPDATE`` of the board rows, no upsert of them) unless it must not."""
 
 from __future__ import annotations
@@ -16,8 +16,12 @@ from django.test.utils import CaptureQueriesContext
 
 from engine.jokeren import PRESETS as JOKEREN_PRESETS
 from engine.klaverjas import PRESETS as KLAVERJAS_PRESETS
-from tournaments import services
 from tournaments.models import DealResult, EntryResult, Game, Tournament
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
+from tournaments.services import tournaments as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +44,7 @@ def _rewritten(game: Game) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The entry's rows as a full rewrite of them from the game leaves them; the database
     keeps what the moves wrote (the rewrite is rolled back)."""
     with transaction.atomic():
-        services.entry_results_update(game=game)
+        result_services.entry_results_update(game=game)
         rows = _rows(game.entry_id)  # type: ignore[arg-type]
         transaction.set_rollback(True)
     return rows
@@ -65,13 +69,13 @@ def _play_checking(t: Tournament, user: Any) -> dict[str, int]:
     """Play the user's game of ``t`` to its end, South choosing like the basic bot; after
     each move compare the entry's rows with a full rewrite and check which write the
     round's end took. Returns how many moves ended no round, one, and more."""
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     seen = {"none": 0, "one": 0, "more": 0}
     snapshots = []
     while game.status == Game.Status.PLAYING:
         before = len(game.round_scores)
         with CaptureQueriesContext(connection) as queries:
-            outcome = services.game_play_move(
+            outcome = play_services.game_play_move(
                 game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
             )
         game = outcome.game
@@ -110,7 +114,7 @@ def _play_checking(t: Tournament, user: Any) -> dict[str, int]:
 def test_jokeren7(user: Any, hide_results: bool) -> None:
     t = _tournament(secret_label="round-end jokeren7", preset="jokeren7", rounds=3)
     if hide_results:
-        t = services.tournament_update(tournament=t, hide_results=True)
+        t = tournament_services.tournament_update(tournament=t, hide_results=True)
         assert t.hide_results
     seen = _play_checking(t, user)
     assert (seen["one"], seen["more"]) == (3, 0) and seen["none"] > 0
@@ -121,7 +125,7 @@ def test_the_match_with_its_parts(user: Any) -> None:
     t = _tournament(
         secret_label="round-end wedstrijd", preset="wedstrijd", variant=variant, rounds=4
     )
-    assert len(services.tournament_parts(tournament=t)) == 2
+    assert len(standing_selectors.tournament_parts(tournament=t)) == 2
     seen = _play_checking(t, user)
     assert (seen["one"], seen["more"]) == (4, 0)
     rows = EntryResult.objects.filter(entry__user=user).order_by("upto")
@@ -182,11 +186,11 @@ def test_rows_missing_are_written_in_full(user: Any) -> None:
     t = _tournament(
         secret_label="round-end rows missing", game="klaverjas", preset="rotterdams", rounds=2
     )
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     EntryResult.objects.filter(entry__tournament=t, upto=2).delete()
     while not game.round_scores:
         with CaptureQueriesContext(connection) as queries:
-            outcome = services.game_play_move(
+            outcome = play_services.game_play_move(
                 game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
             )
         game = outcome.game

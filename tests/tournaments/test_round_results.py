@@ -16,8 +16,10 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.klaverjas import PRESETS
-from tournaments import services
 from tournaments.models import Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +29,7 @@ ROUND_POINTS = 162
 
 def join(t: Tournament, name: str) -> tuple[Any, Game]:
     user = factories.make_user(name)
-    return user, services.entry_join(tournament_id=t.pk, user=user).game
+    return user, entry_services.entry_join(tournament_id=t.pk, user=user).game
 
 
 def payload(client: Client, user: Any, game: Game) -> dict[str, Any]:
@@ -45,7 +47,7 @@ def play_watching(client: Client, user: Any, game: Game) -> list[dict[str, Any]]
     rounds_over: list[dict[str, Any]] = []
     game.refresh_from_db()
     while game.status == Game.Status.PLAYING:
-        outcome = services.game_play_move(
+        outcome = play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
         rounds_over += [e for e in outcome.events if e.get("type") == "round_over"]
@@ -135,10 +137,10 @@ def test_the_bot_finish_at_close_records_every_round_result(client: Client, orga
     user, game = join(t, "carla")
     for _ in range(2):  # a couple of moves, then Carla stops
         game.refresh_from_db()
-        services.game_play_move(
+        play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         )
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     game.refresh_from_db()
     assert game.bot_finished is True
     body = payload(client, user, game)

@@ -13,8 +13,12 @@ from django.utils import timezone
 
 from engine import dealing
 from tournaments import series as series_services
-from tournaments import services, tasks
+from tournaments import tasks
+from tournaments.errors import InvalidSettings
 from tournaments.models import Entry, Series, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 
 def _series(organizer: Any, **extra: Any) -> Series:
@@ -71,7 +75,7 @@ def test_weekly_occurrences_fall_on_the_chosen_days_only(organizer: Any) -> None
 
 
 def test_a_weekly_series_needs_a_weekday(organizer: Any) -> None:
-    with pytest.raises(services.InvalidSettings):
+    with pytest.raises(InvalidSettings):
         _series(organizer, kind="weekly", weekdays=[])
 
 
@@ -161,17 +165,17 @@ def _finish(t: Tournament, scores: dict[str, list[int]], users: dict[str, Any]) 
     """Close ``t`` with these entrants: a name with scores played its round itself (the
     stored score replaced by the example's after the close), one with ``[]`` entered and
     never played (the bot plays its seat at the close)."""
-    games = {n: services.entry_join(tournament_id=t.pk, user=users[n]).game for n in scores}
+    games = {n: entry_services.entry_join(tournament_id=t.pk, user=users[n]).game for n in scores}
     for name, round_scores in scores.items():
         if round_scores:
             factories.play_to_end(games[name], users[name])
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     for name, round_scores in scores.items():
         if round_scores:
             games[name].refresh_from_db()
             factories.set_rounds(games[name], [round_scores])
             Entry.objects.filter(pk=games[name].entry_id).update(audit_status="ok")
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
 
 
 @pytest.fixture
@@ -241,9 +245,9 @@ def test_the_series_page_lists_coming_editions(organizer: Any, client: Any) -> N
 
 
 def test_a_series_keeps_to_the_tournament_bounds(organizer: Any) -> None:
-    with pytest.raises(services.InvalidSettings):
+    with pytest.raises(InvalidSettings):
         _series(organizer, starts_on=date(2150, 1, 1))
-    with pytest.raises(services.InvalidSettings):
+    with pytest.raises(InvalidSettings):
         _series(organizer, max_entrants=10_001)
 
 

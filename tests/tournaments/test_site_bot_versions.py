@@ -17,9 +17,16 @@ from django.db.migrations.executor import MigrationExecutor
 
 from engine import record
 from engine.match import play_round
-from tournaments import analysis, services
+from tournaments import analysis
 from tournaments import series as series_services
+from tournaments.games import module_of
 from tournaments.models import Game, ParRound, Tournament
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import audit as audit_services
+from tournaments.services import entries as entry_services
+from tournaments.services import par as par_services
+from tournaments.services import play as play_services
+from tournaments.services import tournaments as tournament_services
 from tournaments.services import what_if as what_if_services
 
 pytestmark = pytest.mark.django_db
@@ -27,14 +34,14 @@ pytestmark = pytest.mark.django_db
 
 def _join(t: Tournament, name: str | None = None) -> tuple[Game, Any]:
     user = factories.make_user(name)
-    return services.entry_join(tournament_id=t.pk, user=user).game, user
+    return entry_services.entry_join(tournament_id=t.pk, user=user).game, user
 
 
 def test_tournaments_and_games_get_the_current_bot_version(
     organizer: Any, release_next_bot_version: Callable[[], int]
 ) -> None:
     old = factories.make_tournament(created_by=organizer)
-    module = services.module_of(old.game)
+    module = module_of(old.game)
     released = module.BOT_VERSION
     assert old.bot_version == released
     new_version = release_next_bot_version()
@@ -43,7 +50,7 @@ def test_tournaments_and_games_get_the_current_bot_version(
     assert new.bot_version == new_version
     assert _join(old)[0].bot_version == released
     assert _join(new)[0].bot_version == new_version
-    practice = services.game_practice_start(
+    practice = entry_services.game_practice_start(
         user=factories.make_user(), game="klaverjas", preset="rotterdams"
     )
     assert practice.bot_version == new_version
@@ -71,10 +78,10 @@ def test_changed_game_settings_before_anyone_entered_get_the_current_version(
     t = factories.make_tournament(created_by=organizer, bot_level="basic")
     released = t.bot_version
     new_version = release_next_bot_version()
-    services.tournament_update(tournament=t, name="Nieuwe naam")
+    tournament_services.tournament_update(tournament=t, name="Nieuwe naam")
     t.refresh_from_db()
     assert t.bot_version == released != new_version
-    services.tournament_update(tournament=t, bot_level="strong")
+    tournament_services.tournament_update(tournament=t, bot_level="strong")
     t.refresh_from_db()
     assert t.bot_version == new_version
 
@@ -84,7 +91,7 @@ def test_a_game_plays_and_audits_with_its_own_version_after_a_new_one(
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2)
     game, user = _join(t)
-    first = services.game_play_move(
+    first = play_services.game_play_move(
         game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
     ).game
     released = first.bot_version
@@ -93,24 +100,24 @@ def test_a_game_plays_and_audits_with_its_own_version_after_a_new_one(
     assert game.bot_version == released != new_version
     # the next moves' bots were the released version's: the audit (which replays with
     # the game's version) finds the stored scores, and so does the record
-    assert services.game_audit(game_id=game.pk).ok
-    rec = services.game_record(game=game)
+    assert audit_services.game_audit(game_id=game.pk).ok
+    rec = replay_selectors.game_record(game=game)
     assert rec.bot_version == released
     assert record.verify(record.read_record(rec.to_json())).ok
     # replayed with the new version's bots, the same stored game does not add up
     Game.objects.filter(pk=game.pk).update(bot_version=new_version)
-    assert not services.game_audit(game_id=game.pk).ok
+    assert not audit_services.game_audit(game_id=game.pk).ok
 
 
 def test_a_practice_game_of_a_new_version_is_played_and_replayed_with_it(
     next_bot_version: int,
 ) -> None:
     user = factories.make_user()
-    game = services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
-    module = services.module_of("jokeren")
+    game = entry_services.game_practice_start(user=user, game="jokeren", preset="jokeren7")
+    module = module_of("jokeren")
     variant = module.PRESETS["jokeren7"]
     game, _events = factories.play_to_end(game, user)
-    rec = services.game_record(game=game)
+    rec = replay_selectors.game_record(game=game)
     assert rec.bot_version == next_bot_version
     assert record.verify(record.read_record(rec.to_json())).ok
     # the bots' moves are the new version's (their simplest action)
@@ -126,7 +133,7 @@ def test_par_is_kept_per_bot_version(
     organizer: Any, release_next_bot_version: Callable[[], int]
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
-    module = services.module_of(t.game)
+    module = module_of(t.game)
     variant = module.variant_from_json(t.variant)
     levels = [t.bot_level] * variant.num_players
     v1 = [
@@ -136,16 +143,16 @@ def test_par_is_kept_per_bot_version(
     released = t.bot_version
     new_version = release_next_bot_version()
     # the tournament's par is still the released version's: computing again changes nothing
-    assert services.tournament_par_compute(tournament_id=t.pk) == 0
-    par = services.tournament_par(tournament=t)
+    assert par_services.tournament_par_compute(tournament_id=t.pk) == 0
+    par = par_services.tournament_par(tournament=t)
     assert [par[r].scores for r in range(2)] == [s.scores() for s in v1]
     versions = set(ParRound.objects.filter(tournament=t).values_list("bot_version", flat=True))
     assert versions == {released}
     # a row of another version is stale: never read, replaced when par is computed
     ParRound.objects.filter(tournament=t, round_index=0).update(bot_version=new_version)
-    assert sorted(services.tournament_par(tournament=t)) == [1]
-    assert services.tournament_par_compute(tournament_id=t.pk) == 1
-    assert services.tournament_par(tournament=t)[0].scores == v1[0].scores()
+    assert sorted(par_services.tournament_par(tournament=t)) == [1]
+    assert par_services.tournament_par_compute(tournament_id=t.pk) == 1
+    assert par_services.tournament_par(tournament=t)[0].scores == v1[0].scores()
 
 
 def test_what_if_and_analysis_use_the_source_games_version(
@@ -162,11 +169,11 @@ def test_what_if_and_analysis_use_the_source_games_version(
         user=user, source_id=game.pk, round_index=0, start=0
     )
     assert what_if.bot_version == released
-    module = services.module_of(game.game)
+    module = module_of(game.game)
     while what_if.status == Game.Status.PLAYING:
         # South plays like the released version's basic bot, as in the source game
         south = module.bot_action(what_if.current_state(), level="basic", version=released)
-        what_if = services.game_play_move(
+        what_if = play_services.game_play_move(
             game_id=what_if.pk, user=user, seq=what_if.seq, action=south.to_json()
         ).game
     # and the bots are the source's version: the same round, the same scores
@@ -186,7 +193,7 @@ def test_the_migration_gives_every_existing_row_version_1() -> None:
         old = MigrationExecutor(connection).loader.project_state([before]).apps
         user = old.get_model("auth", "User").objects.create(username="oud")
         now = datetime(2026, 1, 1, tzinfo=UTC)
-        variant = services.module_of("jokeren").PRESETS["jokeren7"].to_json()
+        variant = module_of("jokeren").PRESETS["jokeren7"].to_json()
         t = old.get_model("tournaments", "Tournament").objects.create(
             name="oud",
             game="jokeren",

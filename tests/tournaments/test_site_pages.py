@@ -17,8 +17,12 @@ from django.utils import timezone
 
 from engine.jokeren import PRESETS
 from engine.registry import GAMES, game_module
-from tournaments import services
+from tournaments.games import available_games
 from tournaments.models import Game, Tournament
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +38,7 @@ def test_home_lists_open_running_and_finished(client: Client, organizer: Any) ->
     now = timezone.now()
     factories.make_tournament(created_by=organizer, name="Open toernooi")
     full = factories.make_tournament(created_by=organizer, name="Vol toernooi", max_entrants=1)
-    services.entry_join(tournament_id=full.pk, user=factories.make_user())
+    entry_services.entry_join(tournament_id=full.pk, user=factories.make_user())
     factories.make_tournament(
         created_by=organizer,
         name="Later toernooi",
@@ -42,7 +46,7 @@ def test_home_lists_open_running_and_finished(client: Client, organizer: Any) ->
         closes_at=now + timedelta(days=2),
     )
     done = factories.make_tournament(created_by=organizer, name="Klaar toernooi")
-    services.tournament_close(tournament_id=done.pk)
+    closing_services.tournament_close(tournament_id=done.pk)
     page = _text(client.get(reverse("home")))
     open_part, rest = page.split("Lopende toernooien", 1)
     running_part, finished_part = rest.split("Afgelopen toernooien", 1)
@@ -99,7 +103,7 @@ def test_join_from_the_tournament_page(client: Client, tournament: Tournament, u
 
 def test_full_tournament_cannot_be_joined(client: Client, organizer: Any, user: Any) -> None:
     t = factories.make_tournament(created_by=organizer, max_entrants=1)
-    services.entry_join(tournament_id=t.pk, user=factories.make_user())
+    entry_services.entry_join(tournament_id=t.pk, user=factories.make_user())
     client.force_login(user)
     assert "Doe mee" not in _text(client.get(reverse("tournament_detail", args=[t.pk])))
     response = client.post(reverse("tournament_join", args=[t.pk]), follow=True)
@@ -109,8 +113,8 @@ def test_full_tournament_cannot_be_joined(client: Client, organizer: Any, user: 
 def test_leaderboard_and_own_result_after_the_last_round(
     client: Client, tournament: Tournament, user: Any
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
-    other = services.entry_join(tournament_id=tournament.pk, user=factories.make_user()).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
+    other = entry_services.entry_join(tournament_id=tournament.pk, user=factories.make_user()).game
     game, _ = factories.play_to_end(game, user)
     client.force_login(user)
     response = client.get(reverse("tournament_detail", args=[tournament.pk]))
@@ -122,7 +126,7 @@ def test_leaderboard_and_own_result_after_the_last_round(
     assert [r.game_id for r in rows] == [game.pk, other.pk]
     assert rows[0].rank == 1 and rows[1].rank is None
     rank = by_game[game.pk].rank
-    total, average, result = services.game_result(game)
+    total, average, result = standing_selectors.game_result(game)
     page = _text(response)
     assert "Jouw resultaat" in page and "Plaats tot nu toe" in page
     assert response.context["my_result"] == {
@@ -141,7 +145,7 @@ def test_leaderboard_and_own_result_after_the_last_round(
 def test_per_deal_table_is_hidden_until_you_finish_a_round(
     client: Client, tournament: Tournament, user: Any
 ) -> None:
-    services.entry_join(tournament_id=tournament.pk, user=user)
+    entry_services.entry_join(tournament_id=tournament.pk, user=user)
     client.force_login(user)
     response = client.get(reverse("tournament_detail", args=[tournament.pk]))
     assert response.context["deals"] == []
@@ -154,12 +158,12 @@ def test_per_deal_table_is_hidden_until_you_finish_a_round(
 def test_after_closing_secret_replays_and_verification_are_public(
     client: Client, tournament: Tournament, user: Any
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     replay = reverse("game_replay", args=[game.pk])
     verify = reverse("tournament_verify", args=[tournament.pk])
     assert client.get(replay).status_code == 404
     assert bytes(tournament.secret).hex() not in _text(client.get(verify))
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     page = _text(client.get(reverse("tournament_detail", args=[tournament.pk])))
     secret = bytes(tournament.secret).hex()
     assert secret in page and tournament.commitment in page and "eindstand" in page
@@ -206,7 +210,7 @@ def test_the_form_offers_every_preset_and_its_variant_fields(
     for game in GAMES:
         for preset in game_module(game).PRESETS:
             assert f"{game}:{preset}" in choices
-    for game, module in services.available_games().items():
+    for game, module in available_games().items():
         for preset, variant in module.PRESETS.items():
             form = client.get(reverse("tournament_create"), {"preset": f"{game}:{preset}"})
             fields = form.context["form"].fields
@@ -294,8 +298,8 @@ def test_organizer_edits_and_sees_entrants(
     assert client.post(reverse("tournament_edit", args=[tournament.pk]), data).status_code == 302
     tournament.refresh_from_db()
     assert tournament.name == "Hernoemd" and tournament.rounds == 3
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
-    services.game_play_move(
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
+    play_services.game_play_move(
         game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
     )
     page = client.get(reverse("tournament_entries", args=[tournament.pk]))
@@ -311,7 +315,7 @@ def test_organizer_edits_and_sees_entrants(
 def test_organizer_closes_early(
     client: Client, organizer: Any, tournament: Tournament, user: Any
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     client.force_login(organizer)
     response = client.post(reverse("tournament_close", args=[tournament.pk]))
     assert response.status_code == 302
@@ -321,7 +325,7 @@ def test_organizer_closes_early(
     # window is shut at once and the close itself follows after the commit.
     assert tournament.closes_at <= timezone.now()
     assert not tournament.window_open()
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     game.refresh_from_db()
     assert game.bot_finished and game.status == "finished"
 
@@ -364,7 +368,7 @@ def test_rules_follow_the_variant(client: Client, preset: str) -> None:
 
 
 def test_rules_of_every_game_render(client: Client) -> None:
-    for game, module in services.available_games().items():
+    for game, module in available_games().items():
         for preset in module.PRESETS:
             assert client.get(reverse("preset_rules", args=[game, preset])).status_code == 200
     assert client.get(reverse("preset_rules", args=["jokeren", "nope"])).status_code == 404

@@ -14,8 +14,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import services
 from tournaments.models import DealResult, EntryResult, Game, Tournament
+from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import standings as standing_selectors
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
@@ -28,10 +32,10 @@ def _field(t: Tournament, own: list[int], prefix: str = "p") -> list[Game]:
     games = []
     for i, score in enumerate(own):
         user = factories.make_user(f"{prefix}{i:02d}")
-        game = services.entry_join(tournament_id=t.pk, user=user).game
+        game = entry_services.entry_join(tournament_id=t.pk, user=user).game
         factories.set_rounds(game, [[score, 30, 30, 30]])
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-        services.entry_results_update(game=game)
+        result_services.entry_results_update(game=game)
         games.append(game)
     return games
 
@@ -63,9 +67,9 @@ def test_results_rows_are_kept_per_entry_and_visible_rounds(field: Tournament) -
 def test_the_pages_together_are_the_whole_board_with_shared_ranks_across_pages(
     field: Tournament,
 ) -> None:
-    whole = services.standings(tournament=field)
+    whole = standing_selectors.standings(tournament=field)
     pages = [
-        services.standings_page(tournament=field, user=None, page=p, page_size=2)
+        standing_selectors.standings_page(tournament=field, user=None, page=p, page_size=2)
         for p in range(1, 6)
     ]
     assert pages[0].count == len(OWN) and pages[0].pages == 5
@@ -74,17 +78,17 @@ def test_the_pages_together_are_the_whole_board_with_shared_ranks_across_pages(
     # Lower is better: 5, 10, then three 20s (rank 3, over pages 2 and 3), 40, 40, 50, 60.
     assert [s.rank for s in paged] == [1, 2, 3, 3, 3, 6, 6, 8, 9]
     # A page past the end is the last one.
-    last = services.standings_page(tournament=field, user=None, page=99, page_size=2)
+    last = standing_selectors.standings_page(tournament=field, user=None, page=99, page_size=2)
     assert last.page == 5 and [s.username for s in last.rows] == ["p07"]
 
 
 def test_an_entrant_sees_the_page_with_their_own_row_first(field: Tournament) -> None:
     me = Game.objects.get(entry__tournament=field, user__username="p07").user
-    board = services.standings_page(tournament=field, user=me, page_size=2)
+    board = standing_selectors.standings_page(tournament=field, user=me, page_size=2)
     assert board.page == 5 and board.me is not None and board.me.rank == 9
     assert [s.username for s in board.rows] == ["p07"]
     # Asking for a page still gives that page, with the own row beside it.
-    first = services.standings_page(tournament=field, user=me, page=1, page_size=2)
+    first = standing_selectors.standings_page(tournament=field, user=me, page=1, page_size=2)
     assert [s.username for s in first.rows] == ["p05", "p00"] and first.me.username == "p07"
 
 
@@ -96,17 +100,17 @@ def test_every_entrant_is_sent_to_the_page_with_their_row(organizer: Any) -> Non
     games = _field(t, OWN)
     for game in games[:3]:  # three entrants one round further, two of them tied
         factories.set_rounds(game, [*game.round_scores, [20, 30, 30, 30]])
-        services.entry_results_update(game=game)
+        result_services.entry_results_update(game=game)
     for closed in (False, True):
         if closed:
             _reveal(t)
         for game in games:
-            whole = services.standings_for_viewer(tournament=t, user=game.user).rows
+            whole = standing_selectors.standings_for_viewer(tournament=t, user=game.user).rows
             place = [s.game_id for s in whole].index(game.pk)
-            board = services.standings_page(tournament=t, user=game.user, page_size=2)
+            board = standing_selectors.standings_page(tournament=t, user=game.user, page_size=2)
             assert board.page == place // 2 + 1
             assert game.pk in [s.game_id for s in board.rows]
-            (deal, *_rest) = services.deal_results(
+            (deal, *_rest) = deal_selectors.deal_results(
                 tournament=t, visibility=board.visibility, page_size=2, user=game.user
             )
             # The deal's table: its best rows, and the viewer's own beside them.
@@ -116,7 +120,7 @@ def test_every_entrant_is_sent_to_the_page_with_their_row(organizer: Any) -> Non
                 assert deal.me is not None and deal.me.username == game.user.username
                 mine = [deal.me]
             (own,) = mine
-            whole = services.deal_results(tournament=t, visibility=board.visibility)[0]
+            whole = deal_selectors.deal_results(tournament=t, visibility=board.visibility)[0]
             assert own.rank == next(r.rank for r in whole.rows if r.username == own.username)
 
 
@@ -125,11 +129,11 @@ def test_search_by_name_keeps_the_ranks_of_the_whole_board(organizer: Any) -> No
     _field(t, [10, 20, 30], prefix="anna_")
     _field(t, [15, 20], prefix="bram%")
     _reveal(t)
-    board = services.standings_page(tournament=t, user=None, q="BRAM%")
+    board = standing_selectors.standings_page(tournament=t, user=None, q="BRAM%")
     assert [(s.username, s.rank) for s in board.rows] == [("bram%00", 2), ("bram%01", 3)]
     assert board.count == 2
     # "%" and "_" are letters of the name, not patterns.
-    assert services.standings_page(tournament=t, user=None, q="m_").count == 0
+    assert standing_selectors.standings_page(tournament=t, user=None, q="m_").count == 0
 
 
 def test_the_api_is_paginated(field: Tournament) -> None:
@@ -156,7 +160,7 @@ def test_the_page_paginates_the_leaderboard_and_the_deal_tables(organizer: Any) 
     _field(t, list(range(60)))
     _reveal(t)
     page = Client().get(reverse("tournament_detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="en")
-    assert len(page.context["standings"]) == services.PAGE_SIZE
+    assert len(page.context["standings"]) == standing_selectors.PAGE_SIZE
     (deal,) = page.context["deals"]
     assert (deal.count, deal.pages, len(deal.rows)) == (60, 6, 10)
     second = Client().get(reverse("tournament_detail", args=[t.pk]), {"page": 2, "deal0": 6})
@@ -191,14 +195,14 @@ def test_a_round_played_through_the_service_is_in_the_results_at_once(
 ) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=2, south_plays=(0, 1))
     user = factories.make_user("speler")
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     before = EntryResult.objects.get(entry__game=game, upto=2)
     assert before.rounds_played == 0 and before.unranked
     while len(game.round_scores) < 1:
-        game = services.game_play_move(
+        game = play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         ).game
-    total, average, result = services.game_result(game)
+    total, average, result = standing_selectors.game_result(game)
     row = EntryResult.objects.get(entry__game=game, upto=1)
     assert (row.rounds_played, row.total, row.opponents_average, row.result) == (
         1,
@@ -206,7 +210,7 @@ def test_a_round_played_through_the_service_is_in_the_results_at_once(
         average,
         result,
     )
-    board = services.standings_page(tournament=t, user=user)
+    board = standing_selectors.standings_page(tournament=t, user=user)
     assert board.visibility.rounds == 1 and board.me is not None and board.me.rank == 1
 
 
@@ -246,7 +250,7 @@ def test_the_organizers_entries_page_is_paginated_with_each_rows_rank(organizer:
     last = client.get(url, {"page": 3})
     rows = last.context["rows"]
     assert len(rows) == 20
-    board = {s.game_id: s.rank for s in services.standings(tournament=t)}
+    board = {s.game_id: s.rank for s in standing_selectors.standings(tournament=t)}
     assert [s.rank if s else None for _g, s in rows] == [board[g.pk] for g, _s in rows]
     names = [g.user.get_username() for g, _s in rows]
     assert names == [f"veld{i:04d}" for i in range(100, 120)]
@@ -261,9 +265,9 @@ def test_the_rows_moves_write_are_the_rows_a_rebuild_writes(organizer: Any) -> N
 
     t = factories.make_tournament(created_by=organizer, rounds=3)
     user = factories.make_user("speler")
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     while game.status == game.Status.PLAYING:
-        game = services.game_play_move(
+        game = play_services.game_play_move(
             game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
         ).game
 
@@ -280,7 +284,7 @@ def test_the_rows_moves_write_are_the_rows_a_rebuild_writes(organizer: Any) -> N
     assert len(played[0]) == t.rounds + 1 and len(played[1]) == t.rounds
     EntryResult.objects.filter(entry__game=game).delete()
     DealResult.objects.filter(entry__game=game).delete()
-    services.standings_rebuild(tournament=t)
+    result_services.standings_rebuild(tournament=t)
     assert rows() == played
 
 
@@ -312,12 +316,12 @@ def test_a_renamed_account_is_renamed_on_the_boards_at_once(organizer: Any) -> N
     rows = EntryResult.objects.filter(entry__user=renamed)
     assert {(r.name, r.name_key) for r in rows} == {("Aafke", "aafke")}
     assert DealResult.objects.get(entry__user=renamed).name == "Aafke"
-    found = services.standings_page(tournament=t, user=None, q="aaf")
+    found = standing_selectors.standings_page(tournament=t, user=None, q="aaf")
     assert [(s.username, s.rank) for s in found.rows] == [("Aafke", 3)]
     # Equal results go by name: the renamed entrant now comes first of the two 20s.
     games[1].user.username = "Bert"
     games[1].user.save()
-    (deal,) = services.deal_results(tournament=t, visibility=found.visibility)
+    (deal,) = deal_selectors.deal_results(tournament=t, visibility=found.visibility)
     assert [r.username for r in deal.rows] == ["Bert", "speler00", "Aafke"]
     # A log-in's save of last_login alone writes no standings row.
     with CaptureQueriesContext(connection) as queries:

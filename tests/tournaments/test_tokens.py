@@ -11,9 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import errors, permissions, services, tokens
+from tournaments import errors, permissions, tokens
 from tournaments import series as series_services
 from tournaments.models import ApiToken, Tournament
+from tournaments.services import entries as entry_services
+from tournaments.services import tournaments as tournament_services
 
 
 def _bearer(key: str) -> dict[str, str]:
@@ -126,8 +128,8 @@ def test_a_bot_account_is_flagged_on_the_leaderboard(
     user: Any, other_user: Any, tournament: Tournament, client: Any
 ) -> None:
     series_services.account_mark_bot(user=user)
-    services.entry_join(tournament_id=tournament.pk, user=user)
-    services.entry_join(tournament_id=tournament.pk, user=other_user)
+    entry_services.entry_join(tournament_id=tournament.pk, user=user)
+    entry_services.entry_join(tournament_id=tournament.pk, user=other_user)
     rows = client.get(reverse("api_tournament_standings", args=[tournament.pk])).json()
     assert {r["player"]: r["bot_account"] for r in rows["standings"]} == {
         "speler": True,
@@ -141,17 +143,17 @@ def test_a_tournament_without_bots_refuses_a_bot_account(
     user: Any, other_user: Any, organizer: Any, key: str
 ) -> None:
     t = factories.make_tournament(created_by=organizer)
-    services.tournament_update(tournament=t, admits_bots=False)
+    tournament_services.tournament_update(tournament=t, admits_bots=False)
     series_services.account_mark_bot(user=user)
     response = Client().post(reverse("api_tournament_join", args=[t.pk]), **_bearer(key))
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "bots_not_admitted"
     assert not t.entries.exists()
-    services.entry_join(tournament_id=t.pk, user=other_user)
+    entry_services.entry_join(tournament_id=t.pk, user=other_user)
 
 
 def test_an_account_that_has_played_cannot_become_a_bot(user: Any, tournament: Tournament) -> None:
-    services.entry_join(tournament_id=tournament.pk, user=user)
+    entry_services.entry_join(tournament_id=tournament.pk, user=user)
     with pytest.raises(errors.NotABot):
         series_services.account_mark_bot(user=user)
     assert not permissions.is_bot(user)

@@ -19,8 +19,13 @@ from engine import jokeren, klaverjas
 from engine.cards import CARD_CODE, klaverjas_id
 from engine.jokeren.actions import Discard
 from engine.klaverjas.actions import Bid, PlayCard
-from tournaments import numbers, services
+from tournaments import numbers
 from tournaments.models import Tournament
+from tournaments.presentation.words import describe_action, hand_text
+from tournaments.selectors import replay as replay_selectors
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
@@ -36,20 +41,20 @@ def _id(code: str) -> int:
 
 
 def test_a_move_is_a_sentence_with_the_seat_as_subject_and_the_card_in_words() -> None:
-    assert services.describe_action(Discard(_id("Ts")), 2, 4, module=jokeren) == (
+    assert describe_action(Discard(_id("Ts")), 2, 4, module=jokeren) == (
         "Noord gooit ♠10 weg",
         "North discarded 10♠",
     )
     # the player's own seat: the verbs agree with "Jij"/"You"
-    assert services.describe_action(Discard(_id("Jh")), 0, 4, module=jokeren) == (
+    assert describe_action(Discard(_id("Jh")), 0, 4, module=jokeren) == (
         "Jij gooit ♥B weg",
         "You discarded J♥",
     )
-    assert services.describe_action(Bid(False), 0, 4, module=klaverjas) == (
+    assert describe_action(Bid(False), 0, 4, module=klaverjas) == (
         "Jij past",
         "You passed",
     )
-    assert services.describe_action(PlayCard(klaverjas_id("Qd")), 1, 4, module=klaverjas) == (
+    assert describe_action(PlayCard(klaverjas_id("Qd")), 1, 4, module=klaverjas) == (
         "West speelt ♦V",
         "West played Q♦",
     )
@@ -58,9 +63,9 @@ def test_a_move_is_a_sentence_with_the_seat_as_subject_and_the_card_in_words() -
 def test_the_replay_and_the_api_events_name_cards_in_words(
     client: Client, tournament: Tournament, user: Any
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
-    services.tournament_close(tournament_id=tournament.pk)
-    frames = services.game_replay(game=game, round_index=0)[1:]
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
+    closing_services.tournament_close(tournament_id=tournament.pk)
+    frames = replay_selectors.game_replay(game=game, round_index=0)[1:]
     assert frames
     for frame in frames:
         assert not CODE.search(frame.text_nl) and not CODE.search(frame.text_en)
@@ -92,7 +97,7 @@ def _key(label: str, language: str) -> tuple[int, int, int]:
 def test_the_verify_page_shows_each_hand_in_words_sorted_as_the_table(
     client: Client, tournament: Tournament, language: str, card: str
 ) -> None:
-    services.tournament_close(tournament_id=tournament.pk)
+    closing_services.tournament_close(tournament_id=tournament.pk)
     client.cookies["django_language"] = language
     response = client.get(reverse("tournament_verify", args=[tournament.pk]))
     assert response.status_code == 200
@@ -100,7 +105,7 @@ def test_the_verify_page_shows_each_hand_in_words_sorted_as_the_table(
     cells = re.findall(r'<td data-testid="deal-hand">([^<]*)</td>', html)
     assert len(cells) == tournament.rounds * 4
     tournament.refresh_from_db()
-    dealt = services.tournament_verify(tournament=tournament).deals
+    dealt = replay_selectors.tournament_verify(tournament=tournament).deals
     for i, cell in enumerate(cells):
         labels = cell.split()
         assert all(re.fullmatch(card, x) for x in labels), cell
@@ -110,12 +115,10 @@ def test_the_verify_page_shows_each_hand_in_words_sorted_as_the_table(
 
 def test_a_klaverjas_hand_text_puts_the_proposed_trump_first() -> None:
     codes = ["7s", "Ah", "Jh", "9h", "Tc", "Ad", "Kc", "8s"]
-    assert services.hand_text(game="klaverjas", codes=codes, language="nl", trump="h") == (
+    assert hand_text(game="klaverjas", codes=codes, language="nl", trump="h") == (
         "♥B ♥9 ♥A ♠8 ♠7 ♦A ♣10 ♣H"
     )
-    assert services.hand_text(game="jokeren", codes=["**", "Kd", "2d"], language="en") == (
-        "2♦ K♦ joker"
-    )
+    assert hand_text(game="jokeren", codes=["**", "Kd", "2d"], language="en") == ("2♦ K♦ joker")
 
 
 # --- Numbers: one format for a result (one decimal, the language's decimal sign) -------
@@ -158,9 +161,9 @@ def test_the_tournament_page_shows_a_result_with_one_decimal(
     client: Client, user: Any, language: str, expected: str
 ) -> None:
     t = factories.make_tournament(rounds=1)
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.set_rounds(game, [[10, 20, 30, 40]])  # 10 − average(20, 30, 40)
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     client.force_login(user)
     client.cookies["django_language"] = language
     page = client.get(reverse("tournament_detail", args=[t.pk])).content.decode()

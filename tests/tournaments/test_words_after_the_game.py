@@ -18,8 +18,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.views.defaults import server_error
 
-from tournaments import numbers, services
+from tournaments import numbers
 from tournaments.models import Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
+from tournaments.services import par as par_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
@@ -47,10 +51,10 @@ def _client(user: Any = None, language: str = "nl") -> Client:
 def test_the_par_row_shows_what_par_is_measured_against(game_name: str, preset: str) -> None:
     t = factories.make_tournament(game=game_name, preset=preset, rounds=1, south_plays=())
     user = factories.make_user()
-    game = services.entry_join(tournament_id=t.pk, user=user).game
-    par = services.tournament_par(tournament=t)[0]
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+    par = par_services.tournament_par(tournament=t)[0]
     factories.set_rounds(game, [list(par.scores)])
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     page = _text(_client(user).get(t.get_absolute_url()))
     # Jokeren: the average of the three other seats; Klaverjassen: the other team's points.
     others = par.scores[1:] if game_name == "jokeren" else [par.scores[1]]
@@ -66,9 +70,9 @@ def test_the_par_row_shows_what_par_is_measured_against(game_name: str, preset: 
 
 def test_my_games_shows_a_result_with_one_decimal(user: Any) -> None:
     t = factories.make_tournament(rounds=1, south_plays=())
-    game = services.entry_join(tournament_id=t.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=t.pk, user=user).game
     factories.set_rounds(game, [[10, 20, 30, 41]])  # 10 − 91/3 = −20,33…
-    services.standings_refresh(tournament=t)
+    result_services.standings_refresh(tournament=t)
     page = _text(_client(user).get(reverse("my_games")))
     assert 'data-testid="my-result">-20,3' in page
     assert "20,33" not in page
@@ -87,7 +91,7 @@ def test_the_header_says_when_the_tournament_opened_and_closed(user: Any) -> Non
     times = _times(_text(_client(user).get(t.get_absolute_url())))
     assert "Geopend " in times and "Sluit " in times and "Opent" not in times
     Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     for language, opened, closed, wrong in (
         ("nl", "Geopend ", "Gesloten ", ["Opent", "Sluit"]),
         ("en", "Opened ", "Closed ", ["Opens", "Closes"]),
@@ -172,7 +176,7 @@ def test_what_if_on_someone_elses_game_before_the_close_is_not_found(
 ) -> None:
     t = factories.make_tournament(rounds=1)
     game, _events = factories.play_to_end(
-        services.entry_join(tournament_id=t.pk, user=user).game, user
+        entry_services.entry_join(tournament_id=t.pk, user=user).game, user
     )
     assert game.is_finished
     url = reverse("game_what_if", args=[game.pk])
@@ -180,7 +184,7 @@ def test_what_if_on_someone_elses_game_before_the_close_is_not_found(
     assert response.status_code == 404
     assert "afgelopen" not in _text(response)
     # a practice game of someone else: not found either
-    practice = services.game_practice_start(
+    practice = entry_services.game_practice_start(
         user=user, game="jokeren", preset="jokeren7", bot_level="basic"
     )
     response = _client(other_user).post(
@@ -194,7 +198,7 @@ def test_what_if_on_someone_elses_game_before_the_close_is_not_found(
     assert response.status_code == 400
     assert "als het is afgelopen" in response.content.decode()
     # after the close anyone may play on from it
-    services.tournament_close(tournament_id=t.pk)
+    closing_services.tournament_close(tournament_id=t.pk)
     assert _client(other_user).post(url, {"round": 0, "start": 0}).status_code == 302
 
 

@@ -44,7 +44,7 @@ def tournament_create(
     series: Any = None,
 ) -> Tournament:
     """A new tournament with a fresh 32-byte secret and its commitment (docs/rules.md §5); its
-    par is computed after the commit (``services.tournament_par_compute``). ``series``:
+    par is computed after the commit (``services.par.tournament_par_compute``). ``series``:
     the series it is an edition of (``tournaments.series``)."""
     checked = game_settings_check(
         game=game,

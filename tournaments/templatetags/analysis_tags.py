@@ -15,9 +15,11 @@ from engine.cards import (
     card_label,
     language_of,
 )
-from tournaments import services
+from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import ParRound
 from tournaments.numbers import format_comparison, format_percent, format_result
+from tournaments.presentation.words import hand_text, seat_names
+from tournaments.selectors import standings as standing_selectors
 
 register = template.Library()
 
@@ -48,10 +50,10 @@ def against_bot(gain: float | None) -> str:
 @register.filter
 def par_opponents(par: ParRound | None) -> float | None:
     """What par's South is measured against (the opponents' average, the other team's
-    points), as a player's row shows it (``services.opponents_of``)."""
+    points), as a player's row shows it (``standing_selectors.opponents_of``)."""
     if par is None:
         return None
-    return services.opponents_of(int(par.scores[0]), par.result)
+    return standing_selectors.opponents_of(int(par.scores[0]), par.result)
 
 
 @register.filter
@@ -113,12 +115,12 @@ def seen_position(seen: Mapping[str, Any] | None, language: str) -> SeenPosition
     ``None`` without one."""
     if not seen:
         return None
-    module = services.module_of(str(seen.get("game", "")))
+    module = module_of(str(seen.get("game", "")))
     counts = [int(c) for c in seen.get("hand_counts", [])]
-    names = services.seat_names(language, len(counts))
+    names = seat_names(language, len(counts))
     codes = [str(c) for c in seen.get("hand_codes", [])]
     trump = seen.get("trump")
-    hand = services.hand_text(
+    hand = hand_text(
         game=module.GAME, codes=codes, language=language, trump=trump or seen.get("proposed_trump")
     )
 
@@ -139,7 +141,7 @@ def seen_position(seen: Mapping[str, Any] | None, language: str) -> SeenPosition
     return SeenPosition(
         hand=[_seen(label) for label in hand.split()],
         hand_codes=codes,
-        others=[(names[s], n) for s, n in enumerate(counts) if s != services.PLAYER_SEAT],
+        others=[(names[s], n) for s, n in enumerate(counts) if s != PLAYER_SEAT],
         open_top=card(top) if top is not None else None,
         melds=melds,
         trump=_suit_name(trump, language),

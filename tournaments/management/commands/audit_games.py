@@ -10,8 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import audit as audit_services
 
 
 class Command(BaseCommand):
@@ -24,7 +24,7 @@ class Command(BaseCommand):
         tournament_id = options["tournament"]
         if tournament_id is not None and not Tournament.objects.filter(pk=tournament_id).exists():
             raise CommandError(f"no tournament {tournament_id}")
-        audits = services.games_audit(tournament_id=tournament_id)
+        audits = audit_services.games_audit(tournament_id=tournament_id)
         bad = [a for a in audits if not a.ok]
         for audit in bad:
             entry = f" (entry {audit.entry_id})" if audit.entry_id is not None else ""

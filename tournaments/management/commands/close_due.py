@@ -9,15 +9,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tournaments import services
+from tournaments.services import closing as closing_services
 
 
 class Command(BaseCommand):
     help = "Close every tournament whose closing time has passed (bots finish open games)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        due = services.tournaments_due()
+        due = closing_services.tournaments_due()
         for tournament_id in due:
-            services.tournament_close(tournament_id=tournament_id)
+            closing_services.tournament_close(tournament_id=tournament_id)
             self.stdout.write(f"closed tournament {tournament_id}")
         self.stdout.write(f"{len(due)} tournament(s) closed")

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import par as par_services
 
 
 class Command(BaseCommand):
@@ -25,5 +25,5 @@ class Command(BaseCommand):
             ids = ids.filter(pk=tournament_id)
             if not ids.exists():
                 raise CommandError(f"no tournament {tournament_id}")
-        computed = sum(services.tournament_par_compute(tournament_id=pk) for pk in ids)
+        computed = sum(par_services.tournament_par_compute(tournament_id=pk) for pk in ids)
         self.stdout.write(f"{computed} par round(s) computed")

@@ -11,9 +11,10 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from tournaments import services
+from tournaments.games import available_games
 from tournaments.models import Tournament
 from tournaments.permissions import ORGANIZERS_GROUP
+from tournaments.services import tournaments as tournament_services
 
 DEMO_PASSWORD = "jokeren-demo"
 ORGANIZER = "demo-organizer"
@@ -42,7 +43,7 @@ class Command(BaseCommand):
 
         now = timezone.now()
         made = 0
-        for game, module in services.available_games().items():
+        for game, module in available_games().items():
             for preset, variant in module.PRESETS.items():
                 name = f"Demo {game} · {preset}"
                 exists = Tournament.objects.filter(
@@ -53,7 +54,7 @@ class Command(BaseCommand):
                 ).exists()
                 if exists:
                     continue
-                services.tournament_create(
+                tournament_services.tournament_create(
                     created_by=users[ORGANIZER],
                     name=name,
                     game=game,
