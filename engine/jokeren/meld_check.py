@@ -360,6 +360,10 @@ def meld_readings(cards: Sequence[int]) -> list[Meld]:
     jokers = [c for c in cards if not CARD_RANK[c]]
     if first is None or not jokers:
         return [] if first is None else [first]
+    # a reading is what laying the cards with its jokers so named gives (the action names
+    # each joker's card, not the run's end: a run 2..K with a joker as its ace lies with
+    # the ace low, docs/rules.md §7 Jokeren 10)
+    first = analyse(first.cards, first.stands_for) or first
     ranks = {CARD_RANK[c] for c in cards if CARD_RANK[c]}
     suits = {CARD_SUIT[c] for c in cards if CARD_RANK[c]}
     # the namings to try: in a group the jokers take suits it lacks; in a run a window of
@@ -379,7 +383,7 @@ def meld_readings(cards: Sequence[int]) -> list[Meld]:
             free = [p for p in range(low, high + 1) if p not in places]
             if 0 not in places and len(free) == len(jokers):
                 namings.append([(1 if p == 14 else p, suit) for p in free])
-    readings: dict[tuple[str, tuple[int, ...], tuple[StandsFor, ...]], Meld] = {}
+    readings: dict[tuple[tuple[int, StandsFor], ...], Meld] = {}
     for naming in namings:
         sfs: list[StandsFor] = []
         k = 0
@@ -391,10 +395,16 @@ def meld_readings(cards: Sequence[int]) -> list[Meld]:
                 k += 1
         meld = analyse(cards, sfs)
         if meld is not None:
-            readings.setdefault((meld.kind, meld.cards, meld.stands_for), meld)
-    readings.pop((first.kind, first.cards, first.stands_for), None)
+            readings.setdefault(_naming(meld), meld)
+    readings.pop(_naming(first), None)
     rest = sorted(readings.values(), key=lambda m: _reading_order(m, first.kind))
     return [first, *rest]
+
+
+def _naming(meld: Meld) -> tuple[tuple[int, StandsFor], ...]:
+    """What a ``LayMelds`` action says of a reading: each card with what it stands for
+    (two readings that say the same are one move)."""
+    return tuple(sorted(zip(meld.cards, meld.stands_for, strict=True), key=lambda x: x[0]))
 
 
 def meld_readings_json(cards: Sequence[int]) -> list[dict[str, Any]]:
