@@ -20,9 +20,7 @@ import {
   handKeys,
   loadStored,
   markTable,
-  moveSender,
   pageLanguage,
-  practiceHelp,
   readJson,
   roundLabel,
   rovingHand,
@@ -30,6 +28,7 @@ import {
   showFinal,
   showLog,
 } from "./table-common.js";
+import { moveSender, practiceHelp } from "./table-moves.js";
 import {
   cardInfo,
   cardName,
