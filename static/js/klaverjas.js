@@ -12,68 +12,58 @@
 // ranks 7 8 9 T J Q K A. The observation's JSON is documented in engine/klaverjas/state.py.
 
 import {
-  announce,
-  cardPips,
+  byTestid,
+  cardNames,
   changeAnnouncer,
   fmt,
   focusKeeper,
+  followHandFocus,
   formatNumber,
   fourColourToggle,
   h,
   handKeys,
   markTable,
-  moveSender,
   pageLanguage,
-  practiceHelp,
+  practiceButtons,
   readJson,
   rovingHand,
   roundLabel,
   showFinal,
   showLog,
   sleep,
+  tableButton,
+  tableDelay,
+  turnReader,
 } from "./table-common.js";
-import { cardInfo, cardName, klaverjasSuitOrder, rankLabel, RED_SUITS, shortLabel, SUIT_SYMBOLS } from "./table-cards.js";
+import { moveSender, practiceHelp } from "./table-moves.js";
+import { cardFace as drawCard, cardName, RED_SUITS, shortLabel, sortKlaverjasHand, SUIT_SYMBOLS } from "./table-cards.js";
+import { klaverjasScores } from "./klaverjas-scores.js";
 
 const root = document.getElementById("kj-table");
 const T = readJson("table-strings");
 const LANG = pageLanguage(root);
-// Pause between two shown moves; a page (or a test) may set window.JK_TABLE_DELAY first.
-const DELAY = Number.isFinite(window.JK_TABLE_DELAY) ? window.JK_TABLE_DELAY : 650;
+const DELAY = tableDelay(650);
 
 const SUITS = "cdhs";
 const KJ_RANKS = "789TJQKA";
-// Strength per rank index (7 8 9 T J Q K A), higher wins (engine/klaverjas/rules.py).
-const TRUMP_STRENGTH = [0, 1, 6, 4, 7, 2, 3, 5];
-const PLAIN_STRENGTH = [0, 1, 2, 6, 3, 4, 5, 7];
 
-const NAMES = {
-  letters: T.rank_letters.split(","),
-  ranks: T.rank_names.split(","),
-  suits: T.suit_names.split(","),
-  joker: "",
-  format: T.card_name,
-  short: T.card_short,
-};
+const NAMES = cardNames(T, "");
 
-const $ = (testid) => root.querySelector(`[data-testid="${testid}"]`);
+const $ = byTestid(root);
 const number = (x) => formatNumber(x, LANG);
 
 // --- Cards -----------------------------------------------------------------------------
 
 const codeOf = (id) => KJ_RANKS[id % 8] + SUITS[Math.floor(id / 8)];
-const suitOf = (id) => SUITS[Math.floor(id / 8)];
 const suitName = (s) => NAMES.suits[SUITS.indexOf(s)] ?? s;
 const suitText = (s) => `${SUIT_SYMBOLS[s]} ${suitName(s)}`;
 const nameOf = (id) => cardName(codeOf(id), NAMES);
 const shortOf = (id) => shortLabel(codeOf(id), NAMES.letters, NAMES.short);
 
-/** The hand sorted by suit (trump first), within a suit from high to low. */
+/** The hand sorted by suit (trump first), within a suit from high to low (table-cards.js). */
 function sortHand(ids, trump) {
-  const order = klaverjasSuitOrder(trump);
-  const strength = (id) => (suitOf(id) === trump ? TRUMP_STRENGTH : PLAIN_STRENGTH)[id % 8];
-  return [...ids].sort(
-    (a, b) => order.indexOf(suitOf(a)) - order.indexOf(suitOf(b)) || strength(b) - strength(a),
-  );
+  const idOf = new Map(ids.map((id) => [codeOf(id), id]));
+  return sortKlaverjasHand([...idOf.keys()], trump).map((code) => idOf.get(code));
 }
 
 // --- State -----------------------------------------------------------------------------
@@ -82,89 +72,34 @@ const state = {
   game: readJson("initial-state"),
   obs: null,
   busy: false,
-  details: loadDetails(),
   focusCard: null, // the hand's card that takes the focus (the keyboard's place in the hand)
   wasPlayable: false, // the hand could be played at the last render
   seenPlays: new Set(), // trick cards already shown (a card lands once, not at every render)
   hint: null, // a practice game's tip: {seq, text}, shown while the game is at that seq
 };
 state.obs = state.game.observation;
-keepDetail(state.obs);
 
-const seat = () => state.game.seat ?? 0;
-const seatName = (s) => (state.game.seat_names || [])[s] ?? `#${s}`;
+const { seat, seatName, phase, currentPlayer, playing, myTurn, canAct } = turnReader(state);
 const teamOf = (s) => s % 2;
 const teamName = (t) => (t === teamOf(seat()) ? T.we : T.they);
-const phase = (o = state.obs) => o.phase;
-const currentPlayer = (o = state.obs) => (o.is_terminal ? null : o.current_player);
-const playing = () => state.game.status === "playing";
-// `your_turn` is false when the tournament's window has closed, even on South's turn.
-const myTurn = () => playing() && currentPlayer() === seat() && state.game.your_turn !== false;
-const canAct = () => myTurn() && !state.busy;
 const trumpSuit = (o = state.obs) => o.trump ?? null;
 const legalActions = (o = state.obs) => (currentPlayer(o) === seat() ? o.legal_actions || [] : []);
 const legalCards = () =>
   new Set(legalActions().filter((a) => a.type === "play").map((a) => a.card));
 const roundIndex = () => state.obs.round_index ?? state.game.round ?? 0;
 
-// The breakdown of finished rounds (card points, roem, nat, pit) is in the observation at
-// the end of a round only; the payload keeps just the scores. It is kept per game in the
-// browser so the score sheet can show it after the next round starts (and after reloads).
-function detailsKey() {
-  return `kj-rounds-${root.dataset.gameId || state.game?.id || ""}`;
-}
-
-function loadDetails() {
-  try {
-    return JSON.parse(window.localStorage.getItem(`kj-rounds-${root.dataset.gameId}`) || "{}") || {};
-  } catch {
-    return {};
-  }
-}
-
-/** The breakdown of finished round `r`: from the payload if the server sends it
- * (`round_results`), else as kept in this browser. */
-function detailOf(r) {
-  const sent = state.game.round_results?.[r];
-  if (sent) return sent;
-  const kept = state.details[r];
-  const row = (state.game.round_scores || [])[r];
-  // Only a breakdown that matches the round's recorded scores (never a stale one).
-  if (!kept || !row || kept.scores?.[0] !== row[0] || kept.scores?.[1] !== row[1]) return null;
-  return kept;
-}
-
-function keepDetail(o) {
-  if (!o || !o.is_terminal || !o.result) return;
-  state.details[o.round_index] = o.result;
-  try {
-    window.localStorage.setItem(detailsKey(), JSON.stringify(state.details));
-  } catch {
-    // Storage may be unavailable (private mode): the sheet then shows the scores only.
-  }
-}
+const scores = klaverjasScores({ root, state, T, seat, teamOf, teamName });
+scores.keepDetail(state.obs);
 
 // --- Cards on the page ---------------------------------------------------------------
 
-/** A card face; `tag` "button" for the hand, "span" elsewhere. */
-function cardFace(id, { tag = "span", attrs = {}, small = false, trump = null } = {}) {
-  const code = codeOf(id);
-  const info = cardInfo(code);
-  const name = nameOf(id);
-  const classes = ["kj-card", RED_SUITS.has(info.suit) ? "kj-red" : "kj-black"];
-  if (small) classes.push("kj-card-small");
-  if (trump && info.suit === trump) classes.push("is-trump");
-  const a11y = tag === "span" ? { role: "img", "aria-label": name } : { "aria-label": name };
-  const el = h(tag, { class: classes.join(" "), title: name, "data-code": code, ...a11y, ...attrs });
-  el.append(...cardPips("kj", rankLabel(info.rank, NAMES.letters), SUIT_SYMBOLS[info.suit]));
-  return el;
-}
+/** A card face (table-cards.js); `tag` "button" for the hand, "span" elsewhere. */
+const cardFace = (id, { tag = "span", attrs = {}, small = false, trump = null } = {}) =>
+  drawCard(codeOf(id), NAMES, { prefix: "kj", tag, attrs, small, trump });
 
 const cardBack = () => h("span", { class: "kj-back", "aria-hidden": "true" });
 
-function button(testid, text, onclick, extra = {}) {
-  return h("button", { type: "button", class: "kj-btn", "data-testid": testid, onclick, ...extra }, text);
-}
+const button = tableButton("kj");
 
 // --- Rendering ------------------------------------------------------------------------
 
@@ -181,8 +116,8 @@ function render() {
   renderHand();
   renderInfo();
   renderPractice();
-  renderNow();
-  renderBoom();
+  scores.renderNow();
+  scores.renderBoom();
   renderLog();
   renderLastTrickButton();
   announceChanges($("status").textContent, `${roundIndex()}:${state.obs.deal_number ?? 0}`, logLines().map((line) => line.text));
@@ -465,81 +400,6 @@ function renderInfo() {
   $("round-info").replaceChildren(...parts);
 }
 
-function renderNow() {
-  const o = state.obs;
-  const won = [0, 0];
-  for (const t of o.tricks || []) won[teamOf(t.winner)] += 1;
-  const points = o.points || [0, 0];
-  const roem = o.roem || [0, 0];
-  const row = (title, cells, testid) =>
-    h("tr", {}, h("th", { scope: "row", text: title }), cells.map((c, t) => h("td", { "data-testid": `${testid}-${t}`, text: String(c) })));
-  $("now").replaceChildren(
-    h(
-      "table",
-      { class: "kj-now-table" },
-      h("thead", {}, h("tr", {}, h("th", { text: "" }), h("th", { scope: "col", text: T.we }), h("th", { scope: "col", text: T.they }))),
-      h(
-        "tbody",
-        {},
-        row(T.tricks_won, won, "tricks-won"),
-        row(T.card_points, points, "points"),
-        row(T.roem, roem, "roem"),
-      ),
-    ),
-  );
-}
-
-/** One cell of the score sheet: the score, its roem, and nat or pit marked. */
-function boomCell(score, detail, team, testid) {
-  const marks = [];
-  if (detail) {
-    if (detail.roem?.[team]) marks.push(h("span", { class: "kj-mark kj-mark-roem", text: `${T.roem} ${detail.roem[team]}` }));
-    if (detail.nat && detail.playing_team === team) marks.push(h("span", { class: "kj-mark kj-mark-nat", "data-testid": "mark-nat", text: T.nat }));
-    if (detail.pit_team === team) marks.push(h("span", { class: "kj-mark kj-mark-pit", "data-testid": "mark-pit", text: T.pit }));
-  }
-  const playingHere = detail && detail.playing_team === team;
-  return h("td", { class: playingHere ? "is-playing" : "", "data-testid": testid }, h("span", { class: "kj-score", text: String(score) }), marks);
-}
-
-function renderBoom() {
-  const rows = state.game.round_scores || [];
-  const totals = state.game.totals || [0, 0];
-  const us = teamOf(seat());
-  const them = 1 - us;
-  $("boom").replaceChildren(
-    h(
-      "table",
-      { class: "kj-boom-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: T.round }), h("th", { scope: "col", text: T.we }), h("th", { scope: "col", text: T.they }))),
-      h(
-        "tbody",
-        {},
-        rows.map((r, i) => {
-          const detail = detailOf(i);
-          return h(
-            "tr",
-            { "data-testid": "boom-row" },
-            h("th", { scope: "row", text: String(i + 1) }),
-            boomCell(r[us], detail, us, `boom-${i}-we`),
-            boomCell(r[them], detail, them, `boom-${i}-they`),
-          );
-        }),
-      ),
-      h(
-        "tfoot",
-        {},
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row", text: T.total }),
-          h("td", { "data-testid": "total-we", text: String(totals[us] ?? 0) }),
-          h("td", { "data-testid": "total-they", text: String(totals[them] ?? 0) }),
-        ),
-      ),
-    ),
-  );
-}
-
 /** The current round's moves in words, from the observation (bids and tricks). */
 function logLines() {
   const o = state.obs;
@@ -586,56 +446,6 @@ function renderFinal() {
   ]);
 }
 
-/** Show a finished round's score; resolves when the player continues. */
-function showRoundOver(event, isLast) {
-  const dialog = $("dialog");
-  const detail = event.result ?? detailOf(event.round);
-  const scores = event.scores || [];
-  const us = teamOf(seat());
-  const teams = [us, 1 - us];
-  const notes = [];
-  if (detail?.nat) notes.push(fmt(T.nat_text, { team: teamName(detail.playing_team) }));
-  if (detail && detail.pit_team !== null && detail.pit_team !== undefined) {
-    notes.push(fmt(T.pit_text, { team: teamName(detail.pit_team), bonus: state.game.variant?.pit ?? 100 }));
-  }
-  const row = (title, values, testid) =>
-    h("tr", {}, h("th", { scope: "row", text: title }), values.map((v, i) => h("td", { "data-testid": testid ? `${testid}-${i}` : null, text: String(v) })));
-  return new Promise((resolve) => {
-    dialog.replaceChildren(
-      h("h2", { "data-testid": "round-over-title", text: fmt(T.round_over, { round: (event.round ?? 0) + 1 }) }),
-      detail
-        ? h("p", { class: "kj-outcome", text: `${T.playing_team}: ${teamName(detail.playing_team)}` })
-        : null,
-      h(
-        "table",
-        { class: "kj-round-table", "data-testid": "round-scores" },
-        h("thead", {}, h("tr", {}, h("th", { text: "" }), teams.map((t) => h("th", { scope: "col", text: teamName(t) })))),
-        h(
-          "tbody",
-          {},
-          detail ? row(T.card_points, teams.map((t) => detail.points[t]), null) : null,
-          detail ? row(T.roem, teams.map((t) => detail.roem[t]), null) : null,
-          h(
-            "tr",
-            { class: "kj-round-score" },
-            h("th", { scope: "row", text: T.score }),
-            teams.map((t, i) => h("td", { "data-testid": `round-score-${i}`, text: String(scores[t] ?? 0) })),
-          ),
-        ),
-      ),
-      ...notes.map((n) => h("p", { class: "kj-outcome kj-outcome-mark", "data-testid": "round-note", text: n })),
-      h(
-        "div",
-        { class: "kj-dialog-buttons" },
-        button("continue", isLast ? T.see_result : T.next_round, () => dialog.close(), { class: "kj-btn kj-btn-primary", autofocus: true }),
-      ),
-    );
-    dialog.onclose = () => resolve();
-    dialog.showModal();
-    announce(root, [fmt(T.round_over, { round: (event.round ?? 0) + 1 }), ...notes].join(". "));
-  });
-}
-
 // --- Practice games: a tip and undo ------------------------------------------------------
 
 /** Whether South has bid or played a card in this deal (what an undo can take back). */
@@ -653,8 +463,7 @@ function renderPractice() {
   }
   const tip = help.tip();
   box.replaceChildren(
-    button("btn-hint", T.hint, help.hint, { class: "kj-btn kj-btn-ghost", title: T.hint_title, disabled: !canAct() }),
-    button("btn-undo", T.undo, help.undo, { class: "kj-btn kj-btn-ghost", title: T.undo_title, disabled: state.busy || !movedThisDeal() }),
+    ...practiceButtons({ prefix: "kj", T, help, state, canAct, moved: movedThisDeal }),
     tip ? h("p", { class: "kj-tip", "data-testid": "hint", text: tip }) : null,
   );
 }
@@ -663,7 +472,7 @@ function renderPractice() {
 
 function applyObservation(obs) {
   state.obs = obs;
-  keepDetail(obs);
+  scores.keepDetail(obs);
 }
 
 const send = moveSender({
@@ -674,7 +483,7 @@ const send = moveSender({
   render,
   renderFinal,
   applyObservation,
-  roundOver: showRoundOver,
+  roundOver: scores.showRoundOver,
   // A finished trick stays in view a little longer (its winner and roem).
   afterMove: async (before) => {
     if ((state.obs.tricks || []).length > (before.tricks || []).length) await sleep(DELAY);
@@ -688,9 +497,7 @@ const help = practiceHelp({ root, state, T, render, renderFinal, applyObservatio
 const announceChanges = changeAnnouncer(root);
 const restoreFocus = focusKeeper(root, $("hand"));
 handKeys($("hand"));
-$("hand").addEventListener("focusin", (e) => {
-  if (e.target.dataset.testid === "hand-card") state.focusCard = Number(e.target.dataset.card);
-});
+followHandFocus($("hand"), state);
 $("btn-last-trick").addEventListener("click", showLastTrick);
 $("btn-last-trick").before(fourColourToggle(root, "kj", T));
 render();

@@ -1,6 +1,9 @@
 // Helpers every card table page shares: building DOM, the page's strings and language,
-// the two calls of the play API (GET the game, POST a move) and the way a move is played
-// (moveSender: POST, 409 reload, error line, the events one by one). No game rules here.
+// the two calls of the play API (GET the game, POST a move), the events of a move one by
+// one, accessibility (announcements, focus, the keyboard, the four-colour deck) and the
+// pieces both tables build the same way (a button, whose turn it is, the practice
+// buttons, the round-over dialog). How a move is played (moveSender) and a practice
+// game's tip and undo (practiceHelp) are in table-moves.js. No game rules here.
 
 /** An element with attributes ("class", "text", "on<event>", the rest as attributes) and children. */
 export function h(tag, attrs = {}, ...children) {
@@ -343,203 +346,89 @@ export function fourColourToggle(root, prefix, T) {
   return button;
 }
 
+// --- Pieces both tables build the same way ------------------------------------------------
+
+/** The table's element by its data-testid: `const $ = byTestid(root)`, then `$("hand")`. */
+export const byTestid = (root) => (testid) => root.querySelector(`[data-testid="${testid}"]`);
+
+/** The pause between two shown moves (ms): `fallback`, unless the page (or a test) set
+ * `window.JK_TABLE_DELAY` first. */
+export const tableDelay = (fallback) => (Number.isFinite(window.JK_TABLE_DELAY) ? window.JK_TABLE_DELAY : fallback);
+
+/** The card names of table-cards.js (`cardName`, `shortLabel`) from the page's strings `T`;
+ * `joker` is the joker's name ("" at a table without jokers). */
+export const cardNames = (T, joker) => ({
+  letters: T.rank_letters.split(","),
+  ranks: T.rank_names.split(","),
+  suits: T.suit_names.split(","),
+  joker,
+  format: T.card_name,
+  short: T.card_short,
+});
+
+/** The table's buttons (`prefix` "jk" or "kj"): `button(testid, text, onclick, extra)`,
+ * `extra` more attributes (its `class` replaces the plain `<prefix>-btn`). */
+export const tableButton = (prefix) => (testid, text, onclick, extra = {}) =>
+  h("button", { type: "button", class: `${prefix}-btn`, "data-testid": testid, onclick, ...extra }, text);
+
 /**
- * POST a move and sort the answer into one of: `{ moved: data }` (done: the events and the
- * new state), `{ stale: true }` (409: the game moved on elsewhere, reload it), `{ error }`
- * (nothing changed: the server's reason, else `T.server_error` with the status) or
- * `{ network: true }` (the server could not be reached).
+ * Who sits where and whose turn it is, read from the page's `state` (`game`: the payload,
+ * `obs`: the shown observation, `busy`): South's `seat()`, a seat's name, the observation's
+ * `phase` and `currentPlayer` (none once the round is over), whether the game is still
+ * `playing`, `myTurn` (South to move and the tournament's window open: the payload's
+ * `your_turn` is false once it has closed) and `canAct` (South's turn, no move under way).
  */
-export async function tryMove(url, seq, action, T) {
-  let answer;
-  try {
-    answer = await postMove(url, seq, action);
-  } catch {
-    return { network: true };
-  }
-  const { status, data } = answer;
-  if (status >= 200 && status < 300 && data) return { moved: data };
-  if (status === 409) return { stale: true };
-  return { error: data?.error?.message ?? fmt(T.server_error, { status }) };
+export function turnReader(state) {
+  const seat = () => state.game.seat ?? 0;
+  const seatName = (s) => (state.game.seat_names || [])[s] ?? `#${s}`;
+  const phase = (o = state.obs) => o.phase;
+  const currentPlayer = (o = state.obs) => (o.is_terminal ? null : o.current_player);
+  const playing = () => state.game.status === "playing";
+  const myTurn = () => playing() && currentPlayer() === seat() && state.game.your_turn !== false;
+  const canAct = () => myTurn() && !state.busy;
+  return { seat, seatName, phase, currentPlayer, playing, myTurn, canAct };
 }
 
-/** A move's POST response without its `events`: the game payload as GET returns it. */
-export function payloadOf(data) {
-  const { events: _events, ...payload } = data;
-  return payload;
+/** The hand's focused card is kept in `state.focusCard`: it takes the focus at the next
+ * render (`rovingHand`). */
+export function followHandFocus(hand, state) {
+  hand.addEventListener("focusin", (e) => {
+    if (e.target.dataset.testid === "hand-card") state.focusCard = Number(e.target.dataset.card);
+  });
 }
 
-/**
- * How a table plays a move; the same at every table. Returns `send(action)`: unless a move
- * is already under way (`state.busy`), it empties the error line, marks the table busy,
- * renders, POSTs the action to `root.dataset.movesUrl` and then, by the answer:
- * - moved: `forget()` (the player's half-made choices), then the response's events one
- *   after another, `delay` ms apart: a move's changes are applied to the shown observation
- *   (`applyObservation(withDelta(state.obs, event))`, which sets `state.obs`), the table rendered and
- *   `afterMove(before)` awaited (`before`: the observation shown until then); a round over
- *   adds the round's scores to `state.game`, renders and awaits `roundOver(event, isLast)`
- *   (`isLast` when it ends the game). Then the table settles on the response's state.
- * - stale (409, the game moved on elsewhere): the game is loaded again from
- *   `root.dataset.apiUrl` (then `forget()`), and the error line says `T.stale`.
- * - refused (any other status): `refused()`, and the server's reason on the error line;
- *   nothing else changes.
- * - the server could not be reached: `T.network` on the error line; nothing else changes
- *   (the table is only rendered again, not its final result).
- * Last the table is no longer busy: `render()`, then `renderFinal()`.
- * `state` is the page's state: `game` (the GET payload), `obs` (the shown observation), `busy`;
- * the error line is the table's [data-testid=error] (templates/tournaments/_play_table.html).
- */
-export function moveSender({
-  root,
-  state,
-  T,
-  delay,
-  render,
-  renderFinal,
-  applyObservation,
-  roundOver,
-  afterMove = () => {},
-  forget = () => {},
-  refused = () => {},
-}) {
-  const error = root.querySelector('[data-testid="error"]');
-  const say = (message) => showMessage(error, message);
-
-  /** Show each event of a POST response in turn, then settle on the response's state. */
-  async function playEvents(data) {
-    await showEvents(data, delay, {
-      roundOver: async (event, isLast) => {
-        state.game = addRoundScores(state.game, event.scores || []);
-        render();
-        await roundOver(event, isLast);
-      },
-      show: async (event) => {
-        const before = state.obs;
-        applyObservation(withDelta(state.obs, event));
-        render();
-        await afterMove(before);
-      },
-    });
-    state.game = payloadOf(data);
-    // A move response leaves out the observation's log: the events just rebuilt it.
-    if (!("log" in state.game.observation) && state.obs && "log" in state.obs) {
-      state.game.observation = { ...state.game.observation, log: state.obs.log };
-    }
-    applyObservation(state.game.observation);
-  }
-
-  async function reload() {
-    try {
-      state.game = await fetchGame(root.dataset.apiUrl);
-      forget();
-      applyObservation(state.game.observation);
-    } catch {
-      say(T.network);
-    }
-  }
-
-  return async function send(action) {
-    if (state.busy) return;
-    say("");
-    state.busy = true;
-    render();
-    const answer = await tryMove(root.dataset.movesUrl, state.game.seq, action, T);
-    if (answer.network) {
-      state.busy = false;
-      say(T.network);
-      render();
-      return;
-    }
-    if (answer.moved) {
-      forget();
-      await playEvents(answer.moved);
-    } else if (answer.stale) {
-      await reload();
-      say(T.stale);
-    } else {
-      refused();
-      say(answer.error);
-    }
-    state.busy = false;
-    render();
-    renderFinal();
-  };
+/** A practice game's two buttons (`help` from `practiceHelp`): the tip, while South may
+ * act, and undo, while no move is under way and South has `moved()` in the round. */
+export function practiceButtons({ prefix, T, help, state, canAct, moved }) {
+  const button = tableButton(prefix);
+  const ghost = `${prefix}-btn ${prefix}-btn-ghost`;
+  return [
+    button("btn-hint", T.hint, help.hint, { class: ghost, title: T.hint_title, disabled: !canAct() }),
+    button("btn-undo", T.undo, help.undo, { class: ghost, title: T.undo_title, disabled: state.busy || !moved() }),
+  ];
 }
 
 /**
- * A practice game's tip and undo (docs/api.md), the same for every table. Only a practice
- * game's page has `root.dataset.hintUrl` and `undoUrl` (play.html, play_klaverjas.html);
- * a tournament's table shows neither. `state.hint` is the tip shown ({seq, text}), kept
- * while the game is at that `seq`.
- * - `hint()`: GET the strong bot's choice in words, show and announce it; an error's
- *   reason goes on the table's error line.
- * - `undo()`: POST the game's `seq`: the server takes back South's last action of the
- *   round (and the bots' replies) and answers the game as it was before it; `forget()`
- *   drops what the table had selected, then the table settles on that game. A stale table
- *   (409) is loaded again from `root.dataset.apiUrl`.
- * - `tip()`: the tip's text while it belongs to the position shown, else `null`.
+ * The end of a round in the table's `dialog`: the title "Ronde n voorbij", the table's
+ * own `body` (its nodes, in order) and the button that goes on (to the next round, or at
+ * the game's end to the result). Screen readers hear the title and the `said` lines.
+ * Resolves when the dialog closes (the button, or Escape).
  */
-export function practiceHelp({ root, state, T, render, renderFinal, applyObservation, canAct, forget = () => {} }) {
-  const error = root.querySelector('[data-testid="error"]');
-  const say = (message) => showMessage(error, message);
-  const refused = (status, data) => data?.error?.message ?? fmt(T.server_error, { status });
-
-  async function hint() {
-    if (!canAct()) return;
-    say("");
-    try {
-      const response = await fetch(root.dataset.hintUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
-      const data = await response.json().catch(() => null);
-      if (!response.ok || !data) {
-        say(refused(response.status, data));
-        return;
-      }
-      state.hint = { seq: data.seq, text: data.text };
-      render();
-      announce(root, data.text);
-    } catch {
-      say(T.network);
-    }
-  }
-
-  function settle(game) {
-    forget();
-    state.hint = null;
-    state.game = game;
-    applyObservation(game.observation);
-  }
-
-  async function undo() {
-    if (state.busy || !root.dataset.undoUrl) return;
-    say("");
-    state.busy = true;
-    render();
-    let answer = null;
-    try {
-      answer = await postMove(root.dataset.undoUrl, state.game.seq, undefined);
-    } catch {
-      say(T.network);
-    }
-    if (answer && answer.status === 200 && answer.data) {
-      settle(answer.data);
-    } else if (answer && answer.status === 409) {
-      try {
-        settle(await fetchGame(root.dataset.apiUrl));
-        say(T.stale);
-      } catch {
-        say(T.network);
-      }
-    } else if (answer) {
-      say(refused(answer.status, answer.data));
-    }
-    state.busy = false;
-    render();
-    renderFinal();
-  }
-
-  return {
-    enabled: () => Boolean(root.dataset.undoUrl),
-    hint,
-    undo,
-    tip: () => (state.hint && state.hint.seq === state.game.seq ? state.hint.text : null),
-  };
+export function showRoundDialog({ root, dialog, T, prefix, event, isLast, body, said = [] }) {
+  const title = fmt(T.round_over, { round: (event.round ?? 0) + 1 });
+  const button = tableButton(prefix);
+  return new Promise((resolve) => {
+    dialog.replaceChildren(
+      h("h2", { "data-testid": "round-over-title", text: title }),
+      ...body,
+      h(
+        "div",
+        { class: `${prefix}-dialog-buttons` },
+        button("continue", isLast ? T.see_result : T.next_round, () => dialog.close(), { class: `${prefix}-btn ${prefix}-btn-primary`, autofocus: true }),
+      ),
+    );
+    dialog.onclose = () => resolve();
+    dialog.showModal();
+    announce(root, [title, ...said].filter(Boolean).join(". "));
+  });
 }
