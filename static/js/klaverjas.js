@@ -462,10 +462,8 @@ function renderPractice() {
     return;
   }
   const tip = help.tip();
-  box.replaceChildren(
-    ...practiceButtons({ prefix: "kj", T, help, state, canAct, moved: movedThisDeal }),
-    tip ? h("p", { class: "kj-tip", "data-testid": "hint", text: tip }) : null,
-  );
+  box.replaceChildren(...practiceButtons({ prefix: "kj", T, help, state, canAct, moved: movedThisDeal }));
+  if (tip) box.append(h("p", { class: "kj-tip", "data-testid": "hint", text: tip }));
 }
 
 // --- Talking to the API -------------------------------------------------------------

@@ -420,7 +420,7 @@ export function showRoundDialog({ root, dialog, T, prefix, event, isLast, body, 
   return new Promise((resolve) => {
     dialog.replaceChildren(
       h("h2", { "data-testid": "round-over-title", text: title }),
-      ...body,
+      ...body.filter((node) => node !== null && node !== undefined), // a line the round lacks
       h(
         "div",
         { class: `${prefix}-dialog-buttons` },

@@ -344,6 +344,9 @@ def test_tip_and_undo_at_the_klaverjas_practice_table(live_server: Any, page: Pa
         settle(page)
     assert table(page, "your-turn") == "true"
     expect(page.locator("[data-testid=btn-undo]")).to_be_disabled()
+    # Before a tip is asked for, the practice box holds its buttons only (it once showed
+    # the word "null" where the tip goes).
+    expect(page.locator("[data-testid=practice]")).not_to_contain_text("null")
     start = api_get(page, game.pk)
     page.click("[data-testid=btn-hint]")
     tip = _hint_api(page, game.pk)
