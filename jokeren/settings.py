@@ -80,6 +80,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # GET /health/ for a load balancer: before the host check and the HTTPS redirect
+    "jokeren.health.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -87,6 +89,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # 400 for NUL and other control characters, before a view or the CSRF check reads them
+    "jokeren.guards.ControlCharacterMiddleware",
+    # bearer requests from an address with too many unknown tokens: 429
+    "jokeren.guards.TokenThrottleMiddleware",
     # /api/ requests with "Authorization: Bearer <token>" (personal API tokens)
     "tournaments.tokens.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -165,11 +171,18 @@ if REDIS_URL:
             # Django's, one Redis client per connection pool (jokeren/cache.py).
             "BACKEND": "jokeren.cache.RedisCache",
             "LOCATION": env.str("CACHE_URL", default=REDIS_URL),
+            # A Redis out of reach costs a request at most this long before the cache
+            # fails open (jokeren/cache.py), not the operating system's minutes.
+            "OPTIONS": {
+                "socket_connect_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
+                "socket_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
+            },
         }
     }
     # Sessions read from the shared cache (written through to the database): a request
     # (every move POST) needs no session query. Only with a cache every process shares:
-    # a per-process cache would keep a session another process ended (a log-out).
+    # a per-process cache would keep a session another process ended (a log-out). With
+    # Redis out of reach the cache fails open and sessions are read from the database.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -292,6 +305,14 @@ if env.bool("BEHIND_TLS_PROXY", default=False):
 #: Moves per user per minute on the move API (django-ratelimit syntax); "" turns it off.
 MOVE_RATE_LIMIT = env.str("MOVE_RATE_LIMIT", default="240/m")
 RATELIMIT_USE_CACHE = "default"
+#: A rate-limit counter that cannot be read (Redis down: jokeren/cache.py) limits no one.
+RATELIMIT_FAIL_OPEN = True
+#: After the cache failed to reach Redis, it does not try again for this many seconds.
+CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=2.0)
+#: Failed bearer-token authentications (401) per client IP (django-ratelimit syntax); one
+#: more request with a bearer token from that address gets 429 until the window ends
+#: (jokeren/guards.py). "" turns it off.
+TOKEN_FAIL_RATE_LIMIT = env.str("TOKEN_FAIL_RATE_LIMIT", default="20/m")
 #: Failed log-ins allowed per client IP, and per account name, in a window (django-ratelimit
 #: syntax, "30/15m": 30 per 15 minutes); one more POST, even with the right password, gets
 #: the 429 page until the window ends. "" turns a limit off.
