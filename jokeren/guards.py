@@ -30,9 +30,9 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
-from django.views.defaults import bad_request
 from django_ratelimit.core import get_usage
 
+from jokeren import views
 from tournaments.errors import ServiceError
 
 Handler = Callable[[HttpRequest], HttpResponse]
@@ -127,7 +127,7 @@ class ControlCharacterMiddleware:
                 "malformed_request",
                 400,
             )
-        return bad_request(request, ValueError("control character"))
+        return views.bad_request(request, ValueError("control character"))
 
 
 def _bearer(request: HttpRequest) -> bool:

@@ -101,7 +101,9 @@ def workers_health(broker: Part) -> Part:
     if broker["status"] != "ok":
         return _failed("broker unreachable", seen=0)
     try:
-        answers = current_app.control.ping(timeout=WORKER_PING_SECONDS)
+        # a connection of its own, not the app's pool (made once, for the URL of then)
+        with current_app.connection_for_read() as conn:
+            answers = current_app.control.ping(timeout=WORKER_PING_SECONDS, connection=conn)
     except Exception as exc:  # any failure of the ping is the answer
         return _failed(type(exc).__name__, seen=0)
     if not answers:

@@ -26,4 +26,4 @@ urlpatterns = [
 ]
 
 # A request Django cannot parse (before any view runs): the API's error body under /api/.
-handler400 = "tournaments.api.bad_request"
+handler400 = "jokeren.views.bad_request"

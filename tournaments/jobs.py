@@ -48,8 +48,11 @@ def task_queue(name: str, *args: Any) -> bool:
         "interval_max": PUBLISH_INTERVAL,
     }
     try:
-        task.apply_async(args, retry=True, retry_policy=policy)
-    except BrokerError as exc:
+        # ignore_result: nothing here waits for it, and with a Redis result backend a web
+        # process would otherwise subscribe to the result's channel (a failure of its own
+        # with Redis down)
+        task.apply_async(args, retry=True, retry_policy=policy, ignore_result=True)
+    except (BrokerError, OSError) as exc:
         with _lock:
             _failures += 1
         logger.error("task %s%r not queued, the broker is out of reach: %s", name, args, exc)
