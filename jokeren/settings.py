@@ -202,24 +202,54 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A lost broker connection cancels the running late-ack tasks (their messages come back).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-#: Time limits of every task, in seconds. The longest task is the close of one tournament:
-#: the bot finishes each unfinished game, then every game is audited by replay (together
-#: about 0.5 s a game on the loaded 2-core test machine), so 600 s is room for ~1,000
-#: games. Past the soft limit the close stops between two games (each game is its own
-#: transaction) and beat's next run carries on with the games still unfinished.
-CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=600)
-CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=660)
+#: Time limits of every task, in seconds, sized for the longest task of a close: one batch
+#: of ``CLOSE_BATCH`` (10) games (``tasks.games_close``: the bot finishes each unfinished
+#: game, then the replay audit: a batch of 32-round Jokeren 13 games took 2.2 s on the
+#: 2-core test machine without the compiled engine; tests/jokeren/test_close_bounds.py
+#: times it), or the close's start and finish (the fan-out, the reveal and the
+#: standings). 90 s is room for a batch many times slower than that. Past the soft limit
+#: a task stops between two games (each game is its own transaction); the close's finish
+#: does the games a batch left, and beat's next run carries on with a close that did not
+#: finish.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=90)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=100)
 #: Redis gives an unacknowledged task to another worker after this many seconds: longer
 #: than the hard time limit, so a task still running is never started twice, and as short
 #: as that allows, since it is how long a task of a killed worker waits (Redis's own
-#: default is an hour). Workers look for such tasks every CELERY_UNACKED_RESTORE_INTERVAL s.
-CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=900)
+#: default is an hour). Workers look for such tasks every CELERY_UNACKED_RESTORE_INTERVAL
+#: s. A close whose worker was killed outright finishes within visibility + restore
+#: interval + one batch + the finish: 120 + 10 + a few seconds, under 3 minutes.
+CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=120)
 CELERY_UNACKED_RESTORE_INTERVAL = env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10)
 if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_BROKER_VISIBILITY_TIMEOUT:
     raise ImproperlyConfigured(
         "Celery time limits: need 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT"
         " < CELERY_BROKER_VISIBILITY_TIMEOUT"
     )
+#: Tasks over a whole tournament that are not part of a close (the admin's audit of every
+#: game, the standings written again, par): a longer limit, and acknowledged when they
+#: start, so that one running longer than the visibility timeout is not started a second
+#: time; a worker killed under one loses it (run it again: each is idempotent).
+CELERY_LONG_TASK_SOFT_TIME_LIMIT = env.int("CELERY_LONG_TASK_SOFT_TIME_LIMIT", default=600)
+CELERY_LONG_TASK_TIME_LIMIT = env.int("CELERY_LONG_TASK_TIME_LIMIT", default=660)
+if not 0 < CELERY_LONG_TASK_SOFT_TIME_LIMIT < CELERY_LONG_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        "Celery time limits: need 0 < CELERY_LONG_TASK_SOFT_TIME_LIMIT"
+        " < CELERY_LONG_TASK_TIME_LIMIT"
+    )
+LONG_TASKS = (
+    "tournaments.tasks.tournament_audit",
+    "tournaments.tasks.tournament_standings_refresh",
+    "tournaments.tasks.tournament_par_compute",
+)
+CELERY_TASK_ANNOTATIONS = {
+    name: {
+        "soft_time_limit": CELERY_LONG_TASK_SOFT_TIME_LIMIT,
+        "time_limit": CELERY_LONG_TASK_TIME_LIMIT,
+        "acks_late": False,
+    }
+    for name in LONG_TASKS
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_BROKER_VISIBILITY_TIMEOUT,
     "unacked_restore_interval": CELERY_UNACKED_RESTORE_INTERVAL,
