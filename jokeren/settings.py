@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "tournaments.tokens.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # a view that lost its database connection: run again once if safe, else 503
+    "jokeren.resilience.DatabaseRetryMiddleware",
 ]
 
 ROOT_URLCONF = "jokeren.urls"
@@ -334,6 +336,9 @@ if env.bool("BEHIND_TLS_PROXY", default=False):
 # --- The site ----------------------------------------------------------------------------
 #: Moves per user per minute on the move API (django-ratelimit syntax); "" turns it off.
 MOVE_RATE_LIMIT = env.str("MOVE_RATE_LIMIT", default="240/m")
+#: Seconds before a view that lost its database connection is run again (a failover or a
+#: pooler restart needs a moment; jokeren/resilience.py).
+DATABASE_RETRY_PAUSE = env.float("DATABASE_RETRY_PAUSE", default=0.2)
 RATELIMIT_USE_CACHE = "default"
 #: A rate-limit counter that cannot be read (Redis down: jokeren/cache.py) limits no one.
 RATELIMIT_FAIL_OPEN = True
