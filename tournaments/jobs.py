@@ -41,6 +41,9 @@ def task_queue(name: str, *args: Any) -> bool:
     False when the broker could not be reached (logged and counted, see above)."""
     global _failures
     task = current_app.tasks[f"tournaments.tasks.{name}"]
+    if current_app.conf.task_always_eager:
+        task.apply_async(args)  # runs here: its own errors are not the broker's
+        return True
     policy = {
         "max_retries": PUBLISH_RETRIES,
         "interval_start": PUBLISH_INTERVAL,
@@ -62,5 +65,12 @@ def task_queue(name: str, *args: Any) -> bool:
 
 def task_on_commit(name: str, *args: Any) -> None:
     """Queue ``tournaments.tasks.<name>(*args)`` after the current transaction commits
-    (at once outside one); inline where tasks run eagerly (the embedded default)."""
+    (at once outside one); inline where tasks run eagerly (the embedded default: no
+    broker that could fail, the task's own errors are raised)."""
+    if current_app.conf.task_always_eager:
+        task = current_app.tasks[f"tournaments.tasks.{name}"]
+        # celery-types types a task as a plain Task; Celery's Django fixup makes it a
+        # DjangoTask at run time, which has delay_on_commit.
+        task.delay_on_commit(*args)  # type: ignore[attr-defined]
+        return
     transaction.on_commit(lambda: task_queue(name, *args))
