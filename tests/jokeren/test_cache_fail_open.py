@@ -18,8 +18,9 @@ from own_redis import OwnRedis
 
 from jokeren import cache as site_cache
 from jokeren.cache import RedisCache
-from tournaments import services, tokens
+from tournaments import games, tokens
 from tournaments.models import Tournament
+from tournaments.services import entries as entry_services
 
 
 @pytest.fixture
@@ -105,7 +106,7 @@ def test_after_a_failure_redis_is_left_alone_for_the_pause(
 def test_pages_sessions_and_rate_limits_with_redis_down(
     redis_site: OwnRedis, user: Any, tournament: Tournament
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     player = Client()
     player.force_login(user)
     key = tokens.token_create(user=user, name="bot").key
@@ -159,8 +160,8 @@ def test_pages_sessions_and_rate_limits_with_redis_down(
 
 def _south_to_play(game: Any) -> bool:
     game.refresh_from_db()
-    module = services.module_of(game.game)
+    module = games.module_of(game.game)
     return bool(
         game.status == "playing"
-        and module.state_from_json(game.state).current_player == services.PLAYER_SEAT
+        and module.state_from_json(game.state).current_player == games.PLAYER_SEAT
     )

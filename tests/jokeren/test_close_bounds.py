@@ -19,8 +19,9 @@ from pathlib import Path
 import factories
 import pytest
 
-from tournaments import services
 from tournaments.models import MAX_ROUNDS, Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 ROOT = Path(__file__).resolve().parents[2]
 #: From the kill to a closed tournament (issue 25, item 6).
@@ -62,19 +63,19 @@ def test_a_killed_close_batch_is_done_again_within_the_bound(
     t = factories.make_tournament(
         created_by=organizer, game=game, preset=preset, rounds=MAX_ROUNDS, south_plays=()
     )
-    for i in range(services.CLOSE_BATCH):
-        services.entry_join(tournament_id=t.pk, user=factories.make_user(f"p{i}"))
-    batches = services.tournament_close_start(tournament_id=t.pk)
+    for i in range(closing_services.CLOSE_BATCH):
+        entry_services.entry_join(tournament_id=t.pk, user=factories.make_user(f"p{i}"))
+    batches = closing_services.tournament_close_start(tournament_id=t.pk)
     assert batches is not None and len(batches) == 1
     started = time.monotonic()
-    services.games_close(game_ids=batches[0])
+    closing_services.games_close(game_ids=batches[0])
     batch = time.monotonic() - started
     started = time.monotonic()
-    services.tournament_close_finish(tournament_id=t.pk)
+    closing_services.tournament_close_finish(tournament_id=t.pk)
     finish = time.monotonic() - started
     assert Tournament.objects.get(pk=t.pk).closed_at is not None
     games = Game.objects.filter(entry__tournament=t)
-    assert games.count() == services.CLOSE_BATCH
+    assert games.count() == closing_services.CLOSE_BATCH
     assert not games.filter(status=Game.Status.PLAYING).exists()
 
     # the batch is well inside its soft limit, so it is never cut off

@@ -23,8 +23,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import Entry, Game, Tournament
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -121,7 +121,7 @@ def test_a_page_read_is_run_again(breaking: Callable[..., Breaker], tournament: 
 def test_the_move_is_run_again_and_applied_once(
     breaking: Callable[..., Breaker], tournament: Tournament, user: Any
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     player = _client()
     player.force_login(user)
     seq = game.seq

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import ApiToken, Tournament
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_a_control_character_in_a_form_field_name_is_400(client: Client, user: A
 def test_an_escaped_control_character_in_a_json_string_is_the_error_body(
     client: Client, user: Any, tournament: Tournament, escape: str
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     seq = game.seq
     client.force_login(user)
     body = f'{{"seq": {seq}, "action": {{"type": "draw", "source": "st{escape}ock"}}}}'
@@ -104,7 +104,7 @@ def test_an_escaped_control_character_in_a_json_string_is_the_error_body(
 def test_a_backslash_before_u0001_as_text_is_not_a_control_character(
     client: Client, user: Any, tournament: Tournament
 ) -> None:
-    game = services.entry_join(tournament_id=tournament.pk, user=user).game
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
     client.force_login(user)
     body = json.dumps({"seq": game.seq, "action": {"type": "draw", "source": "\\u0001"}})
     assert "\\\\u0001" in body

@@ -30,8 +30,10 @@ from django.test import Client
 from django.utils import timezone
 from own_redis import OwnRedis, free_port
 
-from tournaments import services, tokens
+from tournaments import games, tokens
 from tournaments.models import Game, Tournament
+from tournaments.services import closing as closing_services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -139,18 +141,18 @@ def _session(user: Any) -> str:
 
 def _south_to_play(game: Game) -> bool:
     game.refresh_from_db()
-    module = services.module_of(game.game)
+    module = games.module_of(game.game)
     return bool(
         game.status == "playing"
-        and module.state_from_json(game.state).current_player == services.PLAYER_SEAT
+        and module.state_from_json(game.state).current_player == games.PLAYER_SEAT
     )
 
 
 def test_redis_killed_and_started_again(site: Site, own_redis: OwnRedis, organizer: Any) -> None:
     t = factories.make_tournament(created_by=organizer, rounds=3, south_plays=(0, 1, 2))
     player, reader = factories.make_user("speler"), factories.make_user("lezer")
-    game = services.entry_join(tournament_id=t.pk, user=player).game
-    services.entry_join(tournament_id=t.pk, user=reader)
+    game = entry_services.entry_join(tournament_id=t.pk, user=player).game
+    entry_services.entry_join(tournament_id=t.pk, user=reader)
     key = tokens.token_create(user=player, name="bot").key
     bearer = {"Authorization": f"Bearer {key}"}
     reader_cookie = {"Cookie": _session(reader)}
@@ -222,7 +224,7 @@ def test_redis_killed_and_started_again(site: Site, own_redis: OwnRedis, organiz
     assert status == 302, body[:500]
     t.refresh_from_db()
     assert t.closes_at <= timezone.now() and t.closed_at is None
-    assert t.pk in services.tournaments_due()  # beat's next run closes it
+    assert t.pk in closing_services.tournaments_due()  # beat's next run closes it
     status, _h, body = site.request("GET", "/health/")
     assert json.loads(body)["broker"]["not_queued"] >= 1
 
