@@ -80,6 +80,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # GET /health/ for a load balancer: before the host check and the HTTPS redirect
+    "jokeren.health.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -87,10 +89,16 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # 400 for NUL and other control characters, before a view or the CSRF check reads them
+    "jokeren.guards.ControlCharacterMiddleware",
+    # bearer requests from an address with too many unknown tokens: 429
+    "jokeren.guards.TokenThrottleMiddleware",
     # /api/ requests with "Authorization: Bearer <token>" (personal API tokens)
     "tournaments.tokens.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # a view that lost its database connection: run again once if safe, else 503
+    "jokeren.resilience.DatabaseRetryMiddleware",
 ]
 
 ROOT_URLCONF = "jokeren.urls"
@@ -165,11 +173,18 @@ if REDIS_URL:
             # Django's, one Redis client per connection pool (jokeren/cache.py).
             "BACKEND": "jokeren.cache.RedisCache",
             "LOCATION": env.str("CACHE_URL", default=REDIS_URL),
+            # A Redis out of reach costs a request at most this long before the cache
+            # fails open (jokeren/cache.py), not the operating system's minutes.
+            "OPTIONS": {
+                "socket_connect_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
+                "socket_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
+            },
         }
     }
     # Sessions read from the shared cache (written through to the database): a request
     # (every move POST) needs no session query. Only with a cache every process shares:
-    # a per-process cache would keep a session another process ended (a log-out).
+    # a per-process cache would keep a session another process ended (a log-out). With
+    # Redis out of reach the cache fails open and sessions are read from the database.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -189,24 +204,54 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A lost broker connection cancels the running late-ack tasks (their messages come back).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-#: Time limits of every task, in seconds. The longest task is the close of one tournament:
-#: the bot finishes each unfinished game, then every game is audited by replay (together
-#: about 0.5 s a game on the loaded 2-core test machine), so 600 s is room for ~1,000
-#: games. Past the soft limit the close stops between two games (each game is its own
-#: transaction) and beat's next run carries on with the games still unfinished.
-CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=600)
-CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=660)
+#: Time limits of every task, in seconds, sized for the longest task of a close: one batch
+#: of ``CLOSE_BATCH`` (10) games (``tasks.games_close``: the bot finishes each unfinished
+#: game, then the replay audit: a batch of 32-round Jokeren 13 games took 2.2 s on the
+#: 2-core test machine without the compiled engine; tests/jokeren/test_close_bounds.py
+#: times it), or the close's start and finish (the fan-out, the reveal and the
+#: standings). 90 s is room for a batch many times slower than that. Past the soft limit
+#: a task stops between two games (each game is its own transaction); the close's finish
+#: does the games a batch left, and beat's next run carries on with a close that did not
+#: finish.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=90)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=100)
 #: Redis gives an unacknowledged task to another worker after this many seconds: longer
 #: than the hard time limit, so a task still running is never started twice, and as short
 #: as that allows, since it is how long a task of a killed worker waits (Redis's own
-#: default is an hour). Workers look for such tasks every CELERY_UNACKED_RESTORE_INTERVAL s.
-CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=900)
+#: default is an hour). Workers look for such tasks every CELERY_UNACKED_RESTORE_INTERVAL
+#: s. A close whose worker was killed outright finishes within visibility + restore
+#: interval + one batch + the finish: 120 + 10 + a few seconds, under 3 minutes.
+CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=120)
 CELERY_UNACKED_RESTORE_INTERVAL = env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10)
 if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_BROKER_VISIBILITY_TIMEOUT:
     raise ImproperlyConfigured(
         "Celery time limits: need 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT"
         " < CELERY_BROKER_VISIBILITY_TIMEOUT"
     )
+#: Tasks over a whole tournament that are not part of a close (the admin's audit of every
+#: game, the standings written again, par): a longer limit, and acknowledged when they
+#: start, so that one running longer than the visibility timeout is not started a second
+#: time; a worker killed under one loses it (run it again: each is idempotent).
+CELERY_LONG_TASK_SOFT_TIME_LIMIT = env.int("CELERY_LONG_TASK_SOFT_TIME_LIMIT", default=600)
+CELERY_LONG_TASK_TIME_LIMIT = env.int("CELERY_LONG_TASK_TIME_LIMIT", default=660)
+if not 0 < CELERY_LONG_TASK_SOFT_TIME_LIMIT < CELERY_LONG_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        "Celery time limits: need 0 < CELERY_LONG_TASK_SOFT_TIME_LIMIT"
+        " < CELERY_LONG_TASK_TIME_LIMIT"
+    )
+LONG_TASKS = (
+    "tournaments.tasks.tournament_audit",
+    "tournaments.tasks.tournament_standings_refresh",
+    "tournaments.tasks.tournament_par_compute",
+)
+CELERY_TASK_ANNOTATIONS = {
+    name: {
+        "soft_time_limit": CELERY_LONG_TASK_SOFT_TIME_LIMIT,
+        "time_limit": CELERY_LONG_TASK_TIME_LIMIT,
+        "acks_late": False,
+    }
+    for name in LONG_TASKS
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_BROKER_VISIBILITY_TIMEOUT,
     "unacked_restore_interval": CELERY_UNACKED_RESTORE_INTERVAL,
@@ -291,7 +336,18 @@ if env.bool("BEHIND_TLS_PROXY", default=False):
 # --- The site ----------------------------------------------------------------------------
 #: Moves per user per minute on the move API (django-ratelimit syntax); "" turns it off.
 MOVE_RATE_LIMIT = env.str("MOVE_RATE_LIMIT", default="240/m")
+#: Seconds before a view that lost its database connection is run again (a failover or a
+#: pooler restart needs a moment; jokeren/resilience.py).
+DATABASE_RETRY_PAUSE = env.float("DATABASE_RETRY_PAUSE", default=0.2)
 RATELIMIT_USE_CACHE = "default"
+#: A rate-limit counter that cannot be read (Redis down: jokeren/cache.py) limits no one.
+RATELIMIT_FAIL_OPEN = True
+#: After the cache failed to reach Redis, it does not try again for this many seconds.
+CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=2.0)
+#: Failed bearer-token authentications (401) per client IP (django-ratelimit syntax); one
+#: more request with a bearer token from that address gets 429 until the window ends
+#: (jokeren/guards.py). "" turns it off.
+TOKEN_FAIL_RATE_LIMIT = env.str("TOKEN_FAIL_RATE_LIMIT", default="20/m")
 #: Failed log-ins allowed per client IP, and per account name, in a window (django-ratelimit
 #: syntax, "30/15m": 30 per 15 minutes); one more POST, even with the right password, gets
 #: the 429 page until the window ends. "" turns a limit off.

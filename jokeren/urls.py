@@ -26,4 +26,6 @@ urlpatterns = [
 ]
 
 # A request Django cannot parse (before any view runs): the API's error body under /api/.
-handler400 = "tournaments.api.bad_request"
+handler400 = "jokeren.views.bad_request"
+# A failure nothing caught: 503 for a broken database, the API's error body under /api/.
+handler500 = "jokeren.resilience.server_error"

@@ -9,7 +9,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
@@ -23,6 +23,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from jokeren import throttle
+from tournaments import api
 from tournaments.api import api_view
 from tournaments.models import Tournament
 from tournaments.selectors import standings as standing_selectors
@@ -30,6 +31,15 @@ from tournaments.selectors import standings as standing_selectors
 #: Django's log-in page and the admin's, each behind the log-in throttle.
 login_view = throttle.throttle_login(auth_views.LoginView.as_view())
 admin_login_view = throttle.throttle_login(admin.site.login)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: the API's (``tournaments.api.bad_request``), for a request refused
+    before ``AuthenticationMiddleware`` gave it a user too (a host not in
+    ``ALLOWED_HOSTS``): its page is then rendered for an anonymous visitor, not a 500."""
+    if not hasattr(request, "user"):
+        request.user = AnonymousUser()
+    return api.bad_request(request, exception)
 
 
 @require_safe
