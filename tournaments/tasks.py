@@ -27,7 +27,7 @@ def _close_fan_out(tournament_id: int) -> None:
         closing_services.tournament_close_finish(tournament_id=tournament_id)
         return
     chord(
-        group(games_close.si(batch) for batch in batches),
+        group(games_close.si(batch, tournament_id) for batch in batches),
         tournament_close_finish.si(tournament_id),
     ).apply_async()
 
@@ -41,14 +41,18 @@ def tournament_close(tournament_id: int) -> int:
 
 
 @shared_task
-def games_close(game_ids: list[int]) -> int:
-    """A batch of a closing tournament's games: finished by the bot where needed, audited."""
+def games_close(game_ids: list[int], tournament_id: int | None = None) -> int:
+    """A batch of a closing tournament's games: finished by the bot where needed, audited;
+    the close's sign of life (``close_alive``)."""
+    if tournament_id is not None:
+        closing_services.close_alive(tournament_id=tournament_id)
     return len(closing_services.games_close(game_ids=game_ids))
 
 
 @shared_task
 def tournament_close_finish(tournament_id: int) -> int:
-    """The chord's callback of a close: reveal the secret and write the standings once."""
+    """The chord's callback of a close: write the standings once, then reveal the secret."""
+    closing_services.close_alive(tournament_id=tournament_id)
     closing_services.tournament_close_finish(tournament_id=tournament_id)
     return tournament_id
 

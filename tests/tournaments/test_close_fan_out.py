@@ -8,6 +8,7 @@ from typing import Any
 
 import factories
 import pytest
+from django.core.cache import cache
 
 from tournaments import tasks
 from tournaments.games import module_of
@@ -91,6 +92,56 @@ def test_a_second_close_task_while_one_runs_starts_nothing(organizer: Any) -> No
         [Game.objects.get(entry__tournament=t).pk]
     ]
     assert closing_services.tournament_close_start(tournament_id=t.pk, claim=True) is None
+
+
+def test_a_running_close_is_not_queued_again_and_a_dead_one_is_after_its_claim(
+    organizer: Any,
+) -> None:
+    """One close of a tournament at a time: while a close runs (its claim held, renewed by
+    each batch), neither a page view nor beat queues another; once the claim lapses (its
+    worker died: no sign of life for ``CLOSE_CLAIM_SECONDS``), beat starts it again."""
+    t, games = _open_field(organizer, 2)
+    assert closing_services.tournament_close_start(tournament_id=t.pk, claim=True)
+    t.refresh_from_db()
+    assert closing_services.close_running(t)
+    assert t.pk not in closing_services.tournaments_due()
+    assert closing_services.tournament_close_if_due(tournament=t) is False
+    # a batch is a sign of life: the claim is held again for the whole period
+    cache.delete(closing_services.close_claim_key(t))
+    tasks.games_close(game_ids=[games[0].pk], tournament_id=t.pk)
+    assert closing_services.close_running(t)
+    assert t.pk not in closing_services.tournaments_due()
+    # the worker dies: no batch renews the claim; when it lapses the close is due again
+    cache.delete(closing_services.close_claim_key(t))
+    assert t.pk in closing_services.tournaments_due()
+    assert closing_services.tournament_close_start(tournament_id=t.pk, claim=True)
+
+
+def test_the_close_is_announced_only_once_its_standings_are_written(
+    organizer: Any, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the close writes the standings the tournament is still closing: its page
+    shows no final leaderboard and the secret stays hidden; it is announced closed
+    (``closed_at``) with the standings already written."""
+    t, _games = _open_field(organizer, 2)
+    seen: list[tuple[Any, str]] = []
+    rebuild = closing_services.standings_rebuild
+
+    def watched(*, tournament: Tournament) -> int:
+        during = Tournament.objects.get(pk=tournament.pk)
+        page = client.get(f"/tournaments/{t.pk}/").content.decode()
+        seen.append((during.closed_at, page))
+        return rebuild(tournament=tournament)
+
+    monkeypatch.setattr(closing_services, "standings_rebuild", watched)
+    closing_services.tournament_close(tournament_id=t.pk)
+    ((closed_at, page),) = seen
+    assert closed_at is None
+    assert 'class="badge finished"' not in page and t.secret.hex() not in page
+    t.refresh_from_db()
+    assert t.closed_at is not None
+    rows = EntryResult.objects.filter(tournament=t, upto=t.rounds)
+    assert rows.count() == 2 and all(r.finished for r in rows)
 
 
 def test_the_close_chooses_each_bot_move_once_and_replays_only_the_round_taken_over(

@@ -49,22 +49,43 @@ def end_window(t: Tournament) -> None:
 CLOSE_BATCH = 10
 
 
-#: A close that started this long ago without finishing may be started again.
-CLOSE_RETRY_SECONDS = 600
+#: A running close holds its claim this long after its last sign of life (its start, each
+#: batch of games, the finish): one close of a tournament at a time; a close whose worker
+#: died is started again once the claim lapses (within this plus beat's minute: the bound
+#: of deploy/README.md, "When a part fails").
+CLOSE_CLAIM_SECONDS = 120
+
+
+def close_claim_key(t: Tournament) -> str:
+    """The cache key of a tournament's running close (the commitment keeps two databases'
+    tournaments of one id apart)."""
+    return f"close-started:{t.pk}:{t.commitment[:16]}"
+
+
+def close_running(t: Tournament) -> bool:
+    """Whether a close of ``t`` is running now (its claim is held)."""
+    return cache.get(close_claim_key(t)) is not None
+
+
+def close_alive(*, tournament_id: int) -> None:
+    """A running close's sign of life (each batch of games, the finish): its claim holds
+    for another ``CLOSE_CLAIM_SECONDS``."""
+    t = Tournament.objects.only("pk", "commitment").get(pk=tournament_id)
+    cache.set(close_claim_key(t), 1, CLOSE_CLAIM_SECONDS)
 
 
 def tournament_close_start(*, tournament_id: int, claim: bool = False) -> list[list[int]] | None:
     """The first step of a close: end the window (no move commits after it, see
     ``_lock_for_play``) and return the ids of the tournament's games in batches of
     ``CLOSE_BATCH``, each for ``games_close``; ``None`` when it is closed already, or with
-    ``claim`` when another close of it started less than ``CLOSE_RETRY_SECONDS`` ago (a
-    redelivered or repeated close task)."""
+    ``claim`` when another close of it is running (its claim held: a redelivered or
+    repeated close task)."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if t.closed_at is not None:
             return None
         end_window(t)
-    if claim and not cache.add(f"close-started:{t.pk}:{t.commitment[:16]}", 1, CLOSE_RETRY_SECONDS):
+    if claim and not cache.add(close_claim_key(t), 1, CLOSE_CLAIM_SECONDS):
         return None
     ids = list(
         Game.objects.filter(entry__tournament_id=tournament_id)
@@ -91,19 +112,24 @@ def games_close(*, game_ids: Sequence[int]) -> list[GameAudit]:
 
 
 def tournament_close_finish(*, tournament_id: int) -> Tournament:
-    """The last step of a close, once every game is finished and audited: reveal the
-    secret (``closed_at``) and write the standings once. A game some batch left unfinished
-    (it failed) is finished and audited here first. Idempotent."""
+    """The last step of a close, once every game is finished and audited: write the
+    standings once, then reveal the secret and announce the close (``closed_at``), so
+    that no page shows the tournament closed with figures from before the close (until
+    then it is still closing). A game some batch left unfinished (it failed) is finished
+    and audited here first. Idempotent: a closed tournament is left as it is."""
+    t = Tournament.objects.get(pk=tournament_id)
+    if t.closed_at is not None:
+        return t
     left = Game.objects.filter(
         entry__tournament_id=tournament_id, status=Game.Status.PLAYING
     ).values_list("pk", flat=True)
     games_close(game_ids=list(left))
+    standings_rebuild(tournament=t)
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if t.closed_at is None:
             t.closed_at = timezone.now()
             t.save(update_fields=["closed_at", "updated_at"])
-    standings_rebuild(tournament=t)
     return t
 
 
@@ -125,6 +151,8 @@ def tournament_close_if_due(*, tournament: Tournament) -> bool:
     closed yet (a page view of it notices first). At most once a minute per tournament."""
     if tournament.closed_at is not None or tournament.closes_at > timezone.now():
         return False
+    if close_running(tournament):
+        return False
     if not cache.add(f"closing:{tournament.pk}:{tournament.commitment[:16]}", 1, 60):
         return False
     jobs.task_on_commit("tournament_close", tournament.pk)
@@ -132,10 +160,10 @@ def tournament_close_if_due(*, tournament: Tournament) -> bool:
 
 
 def tournaments_due(*, now: datetime | None = None) -> list[int]:
-    """Ids of the tournaments whose closing time has passed and that are not closed yet."""
+    """Ids of the tournaments whose closing time has passed, that are not closed yet and
+    whose close is not running (one close of a tournament at a time)."""
     now = now or timezone.now()
-    return list(
-        Tournament.objects.filter(closed_at__isnull=True, closes_at__lte=now)
-        .order_by("closes_at")
-        .values_list("pk", flat=True)
+    due = Tournament.objects.filter(closed_at__isnull=True, closes_at__lte=now).order_by(
+        "closes_at"
     )
+    return [t.pk for t in due.only("pk", "commitment") if not close_running(t)]
