@@ -32,6 +32,7 @@ from tournaments.forms import SeriesForm
 from tournaments.models import Game, Series, Tournament
 from tournaments.numbers import result_csv
 from tournaments.permissions import AuthenticatedHttpRequest, is_bot, is_organizer
+from tournaments.presentation.cells import safe_cell
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
 from tournaments.views_organizer import keep_fields
@@ -42,13 +43,14 @@ BOM = "\ufeff"
 def csv_response(
     request: HttpRequest, *, filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> HttpResponse:
-    """A CSV download: UTF-8 with BOM; ``?sep=semicolon`` for ``;``."""
+    """A CSV download: UTF-8 with BOM; ``?sep=semicolon`` for ``;``. Every cell, the
+    header's too, through ``safe_cell`` (no text a spreadsheet runs as a formula)."""
     delimiter = ";" if request.GET.get("sep") in ("semicolon", ";") else ","
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([safe_cell(cell) for cell in header])
+    writer.writerows([safe_cell(cell) for cell in row] for row in rows)
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

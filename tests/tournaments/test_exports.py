@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import zipfile
 from typing import Any
 
@@ -81,3 +82,41 @@ def test_the_records_zip_after_the_close_verifies(organizer: Any, user: Any) -> 
         data = json.loads(archive.read(f"game-{game.pk}.json"))
     verification = record.verify(record.read_record(data))
     assert verification.ok
+
+
+# --- No formulas in a spreadsheet (OWASP, "CSV Injection") ------------------------------
+
+#: What a spreadsheet takes for the start of a formula.
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+HOSTILE = ["+1+1", "@A1", '=HYPERLINK("http://evil.example","x")', "-2+3"]
+
+
+def formula_cells(rows: list[list[str]]) -> list[str]:
+    """The cells a spreadsheet would run as a formula: text that starts like one (a
+    number such as "-20.0" is a number)."""
+    return [
+        cell
+        for row in rows
+        for cell in row
+        if cell.startswith(FORMULA) and not re.fullmatch(r"-?\d+(\.\d+)?", cell)
+    ]
+
+
+def test_the_standings_csv_writes_no_formula_in_either_separator(
+    organizer: Any, client: Any
+) -> None:
+    t = factories.make_tournament(created_by=organizer, rounds=1)
+    Tournament.objects.filter(pk=t.pk).update(name=HOSTILE[2])
+    for name in HOSTILE:
+        entry_services.entry_join(tournament_id=t.pk, user=factories.make_user(name))
+    closing_services.tournament_close(tournament_id=t.pk)
+    url = reverse("tournament_standings_csv", args=[t.pk])
+    for query, sep in (("", ","), ("?sep=semicolon", ";")):
+        rows = _rows(client.get(url + query), sep)
+        assert formula_cells(rows) == []
+        # each name is there as the text it is, after the quote that keeps it text
+        assert sorted(row[1] for row in rows[1:]) == sorted("'" + n for n in HOSTILE)
+        # the results, negative ones too, stay numbers
+        assert any(row[3].startswith("-") for row in rows[1:]) or all(
+            row[3] == "" for row in rows[1:]
+        )

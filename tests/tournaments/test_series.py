@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -266,3 +269,28 @@ def test_beat_runs_the_series_task_every_half_minute(settings: Any) -> None:
     entry = settings.CELERY_BEAT_SCHEDULE["create-due-series-editions"]
     assert entry["task"] in app.tasks
     assert entry["schedule"] <= 60
+
+
+def test_the_season_csv_writes_no_formula_in_either_separator(season: Series, client: Any) -> None:
+    """A series, its editions and a player named like formulas (a club secretary opens
+    the file in a spreadsheet): every such cell is text, in both separators."""
+    evil = '=HYPERLINK("http://evil.example","x")'
+    Series.objects.filter(pk=season.pk).update(name=evil)
+    Tournament.objects.filter(series=season).update(name=evil)
+    anna = Entry.objects.filter(user__username="anna").first().user
+    anna.username = "@A1"
+    anna.save()
+    result_services.user_results_rename(user=anna)
+    url = reverse("series_season_csv", args=[season.pk])
+    for query, sep in (("", ","), ("?sep=semicolon", ";")):
+        raw = client.get(url + query).content.decode("utf-8")[1:]
+        rows = list(csv.reader(io.StringIO(raw), delimiter=sep))
+        cells = [c for row in rows for c in row]
+        assert not [
+            c
+            for c in cells
+            if c.startswith(("=", "+", "-", "@", "\t", "\r"))
+            and not re.fullmatch(r"-?\d+(\.\d+)?", c)
+        ]
+        assert rows[0][-3:] == ["'" + evil] * 3 and "'@A1" in cells
+        assert any(c.startswith("-") for c in cells)  # negative season totals stay numbers
