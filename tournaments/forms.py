@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.fields import FieldSpec
 from tournaments import json_input
 from tournaments.errors import InvalidSettings
-from tournaments.models import MAX_ENTRANTS, MAX_ROUNDS, Tournament
+from tournaments.models import MAX_BEST_K, MAX_ENTRANTS, MAX_ROUNDS, Tournament
 from tournaments.services.checks import check_moment
 from tournaments.variant_form import (
     HIDDEN_VARIANT_KEYS,
@@ -381,6 +381,7 @@ class SeriesForm(TournamentForm):
     best_k = forms.IntegerField(
         label=_("Editions counted in the season (best k)"),
         min_value=1,
+        max_value=MAX_BEST_K,
         help_text=_(
             "A player's season result is the sum of their best results in this many editions."
         ),

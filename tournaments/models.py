@@ -34,6 +34,9 @@ GAME_CHOICES = [(g, g.capitalize()) for g in GAMES]
 MAX_ROUNDS = 32
 #: The most entrants a tournament may take (the form, the service and the database agree).
 MAX_ENTRANTS = 10_000
+#: The most editions a series's season counts (``Series.best_k``): far more than a season
+#: holds, well inside its column.
+MAX_BEST_K = 1000
 #: Opening and closing times lie in [DATES_FROM, DATES_UNTIL] (UTC): a sane range that
 #: every database and every time zone can hold (year 1 in Europe/Amsterdam is a date
 #: before the year 1 in UTC, which PostgreSQL stores but Python cannot read back).
@@ -504,7 +507,9 @@ class Series(ContestSettings):
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"), null=True, blank=True)
     best_k = models.PositiveSmallIntegerField(
-        _("editions counted in the season"), default=10, validators=[MinValueValidator(1)]
+        _("editions counted in the season"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_BEST_K)],
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="series_created"
@@ -516,7 +521,9 @@ class Series(ContestSettings):
         verbose_name_plural = "series"
         constraints = [
             models.CheckConstraint(condition=Q(window_minutes__gte=1), name="series_window"),
-            models.CheckConstraint(condition=Q(best_k__gte=1), name="series_best_k"),
+            models.CheckConstraint(
+                condition=Q(best_k__gte=1) & Q(best_k__lte=MAX_BEST_K), name="series_best_k"
+            ),
         ]
 
     def __str__(self) -> str:

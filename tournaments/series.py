@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import jobs
 from tournaments.errors import InvalidSettings, NotABot, ServiceError
 from tournaments.games import module_of
-from tournaments.models import Account, Series, Tournament
+from tournaments.models import MAX_BEST_K, Account, Series, Tournament
 from tournaments.selectors import standings as standing_selectors
 from tournaments.services import checks as check_services
 from tournaments.services import tournaments as tournament_services
@@ -128,8 +128,10 @@ def series_create(
         raise InvalidSettings.of(_("A weekly series needs at least one weekday."))
     if window_minutes < 1 or timedelta(minutes=window_minutes) > MAX_WINDOW:
         raise InvalidSettings.of(_("An edition is open between 1 minute and 7 days."))
-    if best_k < 1:
-        raise InvalidSettings.of(_("The season counts at least one edition."))
+    if not 1 <= best_k <= MAX_BEST_K:
+        raise InvalidSettings.of(
+            _("The season counts between 1 and %(max)s editions."), max=MAX_BEST_K
+        )
     if ends_on is not None and ends_on < starts_on:
         raise InvalidSettings.of(_("The last day must not be before the first day."))
     check_services.check_moment(local_start(starts_on, time_of_day))

@@ -10,6 +10,7 @@ from typing import Any
 
 import factories
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -18,7 +19,8 @@ from engine import dealing
 from tournaments import series as series_services
 from tournaments import tasks
 from tournaments.errors import InvalidSettings
-from tournaments.models import Entry, Series, Tournament
+from tournaments.forms import SeriesForm
+from tournaments.models import MAX_BEST_K, Entry, Series, Tournament
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
@@ -294,3 +296,20 @@ def test_the_season_csv_writes_no_formula_in_either_separator(season: Series, cl
         ]
         assert rows[0][-3:] == ["'" + evil] * 3 and "'@A1" in cells
         assert any(c.startswith("-") for c in cells)  # negative season totals stay numbers
+
+
+@pytest.mark.parametrize("best_k", [0, MAX_BEST_K + 1, 32768, 2**31])
+def test_best_k_is_bounded_in_the_form_the_service_and_the_database(
+    organizer: Any, best_k: int
+) -> None:
+    """The season's best k (a small-integer column): out of range it is the form's error,
+    the service's refusal and the database's, never a database error from a request."""
+    assert "best_k" in SeriesForm.base_fields
+    with pytest.raises(ValidationError):
+        SeriesForm.base_fields["best_k"].clean(str(best_k))
+    with pytest.raises(InvalidSettings):
+        _series(organizer, best_k=best_k)
+    series = _series(organizer, best_k=MAX_BEST_K)
+    if best_k < 32768:
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Series.objects.filter(pk=series.pk).update(best_k=best_k)
