@@ -297,3 +297,38 @@ def test_the_description_and_its_docs_page_are_served(client: Any) -> None:
     page = client.get(reverse("api_docs")).content.decode()
     assert "js/api-docs.js" in page
     assert "cdn" not in page.lower()
+
+
+def test_the_answers_of_a_failing_part_are_described() -> None:
+    """Every operation lists what the site answers when a part fails or a request is
+    hostile (docs/api.md): 500 server_error; 503 unavailable where it reads the database;
+    400 malformed_request for a control character; 429 for too many bad bearer tokens."""
+    for path, item in SPEC["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            responses = operation["responses"]
+            assert "500" in responses, (method, path)
+            if path in ("/api/ping/", "/api/openapi.json"):
+                continue
+            assert "503" in responses and "400" in responses, (method, path)
+            assert "malformed_request" in responses["400"]["description"], (method, path)
+            if any("bearer" in s for s in operation.get("security", [])):
+                assert "429" in responses, (method, path)
+
+
+def test_a_control_character_and_a_bad_token_flood_match(
+    tournament: Tournament, settings: Any
+) -> None:
+    settings.TOKEN_FAIL_RATE_LIMIT = "2/m"
+    path = "/api/tournaments/{tournament_id}/standings/"
+    standings = reverse("api_tournament_standings", args=[tournament.pk])
+    nul = Client().get(standings + "?q=%00")
+    assert nul.status_code == 400 and nul.json()["error"]["code"] == "malformed_request"
+    check(nul, path, "get")
+    bad = Client(headers={"Authorization": "Bearer not-a-token"})
+    games = reverse("api_tournament_join", args=[tournament.pk])
+    answers = [bad.post(games) for _ in range(4)]
+    assert {a.status_code for a in answers} == {401, 429}
+    for answer in answers:
+        check(answer, "/api/tournaments/{tournament_id}/join/", "post")
