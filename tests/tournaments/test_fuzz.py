@@ -9,6 +9,10 @@ move is accepted (``play_on``: the games go on between the fuzzed requests), and
 afterwards every game still replays from its secret and move log to its stored state and
 scores.
 
+Every form and every query parameter the site reads is among them (``QUERY_NAMES``,
+the series and account forms), with NUL and other control bytes, numbers beyond any
+column and junk in the default tier.
+
 Default tier: ``DEFAULT_REQUESTS`` requests; ``-m slow``: ``SLOW_REQUESTS``."""
 
 from __future__ import annotations
@@ -169,7 +173,10 @@ def form_values() -> st.SearchStrategy[str]:
         st.text(max_size=40),
         st.integers().map(str),
         st.sampled_from(
-            [str(2**31), str(2**63), "9" * 5000, "-" + "9" * 40, "1e400", "NaN", "on", "\x00"]
+            [
+                *(str(2**31), str(2**63), "9" * 5000, "-" + "9" * 40, "1e400", "NaN", "on"),
+                *("\x00", "32768", "-32769", "a\x00b", "\x01", "\x1b[0m", "x\x7f", "\t\r\n"),
+            ]
         ),
         moments(),
         json_values().map(lambda v: json.dumps(v)),
@@ -387,6 +394,79 @@ def page_request(draw: Draw, world: World) -> Request:
     return Request(_method(draw, "GET"), path, query=query)
 
 
+#: Every query parameter a page or an API address reads (views, api, api_clubs), with the
+#: addresses that read it; the fuzz sends any of them to any address.
+QUERY_NAMES = ("q", "page", "page_size", "round", "with", "cards", "sep", "status", "preset")
+
+
+def query_request(draw: Draw, world: World) -> Request:
+    """A GET of any page or API address with query parameters the site reads (and a
+    per-deal page, ``deal<r>``), each any form value: NUL and other control bytes, huge
+    and negative numbers, junk."""
+    tournament = resolve_id(draw(ID_SPECS), world.tournament_ids())
+    game = resolve_id(draw(ID_SPECS), world.game_ids())
+    series = draw(st.sampled_from(["1", "2", str(HUGE)]))
+    path = draw(
+        st.sampled_from(
+            [
+                f"/tournaments/{tournament}/",
+                f"/tournaments/{tournament}/leaderboard/",
+                f"/tournaments/{tournament}/standings.csv",
+                f"/tournaments/{tournament}/entries/",
+                f"/tournaments/{world.closed}/",
+                f"/games/{game}/replay/",
+                f"/games/{game}/review/",
+                f"/games/{game}/split/",
+                f"/games/{game}/sheet/",
+                f"/games/{game}/record.json",
+                f"/series/{series}/",
+                f"/series/{series}/season.csv",
+                "/series/",
+                "/account/",
+                "/practice/",
+                "/my-games/",
+                "/api/tournaments/",
+                f"/api/tournaments/{tournament}/",
+                f"/api/tournaments/{tournament}/standings/",
+                f"/api/games/{game}/",
+                f"/api/games/{game}/hint/",
+                f"/api/games/{game}/meld-readings/",
+                f"/api/series/{series}/season/",
+            ]
+        )
+    )
+    names = draw(st.lists(st.sampled_from([*QUERY_NAMES, "deal0", "deal1"]), max_size=4))
+    query = {name: draw(form_values()) for name in names}
+    return Request(draw(st.sampled_from(["GET"] * 9 + ["HEAD"])), path, query=query)
+
+
+def series_form_request(draw: Draw, world: World) -> Request:
+    """The organizer's series form with any value in any field (its own ones too: the
+    schedule, the window, the days, best k)."""
+    data = factories.tournament_form_data("jokeren:jokeren7")
+    for key in ("opens_at", "closes_at"):
+        data.pop(key)
+    data.update(
+        kind="daily",
+        weekdays="0",
+        time_of_day="20:00",
+        window_minutes="120",
+        starts_on=timezone.localdate().isoformat(),
+        best_k="10",
+    )
+    keys = [*sorted(data), "ends_on", "load_preset"]
+    for key in draw(st.lists(st.sampled_from(keys), max_size=4, unique=True)):
+        data[key] = draw(form_values())
+    return Request(_method(draw, "POST"), "/series/new/", data)
+
+
+def account_page_request(draw: Draw, world: World) -> Request:
+    """The account page's forms: a token by any name, revoking any token, marking a bot."""
+    action = draw(st.sampled_from(["create_token", "revoke_token", "mark_bot"]) | form_values())
+    data = {"action": action, "name": draw(form_values()), "token": draw(form_values())}
+    return Request(_method(draw, "POST"), "/account/", data)
+
+
 def account_request(draw: Draw, world: World) -> Request:
     kind = draw(st.sampled_from(["signup", "login"]))
     password = draw(st.sampled_from([factories.PASSWORD, "kort"]) | st.text(max_size=30))
@@ -406,6 +486,9 @@ BUILDERS: list[tuple[Callable[[Draw, World], Request], tuple[str, ...]]] = (
     + [(tournament_form_request, ("organizer",) * 6 + ("player", "anonymous"))] * 4
     + [(other_form_request, ("player",) * 3 + ("organizer", "organizer", "anonymous"))] * 2
     + [(page_request, ROLES)] * 3
+    + [(query_request, ROLES)] * 3
+    + [(series_form_request, ("organizer",) * 3 + ("player", "anonymous"))]
+    + [(account_page_request, ("player", "organizer", "anonymous"))]
     + [(account_request, ("anonymous",))]
 )
 
