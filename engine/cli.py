@@ -31,6 +31,8 @@ from typing import Any, NoReturn
 
 from engine import record
 from engine.cards import SUITS, CardCodeError, klaverjas_id
+from engine.jokeren.melds import meld_verdict
+from engine.klaverjas.roem import trick_roem
 from engine.match import play_match, play_round
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module, game_of_preset
@@ -136,8 +138,6 @@ def cmd_deal(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_meld(codes: Sequence[str]) -> tuple[str, int]:
-    from engine.jokeren.melds import meld_verdict
-
     ok, _nl, en = meld_verdict(codes)
     return ("valid", 0) if ok else (f"invalid: {en}", 1)
 
@@ -154,8 +154,6 @@ def cmd_simulate(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_roem(cards: Sequence[str], trump: str) -> int:
-    from engine.klaverjas.roem import trick_roem
-
     if trump.lower() not in tuple(SUITS):
         raise UsageError(f"--trump must be one of c, d, h, s, not {trump!r}")
     try:
