@@ -6,7 +6,6 @@ answer as usual; once Redis is back the cache is used again."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import factories
@@ -21,14 +20,6 @@ from jokeren.cache import RedisCache
 from tournaments import games, tokens
 from tournaments.models import Tournament
 from tournaments.services import entries as entry_services
-
-
-@pytest.fixture
-def own_redis() -> Iterator[OwnRedis]:
-    server = OwnRedis()
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

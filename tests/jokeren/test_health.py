@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +22,6 @@ pytestmark = pytest.mark.django_db
 
 PARTS = {"database", "cache", "broker", "workers"}
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def own_redis() -> Iterator[OwnRedis]:
-    server = OwnRedis()
-    server.start()
-    yield server
-    server.stop()
 
 
 def _health(**extra: Any) -> tuple[int, dict[str, Any]]:

@@ -119,14 +119,6 @@ class Site:
 
 
 @pytest.fixture
-def own_redis() -> Iterator[OwnRedis]:
-    server = OwnRedis()
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def site(own_redis: OwnRedis, tmp_path: Path) -> Iterator[Site]:
     served = Site(own_redis.url(0), tmp_path / "gunicorn.log")
     yield served
