@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import redis
 
@@ -60,3 +63,34 @@ class OwnRedis:
             self.proc.kill()
         self.proc.wait(timeout=20)
         self.proc = None
+
+
+#: The project's folder (the working directory of a process of the site's own).
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_site_script(
+    script: str, *, database: Path, redis_url: str
+) -> subprocess.CompletedProcess[str]:
+    """``script`` in a Python process of its own with the test settings on the SQLite
+    ``database`` and ``redis_url`` as cache and broker, tasks queued (not run inline);
+    fails the test when the process fails. (Celery's pools are made once per process:
+    a test that points the site at another broker does it in a process of its own.)"""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": f"sqlite:///{database}",
+        "REDIS_URL": redis_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "PYTHONPATH": str(ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done

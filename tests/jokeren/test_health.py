@@ -6,9 +6,6 @@ somewhere that does not answer, then back)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -16,12 +13,11 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test import Client
-from own_redis import OwnRedis, free_port
+from own_redis import OwnRedis, free_port, run_site_script
 
 pytestmark = pytest.mark.django_db
 
 PARTS = {"database", "cache", "broker", "workers"}
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _health(**extra: Any) -> tuple[int, dict[str, Any]]:
@@ -89,23 +85,7 @@ print(response.content.decode())
 
 def _health_elsewhere(redis_url: str) -> tuple[int, dict[str, Any], str]:
     with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tests.settings",
-            "DATABASE_URL": f"sqlite:///{Path(tmp) / 'db.sqlite3'}",
-            "REDIS_URL": redis_url,
-            "CELERY_TASK_ALWAYS_EAGER": "false",
-            "PYTHONPATH": str(ROOT),
-        }
-        done = subprocess.run(
-            [sys.executable, "-c", SCRIPT],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    assert done.returncode == 0, done.stderr[-3000:]
+        done = run_site_script(SCRIPT, database=Path(tmp) / "db.sqlite3", redis_url=redis_url)
     status, text = done.stdout.strip().split("\n", 1)
     return int(status), json.loads(text), text
 

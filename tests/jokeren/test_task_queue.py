@@ -6,17 +6,12 @@ with a broker URL where nothing listens, and then with a Redis of the test's own
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import redis
-from own_redis import OwnRedis, free_port
-
-ROOT = Path(__file__).resolve().parents[2]
+from own_redis import OwnRedis, free_port, run_site_script
 
 SCRIPT = """
 import json, logging, time
@@ -40,23 +35,7 @@ print(json.dumps({"failures": jobs.queue_failures(), "rows": rows,
 
 
 def _run(broker: str, db: Path) -> tuple[dict[str, float], str]:
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"sqlite:///{db}",
-        "REDIS_URL": broker,
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-        "PYTHONPATH": str(ROOT),
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_site_script(SCRIPT, database=db, redis_url=broker)
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
 
