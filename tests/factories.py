@@ -129,6 +129,13 @@ def secret_where(label: str, fits: Callable[[bytes], bool], tries: int = 20_000)
     raise AssertionError(f"no secret of {tries} fits ({label})")
 
 
+def fixed_secrets(monkeypatch: Any, label: str) -> None:
+    """New games dealt from the secrets ``SHA-256(label:0)``, ``SHA-256(label:1)``, ... in
+    turn, not at random (``dealing.new_secret`` patched): every run plays the same deals."""
+    secrets = (hashlib.sha256(f"{label}:{i}".encode()).digest() for i in itertools.count())
+    monkeypatch.setattr(dealing, "new_secret", lambda: next(secrets))
+
+
 def set_rounds(game: Any, round_scores: list[list[int]]) -> None:
     """Give ``game`` these finished rounds (seat scores per round) and the totals they add
     up to, as if played: a field with the results a test needs. Refresh the standings

@@ -4,8 +4,6 @@ practice game a tip (the strong bot's choice) and undo of your last action."""
 
 from __future__ import annotations
 
-import hashlib
-import itertools
 from typing import Any
 from urllib.parse import urljoin
 
@@ -13,7 +11,6 @@ import factories
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from engine import dealing
 from engine.cards import card_code, card_rank, hand_value
 from engine.match import bot_move
 from tests.e2e.conftest import TABLE_DELAY_MS
@@ -33,8 +30,7 @@ PLAYER = "oefenaar"
 def _fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """Practice games dealt from SHA-256("table-practice:0"), ... in turn: the same deals
     at every run."""
-    secrets = (hashlib.sha256(f"table-practice:{i}".encode()).digest() for i in itertools.count())
-    monkeypatch.setattr(dealing, "new_secret", lambda: next(secrets))
+    factories.fixed_secrets(monkeypatch, "table-practice")
 
 
 def _south(obs: dict[str, Any], *, take_open: bool = False) -> dict[str, Any]:

@@ -7,15 +7,14 @@ plays from lists the other legal actions of the player to move."""
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from typing import Any
 
+import factories
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from engine import dealing
 from engine.cards import CARD_RANK, CARD_SUIT
 from engine.jokeren import LayMelds, check_meld
 from tournaments.models import Game
@@ -34,8 +33,7 @@ def player(client: Client, user: Any) -> Client:
 def _fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """Practice games dealt from SHA-256("meld-readings:0"), ... in turn: the same deals on
     every run."""
-    secrets = (hashlib.sha256(f"meld-readings:{i}".encode()).digest() for i in itertools.count())
-    monkeypatch.setattr(dealing, "new_secret", lambda: next(secrets))
+    factories.fixed_secrets(monkeypatch, "meld-readings")
 
 
 def _fits(a: int, b: int) -> bool:

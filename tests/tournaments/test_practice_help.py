@@ -4,8 +4,6 @@ a tournament's game."""
 
 from __future__ import annotations
 
-import hashlib
-import itertools
 import json
 from typing import Any
 
@@ -14,7 +12,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from engine import dealing
 from engine.match import bot_move
 from tournaments import analysis
 from tournaments.errors import PracticeOnly
@@ -39,8 +36,7 @@ def player(client: Client, user: Any) -> Client:
 def _fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """Practice games dealt from the secrets SHA-256("practice-help:0"), ... in turn (not
     at random): every run plays the same deals."""
-    secrets = (hashlib.sha256(f"practice-help:{i}".encode()).digest() for i in itertools.count())
-    monkeypatch.setattr(dealing, "new_secret", lambda: next(secrets))
+    factories.fixed_secrets(monkeypatch, "practice-help")
 
 
 def _practice(user: Any, preset: str = "jokeren7") -> Game:
