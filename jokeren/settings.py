@@ -268,6 +268,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.tournaments_close_due",
         "schedule": env.float("CLOSE_DUE_EVERY_SECONDS", default=60.0),
     },
+    # par whose task was lost (the broker out of reach when it was queued)
+    "catch-up-par": {
+        "task": "tournaments.tasks.tournaments_par_catch_up",
+        "schedule": env.float("PAR_CATCH_UP_EVERY_SECONDS", default=600.0),
+    },
     "create-due-series-editions": {
         "task": "tournaments.tasks.series_editions_create_due",
         "schedule": env.float("SERIES_DUE_EVERY_SECONDS", default=30.0),

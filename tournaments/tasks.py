@@ -98,6 +98,17 @@ def tournament_par_compute(tournament_id: int) -> int:
 
 
 @shared_task
+def tournaments_par_catch_up() -> list[int]:
+    """Periodic (Celery beat): queue par again for every tournament whose par is not
+    complete (``par.tournaments_par_missing``: its task was lost with the broker out of
+    reach or a worker killed), one task each."""
+    missing = par.tournaments_par_missing()
+    for tournament_id in missing:
+        tournament_par_compute.delay(tournament_id)
+    return missing
+
+
+@shared_task
 def series_editions_create_due() -> list[int]:
     """Periodic (Celery beat, every minute): create the editions of every series whose
     opening time has come (idempotent: an edition exists at most once)."""
