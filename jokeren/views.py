@@ -8,8 +8,8 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
@@ -22,6 +22,7 @@ from django.views import i18n
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from common.forms import RefusesControlCharacters, checks_control_characters, form_status
 from jokeren import throttle
 from tournaments import api
 from tournaments.api import api_view
@@ -29,7 +30,29 @@ from tournaments.models import Tournament
 from tournaments.selectors import standings as standing_selectors
 
 #: Django's log-in page and the admin's, each behind the log-in throttle.
-login_view = throttle.throttle_login(auth_views.LoginView.as_view())
+
+
+class SignupForm(RefusesControlCharacters, UserCreationForm):  # type: ignore[type-arg]
+    """Django's sign-up form; a control character in a field is that field's error."""
+
+
+class LoginForm(RefusesControlCharacters, AuthenticationForm):
+    """Django's log-in form; a control character in a field is that field's error."""
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page with ``LoginForm``: a field refused for a control character
+    answers 400 (``common.forms.form_status``)."""
+
+    form_class = LoginForm
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        response.status_code = form_status(form)
+        return response
+
+
+login_view = checks_control_characters(throttle.throttle_login(LoginView.as_view()))
 admin_login_view = throttle.throttle_login(admin.site.login)
 
 
@@ -87,6 +110,7 @@ def _safe_next(request: HttpRequest) -> str:
     return ""
 
 
+@checks_control_characters
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account, log in, confirm it and go back to where the visitor came from
     (``next``, a page of this site only), else home."""
@@ -99,7 +123,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             wait=wait,
             message=_("Too many sign-ups from your address in a short time."),
         )
-    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
@@ -109,7 +133,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             % {"name": user.get_username()},
         )
         return redirect(target or "home")
-    return render(request, "registration/signup.html", {"form": form, "next": target})
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": target},
+        status=form_status(form),
+    )
 
 
 #: How long a browser keeps the scripts' translation catalogue without asking again.

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import RefusesControlCharacters
 from engine.fields import FieldSpec
 from tournaments import json_input
 from tournaments.errors import InvalidSettings
@@ -72,7 +73,7 @@ class DateTimeLocalInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(RefusesControlCharacters, forms.Form):
     """Create or edit a tournament. The variant's settings are fields ``v_<key>``, generated
     from the chosen preset's ``to_json()`` (or the tournament's stored variant)."""
 
@@ -273,8 +274,7 @@ class TournamentForm(forms.Form):
         return [self[name] for name in self.fields if not name.startswith(VARIANT_PREFIX)]
 
     def clean(self) -> dict[str, Any]:
-        # Form.clean returns cleaned_data (its stub says "or None" for subclasses).
-        data = cast(dict[str, Any], super().clean())
+        data = super().clean()
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
@@ -316,7 +316,7 @@ class TournamentForm(forms.Form):
         }
 
 
-class PracticeForm(forms.Form):
+class PracticeForm(RefusesControlCharacters, forms.Form):
     preset = forms.ChoiceField(label=_("Game and variant"))
     bot_level = forms.ChoiceField(label=_("Bot level"))
 
@@ -398,7 +398,8 @@ class SeriesForm(TournamentForm):
         self.initial.setdefault("best_k", 10)
 
     def clean(self) -> dict[str, Any]:
-        data = cast(dict[str, Any], forms.Form.clean(self))
+        # not TournamentForm's checks of a window (a series has none)
+        data = RefusesControlCharacters.clean(self)
         if data.get("kind") == "weekly" and not data.get("weekdays"):
             self.add_error("weekdays", _("A weekly series needs at least one weekday."))
         self.ignore_what_does_not_apply(data)

@@ -15,6 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
+from common.forms import checks_control_characters, form_status
 from tournaments import analysis, permissions
 from tournaments.api import game_payload
 from tournaments.errors import ServiceError
@@ -463,6 +464,7 @@ def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@checks_control_characters
 @login_required
 def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
@@ -489,6 +491,7 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
         request,
         "tournaments/practice.html",
         {"form": form, "games": games, "replayable": replayable},
+        status=form_status(form),
     )
 
 

@@ -25,6 +25,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.forms import checks_control_characters, form_status
 from tournaments import permissions, tokens
 from tournaments import series as series_services
 from tournaments.errors import ServiceError
@@ -175,6 +176,7 @@ def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@checks_control_characters
 @login_required
 def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not permissions.may_create_series(request.user):
@@ -195,7 +197,7 @@ def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 return redirect(series)
     else:
         form = SeriesForm()
-    return render(request, "tournaments/series_form.html", {"form": form})
+    return render(request, "tournaments/series_form.html", {"form": form}, status=form_status(form))
 
 
 @login_required
