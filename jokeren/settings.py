@@ -82,6 +82,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # GET /health/ for a load balancer: before the host check and the HTTPS redirect
     "jokeren.health.HealthMiddleware",
+    # a request whose database connection broke outside its view (the session's, the
+    # user's or the token's read): run once more on a new connection if safe
+    "jokeren.resilience.RequestRetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
