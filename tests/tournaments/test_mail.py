@@ -24,7 +24,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import mail_links, tasks
+from tournaments import jobs, mail_links, tasks
 from tournaments import series as series_services
 from tournaments.models import Account, MailKind, MailSent, Tournament
 from tournaments.selectors import standings as standing_selectors
@@ -410,3 +410,32 @@ def test_a_new_account_gets_the_language_the_visitor_chose(client: Client) -> No
         {"username": "nieuw", "password1": password, "password2": password},
     )
     assert Account.objects.get(user__username="nieuw").language == "en"
+
+
+# --- Any kind through the one general call (the club invite) ------------------------------------
+
+
+def test_a_club_invite_goes_out_through_the_general_task_once_and_only_while_on(
+    smtp: Inbox, django_capture_on_commit_callbacks: Any
+) -> None:
+    """What the clubs' invite does: one template (templates/mail/invites.txt) and one call,
+    ``jobs.task_on_commit("mail_send", "invites", user_id, invite_id, context)``."""
+    anna = player("anna", language="nl")
+    bill = player("bill", language="en", mail_invites=False)
+    context = {"club": "De Troefkaart", "invited_by": "cor", "url": "https://x.example/j/ab12/"}
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.task_on_commit("mail_send", "invites", anna.pk, 7, context)
+        jobs.task_on_commit("mail_send", "invites", anna.pk, 7, context)  # the same invite
+        jobs.task_on_commit("mail_send", "invites", bill.pk, 7, context)
+    (message,) = smtp.messages()
+    assert message["To"] == "anna@example.org"
+    assert message["Subject"] == "Een uitnodiging voor de club De Troefkaart"
+    body = text_of(message)
+    assert "cor nodigt je uit om lid te worden van de club De Troefkaart." in body
+    assert "Neem de uitnodiging hier aan: https://x.example/j/ab12/" in body
+    assert "mail over uitnodigingen van clubs aan staat" in body
+    # its link turns off the invites only
+    assert Client().post(off_path(message)).status_code == 200
+    account = Account.objects.get(user=anna)
+    assert (account.mail_invites, account.mail_results, account.mail_series) == (False, True, True)
+    assert tasks.mail_send.delay("invites", anna.pk, 8, context).get() is False
