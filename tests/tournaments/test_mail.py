@@ -19,6 +19,7 @@ import factories
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
+from celery.exceptions import Retry
 from django.core import signing
 from django.test import Client
 from django.urls import reverse
@@ -439,3 +440,23 @@ def test_a_club_invite_goes_out_through_the_general_task_once_and_only_while_on(
     account = Account.objects.get(user=anna)
     assert (account.mail_invites, account.mail_results, account.mail_series) == (False, True, True)
     assert tasks.mail_send.delay("invites", anna.pk, 8, context).get() is False
+
+
+def test_a_mail_the_smtp_server_refused_is_not_marked_sent_and_goes_out_on_the_retry(
+    smtp: Inbox, settings: Any, mailoutbox: list[Any]
+) -> None:
+    anna = player("anna")
+    t = played_tournament([anna])
+    closing_services.tournament_close(tournament_id=t.pk)
+    reachable = settings.EMAIL_PORT
+    settings.EMAIL_PORT = free_port()  # nothing listens there
+    with pytest.raises(Retry) as refused:  # the worker runs it again later
+        tasks.tournament_results_mail_batch.apply(args=(t.pk, [anna.pk]), throw=True)
+    assert isinstance(refused.value.exc, ConnectionRefusedError)
+    assert not MailSent.objects.exists()
+    assert smtp.envelopes == []
+    settings.EMAIL_PORT = reachable
+    assert tasks.tournament_results_mail.delay(t.pk).get() == 1
+    (message,) = smtp.messages("anna@example.org")
+    assert message["Subject"] == "De uitslag van Najaarstoernooi is definitief"
+    assert MailSent.objects.filter(user=anna, kind="results", object_id=t.pk).count() == 1
