@@ -121,16 +121,14 @@ def series_editions_create_due() -> list[int]:
 # --- Mail (tournaments/services/mail.py) ----------------------------------------------------
 
 #: A mail task whose SMTP server failed (``smtplib.SMTPException`` is an ``OSError``) runs
-#: again later; what it sent before the failure is marked sent and is not sent again.
-MAIL_RETRY: dict[str, Any] = {
-    "autoretry_for": (OSError,),
-    "retry_backoff": 30,
-    "retry_backoff_max": 1800,
-    "max_retries": 8,
-}
+#: again later, up to ``MAIL_RETRIES`` times, waiting longer each time (from 30 s to half
+#: an hour); what it sent before the failure is marked sent and is not sent again.
+MAIL_RETRIES = 8
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
 def mail_send(kind: str, user_id: int, object_id: int, context: dict[str, Any]) -> bool:
     """One mail of ``kind`` about ``object_id`` to one user (at most once; ``context``:
     what its template says, as JSON)."""
@@ -146,7 +144,9 @@ def tournament_results_mail(tournament_id: int) -> int:
     return len(batches)
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
 def tournament_results_mail_batch(tournament_id: int, user_ids: list[int]) -> int:
     """The results mail of a closed tournament to a batch of its entrants."""
     return mail_services.tournament_results_mail(tournament_id=tournament_id, user_ids=user_ids)
@@ -162,7 +162,9 @@ def series_edition_mail(tournament_id: int) -> int:
     return len(batches)
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
 def series_edition_mail_batch(tournament_id: int, user_ids: list[int]) -> int:
     """The new-edition mail to a batch of the series' players."""
     return mail_services.series_edition_mail(tournament_id=tournament_id, user_ids=user_ids)

@@ -41,9 +41,12 @@ class Inbox:
 
     def __init__(self) -> None:
         self.envelopes: list[Envelope] = []
+        #: the client's address and port of each message: one per SMTP connection
+        self.peers: list[Any] = []
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         self.envelopes.append(envelope)
+        self.peers.append(session.peer)
         return "250 Message accepted for delivery"
 
     def messages(self, to: str | None = None) -> list[EmailMessage]:
@@ -142,6 +145,7 @@ def test_the_results_mail_reaches_each_player_in_their_language_and_its_link_tur
     ranks = {s.user_id: s.rank for s in standing_selectors.standings(tournament=t)}
     url = f"https://kaarten.example.org/tournaments/{t.pk}/"
 
+    assert len(set(smtp.peers)) == 1  # one batch: one SMTP connection
     (dutch,) = smtp.messages("anna@example.org")
     assert dutch["Subject"] == "De uitslag van Najaarstoernooi is definitief"
     assert dutch["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

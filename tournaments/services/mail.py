@@ -29,7 +29,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.db.models import QuerySet
 from django.template import Context, Engine
@@ -43,8 +44,9 @@ from tournaments.mail_links import mail_off_read, mail_off_token
 from tournaments.models import LANGUAGE_CHOICES, Account, Entry, MailKind, MailSent, Tournament
 from tournaments.selectors import standings as standing_selectors
 
-#: Users per task of a mail's fan-out.
-MAIL_BATCH = 200
+#: Users per task of a mail's fan-out: one SMTP connection each, well inside a task's
+#: time limit (``CELERY_TASK_SOFT_TIME_LIMIT``) also with a slow mail server.
+MAIL_BATCH = 100
 #: Languages a mail can be in (``Account.language``).
 LANGUAGES = frozenset(code for code, _name in LANGUAGE_CHOICES)
 
@@ -111,13 +113,18 @@ def mail_message(
 
 
 def mail_send(
-    *, kind: MailKind | str, user_id: int, object_id: int, context: Mapping[str, Any]
+    *,
+    kind: MailKind | str,
+    user_id: int,
+    object_id: int,
+    context: Mapping[str, Any],
+    connection: BaseEmailBackend | None = None,
 ) -> bool:
     """Send ``kind`` mail about ``object_id`` to the user ``user_id`` (see the module's
     text); ``True`` when it went out now. Nothing for a bot account, a user without an
     address or with that kind off, or when it went out before (a task run again): the
     ``MailSent`` row is written in the transaction that sends, so a failed send leaves
-    none and a retry sends it."""
+    none and a retry sends it. ``connection``: an open one of a batch (else its own)."""
     kind = MailKind(kind)
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None or not user.email:
@@ -132,6 +139,7 @@ def mail_send(
             return False
         with translation.override(language):
             message = mail_message(kind=kind, user=user, context=context)
+        message.connection = connection
         message.send()
     return True
 
@@ -185,20 +193,37 @@ def tournament_results_mail(*, tournament_id: int, user_ids: Sequence[int]) -> i
     field = Entry.objects.filter(tournament=t).count()
     url = site_url(t.get_absolute_url())
     sent = 0
-    for row in sorted(rows.values(), key=lambda r: r.user_id):
-        context = {
-            "tournament": t.name,
-            "rank": row.rank,
-            "entrants": field,
-            "result": row.result,
-            "total": row.total,
-            "bot_finished": row.bot_finished,
-            "url": url,
-        }
-        sent += mail_send(
-            kind=MailKind.RESULTS, user_id=row.user_id, object_id=t.pk, context=context
-        )
+    with get_connection() as connection:
+        for row in sorted(rows.values(), key=lambda r: r.user_id):
+            sent += results_mail_send(t, row, entrants=field, url=url, connection=connection)
     return sent
+
+
+def results_mail_send(
+    t: Tournament,
+    row: standing_selectors.Standing,
+    *,
+    entrants: int,
+    url: str,
+    connection: BaseEmailBackend,
+) -> bool:
+    """One entrant's results mail."""
+    context = {
+        "tournament": t.name,
+        "rank": row.rank,
+        "entrants": entrants,
+        "result": row.result,
+        "total": row.total,
+        "bot_finished": row.bot_finished,
+        "url": url,
+    }
+    return mail_send(
+        kind=MailKind.RESULTS,
+        user_id=row.user_id,
+        object_id=t.pk,
+        context=context,
+        connection=connection,
+    )
 
 
 # --- A new edition of a series ---------------------------------------------------------------
@@ -233,10 +258,17 @@ def series_edition_mail(*, tournament_id: int, user_ids: Sequence[int]) -> int:
         "closes_at": t.closes_at,
         "url": site_url(t.get_absolute_url()),
     }
-    return sum(
-        mail_send(kind=MailKind.SERIES, user_id=user_id, object_id=t.pk, context=context)
-        for user_id in sorted(user_ids)
-    )
+    with get_connection() as connection:
+        return sum(
+            mail_send(
+                kind=MailKind.SERIES,
+                user_id=user_id,
+                object_id=t.pk,
+                context=context,
+                connection=connection,
+            )
+            for user_id in sorted(user_ids)
+        )
 
 
 # --- The user's settings ---------------------------------------------------------------------
