@@ -341,6 +341,38 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 if env.bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# --- Mail (tournaments/services/mail.py; deploy/README.md) ------------------------------
+# The embedded default writes every mail to the console (the worker's log). Production:
+# EMAIL_URL (smtp+tls://user:password@host:587, smtp+ssl://...:465) or EMAIL_HOST with
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS / EMAIL_USE_SSL; either
+# makes SMTP the backend unless EMAIL_BACKEND says otherwise.
+_email = env.email_url_config(env.str("EMAIL_URL")) if env.str("EMAIL_URL", default="") else {}
+EMAIL_HOST = _email.get("EMAIL_HOST") or env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = _email.get("EMAIL_PORT") or env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or env.str(
+    "EMAIL_HOST_PASSWORD", default=""
+)
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS")) or env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL")) or env.bool("EMAIL_USE_SSL", default=False)
+#: Seconds an SMTP connection may hang before the mail task fails (and is retried).
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default=(
+        _email.get("EMAIL_BACKEND")
+        or (
+            "django.core.mail.backends.smtp.EmailBackend"
+            if env.str("EMAIL_HOST", default="")
+            else "django.core.mail.backends.console.EmailBackend"
+        )
+    ),
+)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Jokeren <noreply@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+#: The site's address as players reach it: the links in the mail are absolute.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+
 # --- The site ----------------------------------------------------------------------------
 #: Moves per user per minute on the move API (django-ratelimit syntax); "" turns it off.
 MOVE_RATE_LIMIT = env.str("MOVE_RATE_LIMIT", default="240/m")

@@ -24,10 +24,11 @@ from django.views.decorators.http import require_safe
 
 from common.forms import RefusesControlCharacters, checks_control_characters, form_status
 from jokeren import throttle
-from tournaments import api
+from tournaments import api, permissions
 from tournaments.api import api_view
 from tournaments.models import Tournament
 from tournaments.selectors import standings as standing_selectors
+from tournaments.services import mail as mail_services
 
 #: Django's log-in page and the admin's, each behind the log-in throttle.
 
@@ -127,6 +128,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+        # the language the visitor chose on the site is the one of their mail
+        remember_language(request, translation.get_language())
         messages.success(
             request,
             _("Welcome, %(name)s: your account has been created and you are logged in.")
@@ -139,6 +142,22 @@ def signup(request: HttpRequest) -> HttpResponse:
         {"form": form, "next": target},
         status=form_status(form),
     )
+
+
+def remember_language(request: HttpRequest, language: str | None) -> None:
+    """A logged-in user's choice of a language of the site is also the language of their
+    mail (``Account.language``)."""
+    if permissions.is_logged_in(request.user) and language in mail_services.LANGUAGES:
+        mail_services.account_language_set(user=request.user, language=language)
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch (``django.views.i18n.set_language``: the cookie, back to
+    ``next``), remembered on the account of a logged-in user for their mail."""
+    response = i18n.set_language(request)
+    if request.method == "POST":
+        remember_language(request, request.POST.get("language"))
+    return response
 
 
 #: How long a browser keeps the scripts' translation catalogue without asking again.

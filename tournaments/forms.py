@@ -18,7 +18,14 @@ from common.forms import RefusesControlCharacters
 from engine.fields import FieldSpec
 from tournaments import json_input
 from tournaments.errors import InvalidSettings
-from tournaments.models import MAX_BEST_K, MAX_ENTRANTS, MAX_ROUNDS, Tournament
+from tournaments.models import (
+    LANGUAGE_CHOICES,
+    MAX_BEST_K,
+    MAX_ENTRANTS,
+    MAX_ROUNDS,
+    Account,
+    Tournament,
+)
 from tournaments.services.checks import check_moment
 from tournaments.variant_form import (
     HIDDEN_VARIANT_KEYS,
@@ -425,3 +432,30 @@ class SeriesForm(TournamentForm):
             best_k=data["best_k"],
         )
         return kwargs
+
+
+class MailSettingsForm(forms.Form):
+    """The account page's mail settings (``services.mail.account_mail_settings_update``):
+    the language of the mail and each kind of mail on or off."""
+
+    language = forms.ChoiceField(label=_("Language of my mail"), choices=LANGUAGE_CHOICES)
+    mail_results = forms.BooleanField(
+        label=_("Mail me my place and result when a tournament's results are final"),
+        required=False,
+    )
+    mail_series = forms.BooleanField(
+        label=_("Mail me when a new edition of a series I played is open"), required=False
+    )
+    mail_invites = forms.BooleanField(label=_("Mail me club invites"), required=False)
+
+    @classmethod
+    def of(cls, account: Account) -> MailSettingsForm:
+        """The form filled with ``account``'s settings."""
+        return cls(
+            initial={
+                "language": account.language,
+                "mail_results": account.mail_results,
+                "mail_series": account.mail_series,
+                "mail_invites": account.mail_invites,
+            }
+        )

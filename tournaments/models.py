@@ -533,14 +533,29 @@ class Series(ContestSettings):
         return reverse("series_detail", args=[self.pk])
 
 
+#: The languages of the site and of its mail (``settings.LANGUAGES``), Dutch first.
+LANGUAGE_CHOICES = [("nl", _("Dutch")), ("en", _("English"))]
+
+
 class Account(models.Model):
     """Per-user settings of the site: ``is_bot`` marks a bot account (a program plays it
-    through the API; flagged BOT on every leaderboard, lichess's BOT title)."""
+    through the API; flagged BOT on every leaderboard, lichess's BOT title); ``language``
+    is the language of the user's mail (the one last chosen on the site); ``mail_<kind>``
+    whether the user gets that kind of mail (``MailKind``; off by the signed link in every
+    such mail). A user without a row has the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
     )
     is_bot = models.BooleanField(_("bot account"), default=False)
+    language = models.CharField(
+        _("language of my mail"), max_length=8, choices=LANGUAGE_CHOICES, default="nl"
+    )
+    mail_results = models.BooleanField(_("mail when the results are final"), default=True)
+    mail_series = models.BooleanField(
+        _("mail when a new edition of a series I play opens"), default=True
+    )
+    mail_invites = models.BooleanField(_("mail with club invites"), default=True)
 
     def __str__(self) -> str:
         return f"{self.user} ({'bot' if self.is_bot else 'human'})"
@@ -565,3 +580,30 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
+
+
+class MailKind(models.TextChoices):
+    """The kinds of mail the site sends; each is turned off by ``Account.mail_<kind>``
+    and has its text in ``templates/mail/<kind>.txt`` (``services.mail``)."""
+
+    RESULTS = "results", _("final results")
+    SERIES = "series", _("new editions of your series")
+    INVITES = "invites", _("club invites")
+
+
+class MailSent(models.Model):
+    """A mail of one kind about one thing (a tournament, an invite) sent to one user: at
+    most once (the unique constraint), so a task that runs again sends nothing twice."""
+
+    kind = models.CharField(max_length=20, choices=MailKind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    object_id = models.PositiveBigIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "object_id", "user"], name="mail_sent_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.object_id} -> {self.user_id}"

@@ -27,6 +27,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import BotsNotAdmitted
+from tournaments.mail_links import mail_off_read
 from tournaments.models import Account, Game, Tournament, WhatIf
 from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.standings import Visibility
@@ -247,6 +248,16 @@ def may_split(*, game: Game) -> bool:
     return t is not None and t.is_closed
 
 
+# --- Mail -------------------------------------------------------------------------------------
+
+
+def may_turn_mail_off(*, token: str) -> bool:
+    """The link at the end of every mail turns that kind of mail off for its addressee,
+    for whoever holds it, logged in or not: the site signed it (docs/rules.md, "Mail",
+    rule 2). A token it did not sign is not found (404)."""
+    return mail_off_read(token) is not None
+
+
 # --- Every address and its rule --------------------------------------------------------------
 
 #: Marker rules of ``ROUTES`` that are no predicate of this module.
@@ -298,6 +309,7 @@ ROUTES: dict[str, str] = {
     "series_detail": PUBLIC,
     "series_season_csv": PUBLIC,
     "account": "is_logged_in",
+    "mail_off": "may_turn_mail_off",
     # the API (a token's user is a logged-in user here)
     "api_openapi": PUBLIC,
     "api_docs": PUBLIC,

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from tournaments import api, api_clubs, views, views_clubs, views_organizer
+from tournaments import api, api_clubs, views, views_clubs, views_mail, views_organizer
 
 urlpatterns = [
     path("tournaments/new/", views_organizer.tournament_create, name="tournament_create"),
@@ -57,6 +57,7 @@ urlpatterns = [
     path("series/<int:pk>/", views_clubs.series_detail, name="series_detail"),
     path("series/<int:pk>/season.csv", views_clubs.series_season_csv, name="series_season_csv"),
     path("account/", views_clubs.account, name="account"),
+    path("mail/off/<str:token>/", views_mail.mail_off, name="mail_off"),
     path("api/openapi.json", api_clubs.openapi, name="api_openapi"),
     path("api/docs/", api_clubs.api_docs, name="api_docs"),
     path("api/tournaments/", api_clubs.tournament_list, name="api_tournaments"),
