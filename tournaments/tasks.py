@@ -14,6 +14,7 @@ from tournaments.models import Tournament
 from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
 from tournaments.services import par
+from tournaments.services import ratings as rating_services
 from tournaments.services import results as result_services
 
 
@@ -102,3 +103,18 @@ def series_editions_create_due() -> list[int]:
     """Periodic (Celery beat, every minute): create the editions of every series whose
     opening time has come (idempotent: an edition exists at most once)."""
     return series.series_editions_create_due()
+
+
+@shared_task
+def ratings_update(tournament_id: int) -> int:
+    """Apply a closed tournament's final standings to its entrants' ratings (once; in
+    order of the close, replaying the game's tournaments when one closed later counted
+    first). The number of ratings it changed."""
+    return rating_services.ratings_apply_tournament(tournament_id=tournament_id)
+
+
+@shared_task
+def ratings_recompute(game: str) -> int:
+    """Apply every closed tournament of a game again, in order (a closed tournament's
+    standings changed: an organizer resolved a review, or an audit flagged an entry)."""
+    return rating_services.ratings_recompute_game(game=game)

@@ -130,6 +130,8 @@ def tournament_close_finish(*, tournament_id: int) -> Tournament:
         if t.closed_at is None:
             t.closed_at = timezone.now()
             t.save(update_fields=["closed_at", "updated_at"])
+            # The final standings count for the entrants' ratings (docs/rules.md, "Ratings").
+            jobs.task_on_commit("ratings_update", t.pk)
     return t
 
 
