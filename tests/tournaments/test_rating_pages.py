@@ -162,3 +162,12 @@ def test_the_rating_api(client: Client, rated: Tournament) -> None:
     assert player["ratings"]["jokeren"]["rating"] == top.shown
     assert player["ratings"]["klaverjas"] is None
     assert [c["tournament"] for c in player["changes"]] == [rated.pk]
+
+
+def test_the_admin_shows_the_ratings_read_only(client: Client, rated: Tournament) -> None:
+    staff = factories.make_user("beheer", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    for model in ("rating", "ratingchange"):
+        listed = client.get(reverse(f"admin:tournaments_{model}_changelist"))
+        assert listed.status_code == 200 and "veld0000" in listed.content.decode()
+        assert client.get(reverse(f"admin:tournaments_{model}_add")).status_code == 403
