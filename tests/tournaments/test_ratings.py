@@ -13,6 +13,8 @@ import factories
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tournaments.models import (
@@ -318,3 +320,16 @@ def test_a_review_resolved_after_the_close_applies_the_game_again(
     cor = RatingChange.objects.get(tournament=t, user__username="cor")
     assert cor.rank == 1
     assert RatingChange.objects.get(tournament=t, user__username="anna").rank == 2
+
+
+def test_a_big_field_is_applied_in_a_few_queries(organizer: Any) -> None:
+    t = factories.make_closed_field(organizer, 300)
+    with CaptureQueriesContext(connection) as queries:
+        changed = rating_services.ratings_apply_tournament(tournament_id=t.pk)
+    assert changed == 299  # the last entrant's game was finished by the bot
+    # a handful of reads and the writes in batches (SQLite: ~120 rows a statement), never
+    # a query per entrant
+    assert len(queries.captured_queries) <= 25
+    assert Rating.objects.count() == 299
+    ranks = sorted(RatingChange.objects.values_list("rank", flat=True))
+    assert ranks[0] == 1 and len(set(ranks)) < len(ranks)  # shared places

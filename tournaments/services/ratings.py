@@ -188,10 +188,11 @@ def _replay(game: str) -> int:
 def _applied_after(t: Tournament) -> bool:
     """Whether a tournament of ``t``'s game that closed after it has been applied."""
     assert t.closed_at is not None
-    later = Q(tournament__closed_at__gt=t.closed_at) | Q(
-        tournament__closed_at=t.closed_at, tournament_id__gt=t.pk
+    # The tournaments that closed after it: few, for one that has just closed.
+    later = Tournament.objects.filter(game=t.game).filter(
+        Q(closed_at__gt=t.closed_at) | Q(closed_at=t.closed_at, pk__gt=t.pk)
     )
-    return RatingChange.objects.filter(game=t.game).filter(later).exists()
+    return RatingChange.objects.filter(tournament__in=later.values("pk")).exists()
 
 
 def ratings_apply_tournament(*, tournament_id: int) -> int:
