@@ -39,11 +39,13 @@ def rating_list(request: HttpRequest, game: str) -> JsonResponse:
     if game not in GAMES:
         raise Http404
     value = request.GET.get("page", "1")
-    if not value.isdigit() or int(value[:10]) < 1:
+    digits = value.lstrip("0") if value.isascii() and value.isdigit() else ""
+    if not digits:
         err = ServiceError.of(_("%(name)s must be a whole number of at least 1."), name="page")
         err.code = "invalid_parameter"
         return error_response(err)
-    page = rating_selectors.rating_list(game=game, page=min(int(value[:10]), MAX_PAGE))
+    number = int(digits) if len(digits) <= len(str(MAX_PAGE)) else MAX_PAGE
+    page = rating_selectors.rating_list(game=game, page=min(number, MAX_PAGE))
     return JsonResponse(
         {
             "game": game,

@@ -22,7 +22,10 @@ def game_titles() -> list[tuple[str, str]]:
 
 def _page_param(request: HttpRequest) -> int | None:
     value = request.GET.get("page", "")
-    return int(value) if value.isdigit() and len(value) < 10 else None
+    if not (value.isascii() and value.isdigit()):
+        return None
+    # Beyond any page: the last one (``page_bounds``).
+    return int(value) if len(value) < 10 else 10**9
 
 
 def rating_list(request: HttpRequest, game: str) -> HttpResponse:

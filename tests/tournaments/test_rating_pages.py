@@ -155,8 +155,12 @@ def test_the_rating_api(client: Client, rated: Tournament) -> None:
     top = Rating.objects.get(user__username=listed["ratings"][0]["player"])
     assert listed["ratings"][0]["rating"] == top.shown
     assert listed["ratings"][0]["mu"] == top.mu
-    bad = client.get(reverse("api_ratings", args=["jokeren"]) + "?page=nul")
-    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_parameter"
+    for junk in ("nul", "0", "-1", "٣"):
+        bad = client.get(reverse("api_ratings", args=["jokeren"]), {"page": junk})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_parameter"
+    for page in ("01", "1", "99999999999999999999999"):
+        found = client.get(reverse("api_ratings", args=["jokeren"]), {"page": page}).json()
+        assert found["page"] == 1 and found["count"] == 4
     assert client.get(reverse("api_ratings", args=["schaken"])).status_code == 404
     player = client.get(reverse("api_player", args=[top.user.username])).json()
     assert player["ratings"]["jokeren"]["rating"] == top.shown
