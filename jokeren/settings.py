@@ -232,9 +232,10 @@ if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_BROKER_
         " < CELERY_BROKER_VISIBILITY_TIMEOUT"
     )
 #: Tasks over a whole tournament that are not part of a close (the admin's audit of every
-#: game, the standings written again, par): a longer limit, and acknowledged when they
-#: start, so that one running longer than the visibility timeout is not started a second
-#: time; a worker killed under one loses it (run it again: each is idempotent).
+#: game, the standings written again, par; a game's ratings computed again): a longer
+#: limit, and acknowledged when they start, so that one running longer than the visibility
+#: timeout is not started a second time; a worker killed under one loses it (run it again:
+#: each is idempotent).
 CELERY_LONG_TASK_SOFT_TIME_LIMIT = env.int("CELERY_LONG_TASK_SOFT_TIME_LIMIT", default=600)
 CELERY_LONG_TASK_TIME_LIMIT = env.int("CELERY_LONG_TASK_TIME_LIMIT", default=660)
 if not 0 < CELERY_LONG_TASK_SOFT_TIME_LIMIT < CELERY_LONG_TASK_TIME_LIMIT:
@@ -246,6 +247,7 @@ LONG_TASKS = (
     "tournaments.tasks.tournament_audit",
     "tournaments.tasks.tournament_standings_refresh",
     "tournaments.tasks.tournament_par_compute",
+    "tournaments.tasks.ratings_recompute",
 )
 CELERY_TASK_ANNOTATIONS = {
     name: {

@@ -310,6 +310,10 @@ ROUTES: dict[str, str] = {
     "series_season_csv": PUBLIC,
     "account": "is_logged_in",
     "mail_off": "may_turn_mail_off",
+    # the ratings are public, as the final standings they come from (docs/rules.md,
+    # "Ratings")
+    "rating_list": PUBLIC,
+    "player_profile": PUBLIC,
     # the API (a token's user is a logged-in user here)
     "api_openapi": PUBLIC,
     "api_docs": PUBLIC,
@@ -318,6 +322,8 @@ ROUTES: dict[str, str] = {
     "api_tournament_join": "is_logged_in",
     "api_series": PUBLIC,
     "api_series_season": PUBLIC,
+    "api_ratings": PUBLIC,
+    "api_player": PUBLIC,
     "api_game": "may_view_game",
     # the move and the undo: the same rule in the service's one locked read of the game
     # (``services.play``: the user's game by id, else ``Game.DoesNotExist``, 404)

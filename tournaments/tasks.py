@@ -17,6 +17,7 @@ from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
 from tournaments.services import mail as mail_services
 from tournaments.services import par
+from tournaments.services import ratings as rating_services
 from tournaments.services import results as result_services
 
 
@@ -168,3 +169,18 @@ def series_edition_mail(tournament_id: int) -> int:
 def series_edition_mail_batch(tournament_id: int, user_ids: list[int]) -> int:
     """The new-edition mail to a batch of the series' players."""
     return mail_services.series_edition_mail(tournament_id=tournament_id, user_ids=user_ids)
+
+
+@shared_task
+def ratings_update(tournament_id: int) -> int:
+    """Apply a closed tournament's final standings to its entrants' ratings (once; in
+    order of the close, replaying the game's tournaments when one closed later counted
+    first). The number of ratings it changed."""
+    return rating_services.ratings_apply_tournament(tournament_id=tournament_id)
+
+
+@shared_task
+def ratings_recompute(game: str) -> int:
+    """Apply every closed tournament of a game again, in order (a closed tournament's
+    standings changed: an organizer resolved a review, or an audit flagged an entry)."""
+    return rating_services.ratings_recompute_game(game=game)

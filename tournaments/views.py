@@ -25,6 +25,7 @@ from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.presentation.words import hand_text, player_name_for, seat_names
 from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
 from tournaments.services import closing as closing_services
@@ -92,6 +93,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     pages = analysis.field_pages(pages=deal_pages, deals=deals)
     context = {
         **_leaderboard_context(
+            request,
             tournament=tournament,
             board=board,
             extras=analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
@@ -125,6 +127,7 @@ def tournament_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     board = _board(request, tournament)
     context = _leaderboard_context(
+        request,
         tournament=tournament,
         board=board,
         extras=analysis.board_extras_for(tournament=tournament, board=board),
@@ -144,13 +147,26 @@ def _board(request: HttpRequest, tournament: Tournament) -> standing_selectors.B
 
 
 def _leaderboard_context(
+    request: HttpRequest,
     *,
     tournament: Tournament,
     board: standing_selectors.Board,
     extras: dict[int, analysis.BoardExtra],
 ) -> dict[str, Any]:
-    """What ``_leaderboard.html`` reads, for the tournament page and its live refresh."""
+    """What ``_leaderboard.html`` reads, for the tournament page and its live refresh.
+    With ``?ratings=1`` the rows' players' ratings too (a column the page leaves out
+    unless asked: docs/rules.md, "Ratings")."""
+    show_ratings = request.GET.get("ratings") == "1"
+    ratings = (
+        rating_selectors.board_ratings(
+            tournament=tournament, user_ids=[s.user_id for s in board.rows]
+        )
+        if show_ratings
+        else {}
+    )
     return {
+        "show_ratings": show_ratings,
+        "ratings": ratings,
         "tournament": tournament,
         "standings": board.rows,
         "board": board,

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from tournaments.games import available_games
-from tournaments.models import Tournament
+from tournaments.models import Rating, RatingChange, Tournament
 from tournaments.permissions import is_organizer
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +28,23 @@ def test_demo_creates_users_and_an_open_tournament_per_preset() -> None:
     expected = {
         (game, preset) for game, module in available_games().items() for preset in module.PRESETS
     }
-    found = {(t.game, t.preset) for t in Tournament.objects.all()}
-    assert found == expected
-    assert all(t.window_open() for t in Tournament.objects.all())
+    open_ones = Tournament.objects.filter(closed_at__isnull=True)
+    found = {(t.game, t.preset) for t in open_ones}
+    assert found == expected and open_ones.count() == len(expected)
+    assert all(t.window_open() for t in open_ones)
     # The Jokeren presets are all there (and Klaverjas's when its engine imports).
     assert {p for g, p in found if g == "jokeren"} >= {"jokeren7", "jokeren13", "klassiek"}
 
+    # A few rated players: the closed demo tournament counted for its four entrants.
+    (played,) = Tournament.objects.filter(closed_at__isnull=False)
+    assert "Rated demo tournament" in text
+    rated = set(Rating.objects.filter(game="jokeren").values_list("user__username", flat=True))
+    assert rated == {"demo-player", "demo-anna", "demo-bert", "demo-cor"}
+    assert RatingChange.objects.filter(tournament=played).count() == 4
+    stored = list(Rating.objects.order_by("user_id").values_list("mu", "sigma"))
+    assert len(set(stored)) > 1  # not all tied
+
     call_command("demo", stdout=StringIO())
-    assert Tournament.objects.count() == len(expected)
-    assert User.objects.filter(username__startswith="demo-").count() == 2
+    assert Tournament.objects.count() == len(expected) + 1
+    assert User.objects.filter(username__startswith="demo-").count() == 5
+    assert list(Rating.objects.order_by("user_id").values_list("mu", "sigma")) == stored

@@ -134,6 +134,8 @@ def tournament_close_finish(*, tournament_id: int) -> Tournament:
             t.save(update_fields=["closed_at", "updated_at"])
             # the results are final: mail the entrants (services.mail)
             jobs.task_on_commit("tournament_results_mail", t.pk)
+            # The final standings count for the entrants' ratings (docs/rules.md, "Ratings").
+            jobs.task_on_commit("ratings_update", t.pk)
     return t
 
 
