@@ -18,6 +18,7 @@ from common.forms import RefusesControlCharacters
 from engine.fields import FieldSpec
 from tournaments import json_input
 from tournaments.errors import InvalidSettings
+from tournaments.games import module_of
 from tournaments.models import (
     LANGUAGE_CHOICES,
     MAX_BEST_K,
@@ -26,7 +27,7 @@ from tournaments.models import (
     Account,
     Tournament,
 )
-from tournaments.services.checks import check_moment
+from tournaments.services.checks import check_bot_level, check_moment
 from tournaments.variant_form import (
     HIDDEN_VARIANT_KEYS,
     VARIANT_PREFIX,
@@ -170,7 +171,9 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         for name in ("opens_at", "closes_at"):
             self.fields[name].label = with_time_zone(self.fields[name].label)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
-        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
+        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices(
+            keep=tournament.bot_level if tournament is not None else None
+        )
         if "bot_level" not in self.initial:
             self.initial["bot_level"] = default_bot_level()
         if "opens_at" not in self.initial:
@@ -286,6 +289,7 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
         self.ignore_what_does_not_apply(data)
+        level_offered(self, data, stored_for=self.tournament)
         return data
 
     def ignore_what_does_not_apply(self, data: dict[str, Any]) -> None:
@@ -323,6 +327,23 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         }
 
 
+def level_offered(form: forms.BaseForm, data: Mapping[str, Any], *, stored_for: Any = None) -> None:
+    """The chosen bot level is one the chosen game offers for new play, or the level
+    ``stored_for`` (a tournament or series being edited) has in that game already
+    (``check_bot_level``); else the level field's error."""
+    level, preset = data.get("bot_level"), data.get("preset")
+    if not level or not preset:
+        return
+    game, _preset = split_preset(preset)
+    stored = None
+    if stored_for is not None and stored_for.game == game:
+        stored = stored_for.bot_level
+    try:
+        check_bot_level(module_of(game), level, stored=stored)
+    except InvalidSettings as exc:
+        form.add_error("bot_level", exc.message())
+
+
 class PracticeForm(RefusesControlCharacters, forms.Form):
     preset = forms.ChoiceField(label=_("Game and variant"))
     bot_level = forms.ChoiceField(label=_("Bot level"))
@@ -332,6 +353,11 @@ class PracticeForm(RefusesControlCharacters, forms.Form):
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
         self.fields["bot_level"].initial = default_bot_level()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        level_offered(self, data)
+        return data
 
 
 WEEKDAY_CHOICES = [
@@ -407,6 +433,7 @@ class SeriesForm(TournamentForm):
     def clean(self) -> dict[str, Any]:
         # not TournamentForm's checks of a window (a series has none)
         data = RefusesControlCharacters.clean(self)
+        level_offered(self, data)
         if data.get("kind") == "weekly" and not data.get("weekdays"):
             self.add_error("weekdays", _("A weekly series needs at least one weekday."))
         self.ignore_what_does_not_apply(data)

@@ -23,6 +23,7 @@ from tournaments.forms import PracticeForm
 from tournaments.games import available_games, module_of
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
+from tournaments.presentation.levels import level_figures
 from tournaments.presentation.words import hand_text, player_name_for, seat_names
 from tournaments.selectors import deals as deal_selectors
 from tournaments.selectors import ratings as rating_selectors
@@ -202,6 +203,7 @@ def _rules_context(game: str, preset: str, variant: dict[str, Any], rounds: int)
         "rounds": rounds,
         "lower_is_better": module.LOWER_IS_BETTER,
         "players": variant.get("num_players", 4),
+        "levels": level_figures(module, preset),
     }
 
 
