@@ -323,6 +323,10 @@ def tournament_form_request(draw: Draw, world: World) -> Request:
         path = f"/tournaments/{resolve_id(spec, editable)}/edit/"
     else:
         path = f"/tournaments/{resolve_id(spec, world.tournament_ids())}/edit/"
+        # any tournament, the kept ones too (their game settings are locked), but never
+        # with a closing time: a kept tournament whose window the fuzz ended could no
+        # longer be played on (``play_on``)
+        data.pop("closes_at", None)
     method = _method(draw, "POST")
     if method == "GET":
         return Request(
