@@ -23,7 +23,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from jokeren import throttle
-from tournaments import api
+from tournaments import api, permissions
 from tournaments.api import api_view
 from tournaments.models import Tournament
 from tournaments.selectors import standings as standing_selectors
@@ -57,7 +57,8 @@ def ping(request: HttpRequest) -> JsonResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The open (and upcoming), running and finished tournaments."""
+    """The open (and upcoming), running and finished tournaments the viewer may see (a
+    private one only to its club's members and its entrants: ``permissions``)."""
     now = timezone.now()
     groups: dict[str, list[tuple[Tournament, int]]] = {
         "upcoming": [],
@@ -65,7 +66,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "running": [],
         "finished": [],
     }
-    for t in Tournament.objects.annotate(entrants=Count("entries")).order_by("closes_at"):
+    listed = permissions.visible_tournaments(request.user).select_related("club")
+    for t in listed.annotate(entrants=Count("entries")).order_by("closes_at"):
         groups[t.status(now, entrants=t.entrants)].append((t, t.entrants))
     groups["finished"].sort(key=lambda te: te[0].closed_at or now, reverse=True)
     mine = standing_selectors.entered_games(

@@ -15,9 +15,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from engine.fields import FieldSpec
-from tournaments import json_input
+from tournaments import json_input, permissions
 from tournaments.errors import InvalidSettings
-from tournaments.models import MAX_BEST_K, MAX_ENTRANTS, MAX_ROUNDS, Tournament
+from tournaments.models import MAX_BEST_K, MAX_ENTRANTS, MAX_ROUNDS, Access, Club, Tournament
 from tournaments.services.checks import check_moment
 from tournaments.variant_form import (
     HIDDEN_VARIANT_KEYS,
@@ -129,17 +129,28 @@ class TournamentForm(forms.Form):
             "on the leaderboard."
         ),
     )
+    access = forms.ChoiceField(
+        label=_("Who may enter"),
+        choices=Access.choices,
+        initial=Access.PUBLIC,
+        help_text=_(
+            "Public: anyone. Club members only: nobody else sees it. With an invite code: the "
+            "members and whoever gets the invite link (shown to the organizers)."
+        ),
+    )
 
     def __init__(
         self,
         *args: Any,
         tournament: Tournament | None = None,
         preset: str | None = None,
+        user: Any = None,
         **kwargs: Any,
     ) -> None:
         self.tournament = tournament
         initial = dict(kwargs.pop("initial", None) or {})
         if tournament is not None:
+            initial.setdefault("access", tournament.access)
             initial.setdefault("name", tournament.name)
             initial.setdefault("preset", f"{tournament.game}:{tournament.preset}")
             initial.setdefault("rounds", tournament.rounds)
@@ -151,6 +162,19 @@ class TournamentForm(forms.Form):
             initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
+        if tournament is None and user is not None:
+            # A new one belongs to a club the organizer runs (one: chosen already).
+            clubs = permissions.organizer_clubs(user).order_by("name", "id")
+            club = forms.ModelChoiceField(
+                label=_("Club"),
+                queryset=clubs,
+                empty_label=None,
+                help_text=_("The club it belongs to: its organizers run it."),
+            )
+            self.fields = {"club": club, **self.fields}
+            first = clubs.first()
+            if first is not None:
+                self.initial.setdefault("club", first.pk)
         # Times are entered in the site's time zone: say which.
         zone = timezone.get_current_timezone_name()
         self.fields["opens_at"].help_text = _(
@@ -313,7 +337,13 @@ class TournamentForm(forms.Form):
             "closes_at": data["closes_at"],
             "hide_results": bool(data.get("hide_results")),
             "admits_bots": bool(data.get("admits_bots")),
+            "access": data.get("access") or Access.PUBLIC,
         }
+
+    def chosen_club(self) -> Club | None:
+        """The club chosen for a new tournament or series (``None`` on an edit)."""
+        club = self.cleaned_data.get("club")
+        return club if isinstance(club, Club) else None
 
 
 class PracticeForm(forms.Form):

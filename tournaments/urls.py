@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from tournaments import api, api_clubs, views, views_clubs, views_organizer
+from tournaments import api, api_clubs, views, views_club, views_clubs, views_organizer
 
 urlpatterns = [
     path("tournaments/new/", views_organizer.tournament_create, name="tournament_create"),
@@ -57,6 +57,13 @@ urlpatterns = [
     path("series/<int:pk>/", views_clubs.series_detail, name="series_detail"),
     path("series/<int:pk>/season.csv", views_clubs.series_season_csv, name="series_season_csv"),
     path("account/", views_clubs.account, name="account"),
+    path("clubs/", views_club.clubs_list, name="clubs_list"),
+    path("clubs/code/", views_club.code_enter, name="code_enter"),
+    path("clubs/<slug:slug>/", views_club.club_detail, name="club_detail"),
+    path("clubs/<slug:slug>/join/", views_club.club_join, name="club_join"),
+    path("clubs/<slug:slug>/leave/", views_club.club_leave, name="club_leave"),
+    path("clubs/<slug:slug>/members/", views_club.club_member_role, name="club_member_role"),
+    path("clubs/<slug:slug>/invite/", views_club.club_invite_renew, name="club_invite_renew"),
     path("api/openapi.json", api_clubs.openapi, name="api_openapi"),
     path("api/docs/", api_clubs.api_docs, name="api_docs"),
     path("api/tournaments/", api_clubs.tournament_list, name="api_tournaments"),

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from tournaments.games import available_games
-from tournaments.models import Tournament
-from tournaments.permissions import is_organizer
+from tournaments.models import Access, Membership, Tournament
+from tournaments.permissions import is_club_member, is_organizer
 
 pytestmark = pytest.mark.django_db
 
@@ -28,12 +28,20 @@ def test_demo_creates_users_and_an_open_tournament_per_preset() -> None:
     expected = {
         (game, preset) for game, module in available_games().items() for preset in module.PRESETS
     }
-    found = {(t.game, t.preset) for t in Tournament.objects.all()}
+    in_default = Tournament.objects.filter(club__slug="standaard")
+    found = {(t.game, t.preset) for t in in_default}
     assert found == expected
+    assert all(t.access == Access.PUBLIC for t in in_default)
+    # A second club, owned by the organizer, with the player a member and a members-only
+    # tournament that only they see.
+    (private,) = Tournament.objects.exclude(club__slug="standaard")
+    assert private.access == Access.MEMBERS
+    assert Membership.objects.get(club=private.club, user=organizer).role == "owner"
+    assert is_club_member(user=player, club=private.club)
     assert all(t.window_open() for t in Tournament.objects.all())
     # The Jokeren presets are all there (and Klaverjas's when its engine imports).
     assert {p for g, p in found if g == "jokeren"} >= {"jokeren7", "jokeren13", "klassiek"}
 
     call_command("demo", stdout=StringIO())
-    assert Tournament.objects.count() == len(expected)
+    assert Tournament.objects.count() == len(expected) + 1
     assert User.objects.filter(username__startswith="demo-").count() == 2
