@@ -133,6 +133,7 @@ class TournamentForm(forms.Form):
         label=_("Who may enter"),
         choices=Access.choices,
         initial=Access.PUBLIC,
+        required=False,
         help_text=_(
             "Public: anyone. Club members only: nobody else sees it. With an invite code: the "
             "members and whoever gets the invite link (shown to the organizers)."
@@ -148,6 +149,8 @@ class TournamentForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         self.tournament = tournament
+        #: The organizer's one club, when they organize exactly one (a new one only).
+        self.only_club: Club | None = None
         initial = dict(kwargs.pop("initial", None) or {})
         if tournament is not None:
             initial.setdefault("access", tournament.access)
@@ -169,12 +172,15 @@ class TournamentForm(forms.Form):
                 label=_("Club"),
                 queryset=clubs,
                 empty_label=None,
+                # One club: it is the one (a POST without the field means it).
+                required=clubs.count() != 1,
                 help_text=_("The club it belongs to: its organizers run it."),
             )
             self.fields = {"club": club, **self.fields}
             first = clubs.first()
             if first is not None:
                 self.initial.setdefault("club", first.pk)
+            self.only_club = first if not club.required else None
         # Times are entered in the site's time zone: say which.
         zone = timezone.get_current_timezone_name()
         self.fields["opens_at"].help_text = _(
@@ -343,7 +349,7 @@ class TournamentForm(forms.Form):
     def chosen_club(self) -> Club | None:
         """The club chosen for a new tournament or series (``None`` on an edit)."""
         club = self.cleaned_data.get("club")
-        return club if isinstance(club, Club) else None
+        return club if isinstance(club, Club) else self.only_club
 
 
 class PracticeForm(forms.Form):
