@@ -11,13 +11,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from engine import dealing
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Access, Club, Membership, Tournament
-from tournaments.permissions import ORGANIZERS_GROUP
 from tournaments.services import closing as closing_services
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
@@ -37,15 +35,12 @@ def make_user(
     username: str | None = None, *, organizer: bool = False, club: Club | None = None, **extra: Any
 ) -> Any:
     """A user; ``organizer``: an organizer of ``club`` (default: the default club, which
-    ``make_tournament`` and ``make_series`` use unless told), and in the old "organizers"
-    group, which grants nothing any more (docs/rules.md, "Clubs: members, organizers, who
+    ``make_tournament`` uses unless told; docs/rules.md, "Clubs: members, organizers, who
     may enter")."""
     User = get_user_model()
     name = username or f"user{next(_counter)}"
     user = User.objects.create_user(username=name, password=PASSWORD, **extra)
     if organizer:
-        group, _ = Group.objects.get_or_create(name=ORGANIZERS_GROUP)
-        user.groups.add(group)
         club_services.membership_add(
             club=club or club_services.club_default(),
             user=user,

@@ -2,13 +2,16 @@
 
 One predicate per rule, each citing the rule in docs/rules.md. The viewers: a visitor
 (anonymous), an entrant (by the rounds they have finished), a logged-in user who has not
-entered, an organizer (the tournament's creator, or another organizer), staff, and a
-request under ``/api/`` with a personal API token (``tournaments.tokens``: that token's
-user, exactly as if they were logged in; a token opens no page outside ``/api/``).
+entered, a club's member, an organizer (or the owner) of the tournament's club or of
+another club, staff, and a request under ``/api/`` with a personal API token
+(``tournaments.tokens``: that token's user, exactly as if they were logged in; a token
+opens no page outside ``/api/``).
 
 A page answers 404 where the thing must stay hidden (someone else's game, a replay before
-the close, another organizer's tournament), and 403 where the viewer lacks the role (not
-an organizer) or, on the API, is not logged in. ``ROUTES`` names the rule of every address
+the close, another club's tournament on the organizer's pages, a private tournament),
+and 403 where the viewer lacks the role (not an organizer) or, on the API, is not logged
+in. ``tests/tournaments/test_club_matrix.py`` holds the answer of every role to every
+club action in one table. ``ROUTES`` names the rule of every address
 of the site; ``tests/tournaments/test_permissions.py`` fails on an address without one.
 
 **Ownership (docs/rules.md, "Clubs: members, organizers, who may enter", and "Tournaments
@@ -26,7 +29,7 @@ import hmac
 from typing import Any, TypeGuard
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -282,16 +285,15 @@ def listed_tournaments(user: Any) -> Q:
     public = Q(access=Access.PUBLIC)
     if uid is None:
         return public
-    return public | Q(club__memberships__user_id=uid) | Q(entries__user_id=uid)
+    # EXISTS, not joins: a row once, however many members and entries it has.
+    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=uid)
+    entered = Entry.objects.filter(tournament_id=OuterRef("pk"), user_id=uid)
+    return public | Q(Exists(member)) | Q(Exists(entered))
 
 
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
-    """``Tournament.objects`` filtered by ``listed_tournaments`` (each row once)."""
-    rule = listed_tournaments(user)
-    if not rule:
-        return Tournament.objects.all()
-    ids = Tournament.objects.filter(rule).values("pk")
-    return Tournament.objects.filter(pk__in=ids)
+    """``Tournament.objects`` filtered by ``listed_tournaments``."""
+    return Tournament.objects.filter(listed_tournaments(user))
 
 
 def may_see_series(*, user: Any, series: Series) -> bool:
@@ -314,8 +316,10 @@ def visible_series(user: Any) -> QuerySet[Series]:
     uid = _user_id(user)
     rule = Q(access=Access.PUBLIC)
     if uid is not None:
-        rule |= Q(club__memberships__user_id=uid) | Q(editions__entries__user_id=uid)
-    return Series.objects.filter(pk__in=Series.objects.filter(rule).values("pk"))
+        member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=uid)
+        entered = Entry.objects.filter(tournament__series_id=OuterRef("pk"), user_id=uid)
+        rule |= Q(Exists(member)) | Q(Exists(entered))
+    return Series.objects.filter(rule)
 
 
 # --- Tournaments: what everyone sees ---------------------------------------------------------
