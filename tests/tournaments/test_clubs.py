@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tournaments import permissions
 from tournaments.errors import ClubRefused, InvalidSettings, NotAMember
-from tournaments.models import Access, Membership, Tournament
+from tournaments.models import Access, Club, Membership, Tournament
 from tournaments.series import series_create, series_edition_create
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
@@ -244,3 +244,31 @@ def test_an_organizer_changes_who_may_enter_and_an_invite_tournament_gets_its_co
     assert t.access == Access.INVITE and len(t.invite_code) >= 16
     page = client.get(t.get_absolute_url()).content.decode()
     assert f"?code={t.invite_code}" in page
+
+
+def test_staff_create_a_club_with_its_owner_in_the_admin() -> None:
+    staff = factories.make_user(is_staff=True, is_superuser=True)
+    owner = factories.make_user("voorzitter")
+    client = _logged_in(staff)
+    add = reverse("admin:tournaments_club_add")
+    assert client.get(add).status_code == 200
+    response = client.post(
+        add,
+        {
+            "name": "Klaverjasclub Oost",
+            "slug": "oost",
+            "description": "",
+            "memberships-TOTAL_FORMS": "1",
+            "memberships-INITIAL_FORMS": "0",
+            "memberships-MIN_NUM_FORMS": "0",
+            "memberships-MAX_NUM_FORMS": "1000",
+            "memberships-0-user": str(owner.pk),
+            "memberships-0-role": "owner",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    club = Club.objects.get(slug="oost")
+    assert len(club.invite_code) >= 16
+    assert permissions.club_role(user=owner, club=club) == Membership.Role.OWNER
+    assert permissions.may_manage_members(user=owner, club=club)
+    assert Client().get(club.get_absolute_url()).status_code == 200
