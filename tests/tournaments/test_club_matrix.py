@@ -53,6 +53,9 @@ PROMOTED = "promoted"
 RENEWED = "renewed"
 LISTED = "listed"
 HIDDEN = "hidden"
+JOINED = "joined"
+LEFT = "left"
+STAYED = "stayed"
 SHOWN = "shown"
 NONE = "none"
 
@@ -81,6 +84,25 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "members_replay": (404, 404, 200, 404, 200, 200, 200, *[404] * 6),
     "members_record": (404, 404, 200, 404, 200, 200, 200, *[404] * 6),
     "members_split": (404, 404, 200, 404, 200, 200, 200, *[404] * 6),
+    "members_sheet": (404, 404, 200, 404, 200, 200, 200, *[404] * 6),
+    # practice from it: "speel vanaf hier" and "play this deal again" (logged in only)
+    "members_what_if": (LOGIN, 404, PLAY, 404, PLAY, PLAY, PLAY, *[LOGIN] * 6),
+    "members_deal_again": (LOGIN, 404, PLAY, 404, PLAY, PLAY, PLAY, *[LOGIN] * 6),
+    # a game's own pages stay its player's (the member's game)
+    "members_review": (LOGIN, 404, 200, 404, 404, 404, 404, *[LOGIN] * 6),
+    "api_game": (403, 404, 200, 404, 404, 404, 404, 404, 200, 404, 404, 404, 404),
+    # the lists: the home page and the series list name it only to whoever may see it
+    "home_lists_it": (HIDDEN, HIDDEN, LISTED, HIDDEN, LISTED, LISTED, LISTED, *[HIDDEN] * 6),
+    "series_list_lists_it": (
+        HIDDEN,
+        HIDDEN,
+        LISTED,
+        HIDDEN,
+        LISTED,
+        LISTED,
+        LISTED,
+        *[HIDDEN] * 6,
+    ),
     # entering: staff see it but are no member (refused, back to its page)
     "members_join": (LOGIN, 404, PLAY, 404, PLAY, PLAY, 302, *[LOGIN] * 6),
     # an invite tournament: without its code as members-only, with it open to anyone
@@ -114,6 +136,10 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     # the club's members: the owner (and staff) appoints organizers and renews the invite
     "member_role": (LOGIN, 403, 403, 403, 403, PROMOTED, PROMOTED, *[LOGIN] * 6),
     "invite_renew": (LOGIN, 403, 403, 403, 403, RENEWED, RENEWED, *[LOGIN] * 6),
+    # joining another club C by its invite link: anyone logged in
+    "club_join_by_link": (LOGIN, JOINED, JOINED, JOINED, JOINED, JOINED, JOINED, *[LOGIN] * 6),
+    # last (it changes who is in club A): leaving; its last owner may not, a non-member 404
+    "club_leave": (LOGIN, 404, LEFT, 404, LEFT, STAYED, 404, *[LOGIN] * 6),
 }
 
 
@@ -153,7 +179,15 @@ class Clubs:
         self.entry = entry_services.entry_join(tournament_id=self.public.pk, user=u["player"])
         self.members = self.tournament(Access.MEMBERS)
         self.invite = self.tournament(Access.INVITE)
-        self.closed = self.tournament(Access.MEMBERS, south_plays=(0,))
+        # Klassiek: a variant with a score sheet (it counts cards, rule 13)
+        self.closed = factories.make_tournament(
+            created_by=u["owner"],
+            club=self.club,
+            access=Access.MEMBERS,
+            name="closed members",
+            preset="klassiek",
+            rounds=2,
+        )
         self.game = entry_services.entry_join(tournament_id=self.closed.pk, user=u["member"]).game
         _close(self.closed)
         self.game.refresh_from_db()
@@ -249,6 +283,9 @@ class Clubs:
             "members_replay": reverse("game_replay", args=[game]),
             "members_record": reverse("game_record", args=[game]),
             "members_split": reverse("game_split", args=[game]) + "?round=0&with=par",
+            "members_sheet": reverse("game_sheet", args=[game]),
+            "members_review": reverse("game_review", args=[game]),
+            "api_game": reverse("api_game", args=[game]),
             "invite_detail": reverse("tournament_detail", args=[self.invite.pk]),
             "invite_detail_with_code": reverse("tournament_detail", args=[self.invite.pk])
             + f"?code={self.invite.invite_code}",
@@ -281,6 +318,31 @@ class Clubs:
                     break
                 page += 1
             return LISTED if self.members.pk in ids else HIDDEN
+        if action == "members_what_if":
+            url = reverse("game_what_if", args=[game])
+            return _answer(client.post(url, {"round": 0, "start": 0}))
+        if action == "members_deal_again":
+            return _answer(client.post(reverse("tournament_deal_again", args=[closed, 0])))
+        if action == "home_lists_it":
+            text = client.get(reverse("home")).content.decode()
+            return LISTED if self.members.name in text else HIDDEN
+        if action == "series_list_lists_it":
+            text = client.get(reverse("series_list")).content.decode()
+            return LISTED if self.series.name in text else HIDDEN
+        if action == "club_join_by_link":
+            club = factories.make_club()
+            link = reverse("club_join", args=[club.slug])
+            response = client.post(link, {"code": club.invite_code})
+            if Membership.objects.filter(club=club).exists():
+                return JOINED
+            return _answer(response)
+        if action == "club_leave":
+            user = self.users.get(role)
+            response = client.post(reverse("club_leave", args=[self.club.slug]))
+            if user is None or response.status_code != 302 or "login" in response["Location"]:
+                return _answer(response)
+            still = Membership.objects.filter(club=self.club, user=user).exists()
+            return STAYED if still else LEFT
         if action == "member_role":
             newcomer = factories.make_user()
             factories.add_member(self.club, newcomer)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import ClubRefused, InvalidSettings
 from tournaments.models import Club, Membership
-from tournaments.permissions import code_matches
+from tournaments.permissions import code_matches, may_leave_club
 
 #: The club every tournament and series made before clubs belongs to (migration 0014).
 DEFAULT_CLUB_SLUG = "standaard"
@@ -129,12 +129,13 @@ def membership_add(*, club: Club, user: User, role: str = Membership.Role.MEMBER
 
 
 def membership_leave(*, club: Club, user: User) -> None:
-    """``user`` leaves ``club``; the last owner may not (they hand the club over first)."""
+    """``user`` leaves ``club``; the last owner may not (they hand the club over first:
+    ``permissions.may_leave_club``)."""
     with transaction.atomic():
         Club.objects.select_for_update().get(pk=club.pk)
         membership = Membership.objects.filter(club=club, user=user).first()
         if membership is None:
             raise ClubRefused.of(_("You are not a member of this club."))
-        if membership.role == Membership.Role.OWNER and _owners(club) == 1:
+        if not may_leave_club(user=user, club=club):
             raise ClubRefused.of(_("The club's last owner may not leave it."))
         membership.delete()
