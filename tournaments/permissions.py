@@ -458,7 +458,9 @@ SITE = "site"
 #: ``tournaments/urls.py``; the admin is Django's, staff only), by URL name: the name of
 #: the predicate of this module the view asks, ``is_logged_in`` for a page of one's own,
 #: or ``PUBLIC``. A view may ask more than one (a replay page asks ``may_download_record``
-#: for its download link); the one named here decides whether the address answers at all.
+#: for its download link; a tournament's page shows the results ``results_visibility``
+#: allows, the verification what ``may_see_verification`` allows); the one named here
+#: decides whether the address answers at all.
 ROUTES: dict[str, str] = {
     # the project
     "home": PUBLIC,
@@ -471,11 +473,11 @@ ROUTES: dict[str, str] = {
     "javascript-catalog": SITE,
     # tournaments
     "tournament_create": "may_create_tournament",
-    "tournament_detail": "results_visibility",
-    "tournament_leaderboard": "results_visibility",
+    "tournament_detail": "may_see_tournament",
+    "tournament_leaderboard": "may_see_tournament",
     "tournament_join": "may_enter_tournament",
     "tournament_rules": "may_see_tournament",
-    "tournament_verify": "may_see_verification",
+    "tournament_verify": "may_see_tournament",
     "tournament_edit": "may_edit_tournament",
     "tournament_entries": "may_see_entries",
     "tournament_close": "may_close_tournament",
@@ -491,7 +493,7 @@ ROUTES: dict[str, str] = {
     "game_split": "may_split",
     "game_what_if": "may_start_what_if",
     "game_review": "may_review",
-    "tournament_standings_csv": "results_visibility",
+    "tournament_standings_csv": "may_see_tournament",
     "tournament_records_zip": "may_download_records",
     "series_list": PUBLIC,
     "series_create": "may_create_series",
@@ -521,6 +523,6 @@ ROUTES: dict[str, str] = {
     "api_game_hint": "may_view_game",
     "api_game_undo": "may_view_game",
     "api_game_meld_readings": "may_view_game",
-    "api_tournament_standings": "results_visibility",
+    "api_tournament_standings": "may_see_tournament",
     "api_not_found": PUBLIC,
 }
