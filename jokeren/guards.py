@@ -5,7 +5,9 @@ percent-decoded), form fields (``application/x-www-form-urlencoded`` and multipa
 and values; not uploaded files) or JSON body holds a C0 control character (U+0000 to
 U+001F) is answered 400 before any view runs: ``malformed_request`` with the error body
 of docs/api.md under ``/api/`` (the code the API gives any body it cannot take), the
-site's "bad request" page elsewhere. Tab, line feed
+site's "bad request" page elsewhere. A form POST to a view marked
+``common.forms.checks_control_characters`` goes through: its forms give the field that
+holds one its own error, with a 400 (``common.forms``). Tab, line feed
 and carriage return are allowed in form fields and JSON strings (a text area sends them),
 nowhere else. Under ``/api/`` only the JSON body is read (the API takes no form: it
 answers 415 to one, unread). No database or template could take a NUL, and no name,
@@ -32,15 +34,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import get_usage
 
+from common.forms import CONTROL, CONTROL_IN_TEXT, view_checks_control_characters
 from jokeren import views
 from tournaments.errors import ServiceError
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
 API_PATH = "/api/"
-#: Every C0 control character, and those of them a form field or JSON string may hold.
-_CONTROL = re.compile("[\x00-\x1f]")
-_CONTROL_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 #: A JSON escape of a control character other than tab, LF, CR (then the body is parsed
 #: to see whether it is in a string: ``\\u0001`` is a backslash and text).
 _ESCAPED_CONTROL = re.compile(rb"\\u00(?:0[0-8bBcCeEfF]|1[0-9a-fA-F])")
@@ -57,9 +57,9 @@ def api_error(message: Any, code: str, status: int) -> JsonResponse:
 
 
 def _has_control(pairs: Iterable[tuple[str, list[str]]], *, text: bool) -> bool:
-    pattern = _CONTROL_IN_TEXT if text else _CONTROL
+    pattern = CONTROL_IN_TEXT if text else CONTROL
     return any(
-        _CONTROL.search(name) or any(pattern.search(v) for v in values) for name, values in pairs
+        CONTROL.search(name) or any(pattern.search(v) for v in values) for name, values in pairs
     )
 
 
@@ -85,7 +85,7 @@ def _json_has_control(raw: bytes) -> bool:
         body = json.loads(raw)
     except ValueError:
         return False  # not JSON: the API says so itself (400 malformed_request)
-    return any(_CONTROL_IN_TEXT.search(s) for s in _json_strings(body))
+    return any(CONTROL_IN_TEXT.search(s) for s in _json_strings(body))
 
 
 def _content_length(request: HttpRequest) -> int:
@@ -96,20 +96,35 @@ def _content_length(request: HttpRequest) -> int:
 
 
 def has_control_characters(request: HttpRequest) -> bool:
-    """Whether the request holds a control character where the module text says none
-    may be."""
-    if _CONTROL.search(request.path) or _has_control(request.GET.lists(), text=False):
+    """Whether the request's path, query or JSON body holds a control character where the
+    module text says none may be (form fields: ``form_has_control_characters``)."""
+    if CONTROL.search(request.path) or _has_control(request.GET.lists(), text=False):
         return True
-    api = request.path.startswith(API_PATH)
-    if request.content_type == "application/json":
-        if 0 < _content_length(request) <= MAX_JSON_BYTES:
-            return _json_has_control(request.body)
-        return False
-    if api or request.method != "POST":
+    if request.content_type == "application/json" and (
+        0 < _content_length(request) <= MAX_JSON_BYTES
+    ):
+        return _json_has_control(request.body)
+    return False
+
+
+def form_has_control_characters(request: HttpRequest) -> bool:
+    """Whether a form POST outside the API holds a control character in a field's name or
+    (other than tab, LF, CR) in its value."""
+    if request.path.startswith(API_PATH) or request.method != "POST":
         return False
     if request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
         return _has_control(request.POST.lists(), text=True)
     return False
+
+
+def _refused(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith(API_PATH):
+        return api_error(
+            _("The request holds a control character (such as NUL): leave it out."),
+            "malformed_request",
+            400,
+        )
+    return views.bad_request(request, ValueError("control character"))
 
 
 class ControlCharacterMiddleware:
@@ -119,15 +134,20 @@ class ControlCharacterMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not has_control_characters(request):
-            return self.get_response(request)
-        if request.path.startswith(API_PATH):
-            return api_error(
-                _("The request holds a control character (such as NUL): leave it out."),
-                "malformed_request",
-                400,
-            )
-        return views.bad_request(request, ValueError("control character"))
+        if has_control_characters(request):
+            return _refused(request)
+        return self.get_response(request)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view: Callable[..., HttpResponse],
+        args: Any,
+        kwargs: Any,
+    ) -> HttpResponse | None:
+        if view_checks_control_characters(view) or not form_has_control_characters(request):
+            return None
+        return _refused(request)
 
 
 def _bearer(request: HttpRequest) -> bool:

@@ -10,6 +10,14 @@ closed and the next query opens a new one (the move's statements are prepared ag
 it: ``jokeren/postgresql``). Any other request, or a second failure, is answered 503
 with ``Retry-After``.
 
+``RequestRetryMiddleware`` (outside the session, the log-in and the bearer token's
+middleware): a request that failed the same way before its view ran, or after it (the
+session's read, the user's, the token's, the session's save), is run once more from that
+middleware on, on a new connection, when it is safe to repeat (as above). Django turns
+such a failure into a response inside the chain; ``got_request_exception`` tells this
+middleware that it was the database's. A request whose view was already run again is
+not run a third time.
+
 ``server_error`` (``handler500``): a failure nothing caught. A broken database is 503 with
 ``Retry-After`` here too (it may fail outside a view: the session's or the user's read);
 anything else is Django's 500 page, and under ``/api/`` the error body of docs/api.md
@@ -25,8 +33,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext_lazy as _
 from django.views.defaults import server_error as django_server_error
 
@@ -62,12 +72,33 @@ def unavailable(request: HttpRequest) -> HttpResponse:
     return response
 
 
+#: Attributes set on a request: its database connection broke (``got_request_exception``),
+#: it was run again.
+FAILED, RETRIED = "database_failed", "database_retried"
+
+
 def repeatable(request: HttpRequest) -> bool:
     """Whether running the request's view twice does what running it once does."""
     if request.method in ("GET", "HEAD"):
         return True
+    if request.method != "POST":
+        return False
     match = request.resolver_match
-    return request.method == "POST" and match is not None and match.url_name in REPEATABLE_POSTS
+    if match is None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return False
+    return match.url_name in REPEATABLE_POSTS
+
+
+def _mark_failed(sender: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+    """``got_request_exception``: note on the request that its database connection broke."""
+    if request is not None and isinstance(sys.exc_info()[1], CONNECTION_ERRORS):
+        setattr(request, FAILED, True)
+
+
+got_request_exception.connect(_mark_failed, dispatch_uid="jokeren.resilience.mark_failed")
 
 
 def _close_connections() -> bool:
@@ -103,12 +134,36 @@ class DatabaseRetryMiddleware:
             type(exception).__name__,
         )
         time.sleep(settings.DATABASE_RETRY_PAUSE)
+        setattr(request, RETRIED, True)
         try:
             return match.func(request, *match.args, **match.kwargs)
         except CONNECTION_ERRORS:
             _close_connections()
             logger.warning("database error again on %s %s: 503", request.method, request.path)
             return unavailable(request)
+
+
+class RequestRetryMiddleware:
+    """See the module text."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not getattr(request, FAILED, False) or getattr(request, RETRIED, False):
+            return response
+        if not repeatable(request) or not _close_connections():
+            return response
+        logger.warning(
+            "database error on %s %s outside its view: running it again on a new connection",
+            request.method,
+            request.path,
+        )
+        time.sleep(settings.DATABASE_RETRY_PAUSE)
+        setattr(request, FAILED, False)
+        setattr(request, RETRIED, True)
+        return self.get_response(request)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

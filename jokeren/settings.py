@@ -82,6 +82,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # GET /health/ for a load balancer: before the host check and the HTTPS redirect
     "jokeren.health.HealthMiddleware",
+    # a request whose database connection broke outside its view (the session's, the
+    # user's or the token's read): run once more on a new connection if safe
+    "jokeren.resilience.RequestRetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -229,9 +232,10 @@ if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_BROKER_
         " < CELERY_BROKER_VISIBILITY_TIMEOUT"
     )
 #: Tasks over a whole tournament that are not part of a close (the admin's audit of every
-#: game, the standings written again, par): a longer limit, and acknowledged when they
-#: start, so that one running longer than the visibility timeout is not started a second
-#: time; a worker killed under one loses it (run it again: each is idempotent).
+#: game, the standings written again, par; a game's ratings computed again): a longer
+#: limit, and acknowledged when they start, so that one running longer than the visibility
+#: timeout is not started a second time; a worker killed under one loses it (run it again:
+#: each is idempotent).
 CELERY_LONG_TASK_SOFT_TIME_LIMIT = env.int("CELERY_LONG_TASK_SOFT_TIME_LIMIT", default=600)
 CELERY_LONG_TASK_TIME_LIMIT = env.int("CELERY_LONG_TASK_TIME_LIMIT", default=660)
 if not 0 < CELERY_LONG_TASK_SOFT_TIME_LIMIT < CELERY_LONG_TASK_TIME_LIMIT:
@@ -243,6 +247,7 @@ LONG_TASKS = (
     "tournaments.tasks.tournament_audit",
     "tournaments.tasks.tournament_standings_refresh",
     "tournaments.tasks.tournament_par_compute",
+    "tournaments.tasks.ratings_recompute",
 )
 CELERY_TASK_ANNOTATIONS = {
     name: {
@@ -267,6 +272,11 @@ CELERY_BEAT_SCHEDULE = {
     "close-due-tournaments": {
         "task": "tournaments.tasks.tournaments_close_due",
         "schedule": env.float("CLOSE_DUE_EVERY_SECONDS", default=60.0),
+    },
+    # par whose task was lost (the broker out of reach when it was queued)
+    "catch-up-par": {
+        "task": "tournaments.tasks.tournaments_par_catch_up",
+        "schedule": env.float("PAR_CATCH_UP_EVERY_SECONDS", default=600.0),
     },
     "create-due-series-editions": {
         "task": "tournaments.tasks.series_editions_create_due",
@@ -332,6 +342,38 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 # this when clients reach gunicorn directly, they could claim HTTPS).
 if env.bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Mail (tournaments/services/mail.py; deploy/README.md) ------------------------------
+# The embedded default writes every mail to the console (the worker's log). Production:
+# EMAIL_URL (smtp+tls://user:password@host:587, smtp+ssl://...:465) or EMAIL_HOST with
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS / EMAIL_USE_SSL; either
+# makes SMTP the backend unless EMAIL_BACKEND says otherwise.
+_email = env.email_url_config(env.str("EMAIL_URL")) if env.str("EMAIL_URL", default="") else {}
+EMAIL_HOST = _email.get("EMAIL_HOST") or env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = _email.get("EMAIL_PORT") or env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or env.str(
+    "EMAIL_HOST_PASSWORD", default=""
+)
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS")) or env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL")) or env.bool("EMAIL_USE_SSL", default=False)
+#: Seconds an SMTP connection may hang before the mail task fails (and is retried).
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default=(
+        _email.get("EMAIL_BACKEND")
+        or (
+            "django.core.mail.backends.smtp.EmailBackend"
+            if env.str("EMAIL_HOST", default="")
+            else "django.core.mail.backends.console.EmailBackend"
+        )
+    ),
+)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Jokeren <noreply@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+#: The site's address as players reach it: the links in the mail are absolute.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 # --- The site ----------------------------------------------------------------------------
 #: Moves per user per minute on the move API (django-ratelimit syntax); "" turns it off.

@@ -17,7 +17,8 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.login_view, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's language switch, remembered on the account for the mail (jokeren/views.py)
+    path("i18n/setlang/", views.set_language, name="set_language"),
     path("jsi18n/", views.JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # before admin.site.urls: the admin's log-in page behind the same throttle
     path("admin/login/", views.admin_login_view),

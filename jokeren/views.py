@@ -8,8 +8,8 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
@@ -22,14 +22,38 @@ from django.views import i18n
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from common.forms import RefusesControlCharacters, checks_control_characters, form_status
 from jokeren import throttle
 from tournaments import api, permissions
 from tournaments.api import api_view
 from tournaments.models import Tournament
 from tournaments.selectors import standings as standing_selectors
+from tournaments.services import mail as mail_services
 
 #: Django's log-in page and the admin's, each behind the log-in throttle.
-login_view = throttle.throttle_login(auth_views.LoginView.as_view())
+
+
+class SignupForm(RefusesControlCharacters, UserCreationForm):  # type: ignore[type-arg]
+    """Django's sign-up form; a control character in a field is that field's error."""
+
+
+class LoginForm(RefusesControlCharacters, AuthenticationForm):
+    """Django's log-in form; a control character in a field is that field's error."""
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page with ``LoginForm``: a field refused for a control character
+    answers 400 (``common.forms.form_status``)."""
+
+    form_class = LoginForm
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        response.status_code = form_status(form)
+        return response
+
+
+login_view = checks_control_characters(throttle.throttle_login(LoginView.as_view()))
 admin_login_view = throttle.throttle_login(admin.site.login)
 
 
@@ -89,6 +113,7 @@ def _safe_next(request: HttpRequest) -> str:
     return ""
 
 
+@checks_control_characters
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account, log in, confirm it and go back to where the visitor came from
     (``next``, a page of this site only), else home."""
@@ -101,17 +126,40 @@ def signup(request: HttpRequest) -> HttpResponse:
             wait=wait,
             message=_("Too many sign-ups from your address in a short time."),
         )
-    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+        # the language the visitor chose on the site is the one of their mail
+        remember_language(request, translation.get_language())
         messages.success(
             request,
             _("Welcome, %(name)s: your account has been created and you are logged in.")
             % {"name": user.get_username()},
         )
         return redirect(target or "home")
-    return render(request, "registration/signup.html", {"form": form, "next": target})
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": target},
+        status=form_status(form),
+    )
+
+
+def remember_language(request: HttpRequest, language: str | None) -> None:
+    """A logged-in user's choice of a language of the site is also the language of their
+    mail (``Account.language``)."""
+    if permissions.is_logged_in(request.user) and language in mail_services.LANGUAGES:
+        mail_services.account_language_set(user=request.user, language=language)
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch (``django.views.i18n.set_language``: the cookie, back to
+    ``next``), remembered on the account of a logged-in user for their mail."""
+    response = i18n.set_language(request)
+    if request.method == "POST":
+        remember_language(request, request.POST.get("language"))
+    return response
 
 
 #: How long a browser keeps the scripts' translation catalogue without asking again.

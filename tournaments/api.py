@@ -30,6 +30,7 @@ from tournaments.errors import ClaimNotHeld, ServiceError, StaleMove
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game
 from tournaments.presentation.words import seat_names
+from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
 from tournaments.selectors import table
@@ -432,6 +433,11 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
     extras = analysis.board_extras_for(tournament=tournament, board=board)
     shown = [*board.rows, *([board.me] if board.me is not None else [])]
     bots = bot_user_ids([s.user_id for s in shown])
+    ratings = (
+        rating_selectors.board_ratings(tournament=tournament, user_ids=[s.user_id for s in shown])
+        if request.GET.get("ratings") == "1"
+        else None
+    )
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -443,16 +449,26 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
             "pages": board.pages,
             "page_size": board.page_size,
             "q": board.q,
-            "me": _standing_json(board.me, extras, bots) if board.me is not None else None,
-            "standings": [_standing_json(s, extras, bots) for s in board.rows],
+            "me": _standing_json(board.me, extras, bots, ratings) if board.me is not None else None,
+            "standings": [_standing_json(s, extras, bots, ratings) for s in board.rows],
         }
     )
 
 
 def _standing_json(
-    s: standing_selectors.Standing, extras: dict[int, analysis.BoardExtra], bots: set[int]
+    s: standing_selectors.Standing,
+    extras: dict[int, analysis.BoardExtra],
+    bots: set[int],
+    ratings: dict[int, rating_selectors.BoardRating] | None = None,
 ) -> dict[str, Any]:
+    """A leaderboard row; with ``ratings`` (``?ratings=1``) also the player's rating in
+    the game now and what this tournament changed of it."""
+    rated: dict[str, Any] = {}
+    if ratings is not None:
+        r = ratings[s.user_id]
+        rated = {"rating": r.rating, "rating_change": r.change}
     return {
+        **rated,
         "rank": s.rank,
         "player": s.username,
         "bot_account": s.user_id in bots,

@@ -14,11 +14,22 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from common.forms import RefusesControlCharacters
 from engine.fields import FieldSpec
 from tournaments import json_input, permissions
 from tournaments.errors import InvalidSettings
-from tournaments.models import MAX_BEST_K, MAX_ENTRANTS, MAX_ROUNDS, Access, Club, Tournament
-from tournaments.services.checks import check_moment
+from tournaments.games import module_of
+from tournaments.models import (
+    LANGUAGE_CHOICES,
+    MAX_BEST_K,
+    MAX_ENTRANTS,
+    MAX_ROUNDS,
+    Access,
+    Account,
+    Club,
+    Tournament,
+)
+from tournaments.services.checks import check_bot_level, check_moment
 from tournaments.variant_form import (
     HIDDEN_VARIANT_KEYS,
     VARIANT_PREFIX,
@@ -72,7 +83,7 @@ class DateTimeLocalInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(RefusesControlCharacters, forms.Form):
     """Create or edit a tournament. The variant's settings are fields ``v_<key>``, generated
     from the chosen preset's ``to_json()`` (or the tournament's stored variant)."""
 
@@ -192,7 +203,9 @@ class TournamentForm(forms.Form):
         for name in ("opens_at", "closes_at"):
             self.fields[name].label = with_time_zone(self.fields[name].label)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
-        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
+        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices(
+            keep=tournament.bot_level if tournament is not None else None
+        )
         if "bot_level" not in self.initial:
             self.initial["bot_level"] = default_bot_level()
         if "opens_at" not in self.initial:
@@ -303,12 +316,12 @@ class TournamentForm(forms.Form):
         return [self[name] for name in self.fields if not name.startswith(VARIANT_PREFIX)]
 
     def clean(self) -> dict[str, Any]:
-        # Form.clean returns cleaned_data (its stub says "or None" for subclasses).
-        data = cast(dict[str, Any], super().clean())
+        data = super().clean()
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
         self.ignore_what_does_not_apply(data)
+        level_offered(self, data, stored_for=self.tournament)
         return data
 
     def ignore_what_does_not_apply(self, data: dict[str, Any]) -> None:
@@ -352,7 +365,24 @@ class TournamentForm(forms.Form):
         return club if isinstance(club, Club) else self.only_club
 
 
-class PracticeForm(forms.Form):
+def level_offered(form: forms.BaseForm, data: Mapping[str, Any], *, stored_for: Any = None) -> None:
+    """The chosen bot level is one the chosen game offers for new play, or the level
+    ``stored_for`` (a tournament or series being edited) has in that game already
+    (``check_bot_level``); else the level field's error."""
+    level, preset = data.get("bot_level"), data.get("preset")
+    if not level or not preset:
+        return
+    game, _preset = split_preset(preset)
+    stored = None
+    if stored_for is not None and stored_for.game == game:
+        stored = stored_for.bot_level
+    try:
+        check_bot_level(module_of(game), level, stored=stored)
+    except InvalidSettings as exc:
+        form.add_error("bot_level", exc.message())
+
+
+class PracticeForm(RefusesControlCharacters, forms.Form):
     preset = forms.ChoiceField(label=_("Game and variant"))
     bot_level = forms.ChoiceField(label=_("Bot level"))
 
@@ -361,6 +391,11 @@ class PracticeForm(forms.Form):
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
         self.fields["bot_level"].initial = default_bot_level()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        level_offered(self, data)
+        return data
 
 
 WEEKDAY_CHOICES = [
@@ -434,7 +469,9 @@ class SeriesForm(TournamentForm):
         self.initial.setdefault("best_k", 10)
 
     def clean(self) -> dict[str, Any]:
-        data = cast(dict[str, Any], forms.Form.clean(self))
+        # not TournamentForm's checks of a window (a series has none)
+        data = RefusesControlCharacters.clean(self)
+        level_offered(self, data)
         if data.get("kind") == "weekly" and not data.get("weekdays"):
             self.add_error("weekdays", _("A weekly series needs at least one weekday."))
         self.ignore_what_does_not_apply(data)
@@ -460,3 +497,30 @@ class SeriesForm(TournamentForm):
             best_k=data["best_k"],
         )
         return kwargs
+
+
+class MailSettingsForm(forms.Form):
+    """The account page's mail settings (``services.mail.account_mail_settings_update``):
+    the language of the mail and each kind of mail on or off."""
+
+    language = forms.ChoiceField(label=_("Language of my mail"), choices=LANGUAGE_CHOICES)
+    mail_results = forms.BooleanField(
+        label=_("Mail me my place and result when a tournament's results are final"),
+        required=False,
+    )
+    mail_series = forms.BooleanField(
+        label=_("Mail me when a new edition of a series I played is open"), required=False
+    )
+    mail_invites = forms.BooleanField(label=_("Mail me club invites"), required=False)
+
+    @classmethod
+    def of(cls, account: Account) -> MailSettingsForm:
+        """The form filled with ``account``'s settings."""
+        return cls(
+            initial={
+                "language": account.language,
+                "mail_results": account.mail_results,
+                "mail_series": account.mail_series,
+                "mail_invites": account.mail_invites,
+            }
+        )

@@ -609,14 +609,29 @@ class Series(ContestSettings):
         return reverse("series_detail", args=[self.pk])
 
 
+#: The languages of the site and of its mail (``settings.LANGUAGES``), Dutch first.
+LANGUAGE_CHOICES = [("nl", _("Dutch")), ("en", _("English"))]
+
+
 class Account(models.Model):
     """Per-user settings of the site: ``is_bot`` marks a bot account (a program plays it
-    through the API; flagged BOT on every leaderboard, lichess's BOT title)."""
+    through the API; flagged BOT on every leaderboard, lichess's BOT title); ``language``
+    is the language of the user's mail (the one last chosen on the site); ``mail_<kind>``
+    whether the user gets that kind of mail (``MailKind``; off by the signed link in every
+    such mail). A user without a row has the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
     )
     is_bot = models.BooleanField(_("bot account"), default=False)
+    language = models.CharField(
+        _("language of my mail"), max_length=8, choices=LANGUAGE_CHOICES, default="nl"
+    )
+    mail_results = models.BooleanField(_("mail when the results are final"), default=True)
+    mail_series = models.BooleanField(
+        _("mail when a new edition of a series I play opens"), default=True
+    )
+    mail_invites = models.BooleanField(_("mail with club invites"), default=True)
 
     def __str__(self) -> str:
         return f"{self.user} ({'bot' if self.is_bot else 'human'})"
@@ -641,3 +656,117 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
+
+
+class MailKind(models.TextChoices):
+    """The kinds of mail the site sends; each is turned off by ``Account.mail_<kind>``
+    and has its text in ``templates/mail/<kind>.txt`` (``services.mail``)."""
+
+    RESULTS = "results", _("final results")
+    SERIES = "series", _("new editions of your series")
+    INVITES = "invites", _("club invites")
+
+
+class MailSent(models.Model):
+    """A mail of one kind about one thing (a tournament, an invite) sent to one user: at
+    most once (the unique constraint), so a task that runs again sends nothing twice."""
+
+    kind = models.CharField(max_length=20, choices=MailKind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    object_id = models.PositiveBigIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "object_id", "user"], name="mail_sent_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.object_id} -> {self.user_id}"
+
+
+class Rating(models.Model):
+    """A player's rating in one game (docs/rules.md, "Ratings"): the Plackett–Luce model's
+    belief about their skill, a mean ``mu`` and its uncertainty ``sigma``
+    (``services.ratings``). ``ordinal`` is ``mu - 3 * sigma``, kept for the rating list's
+    order (an index); what a page shows is ``shown``. ``tournaments``: the tournaments
+    that counted."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    tournaments = models.PositiveIntegerField(_("tournaments"), default=0)
+    updated_at = models.DateTimeField(_("updated at"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="rating_unique_per_game")
+        ]
+        indexes = [models.Index("game", models.F("ordinal").desc(), "user", name="rating_list")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game} {self.shown}"
+
+    @property
+    def shown(self) -> int:
+        """The rating a page shows (docs/rules.md, "Ratings")."""
+        return shown_rating(self.ordinal)
+
+
+#: The shown rating: ``RATING_BASE + RATING_SCALE * (mu - 3 * sigma)``, rounded; a new
+#: player (mu 25, sigma 25/3) shows ``RATING_BASE`` (docs/rules.md, "Ratings").
+RATING_BASE = 1000
+RATING_SCALE = 40
+
+
+def shown_rating(ordinal: float) -> int:
+    """The rating shown for ``mu - 3 * sigma`` (docs/rules.md, "Ratings")."""
+    return round(RATING_BASE + RATING_SCALE * ordinal)
+
+
+class RatingChange(models.Model):
+    """What one tournament did to one player's rating: before and after, and the place
+    the player had among the rated entrants (ties share it). One row per tournament and
+    player: a tournament is applied once (``services.ratings``), and every rating can be
+    traced to the tournaments that made it."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rank = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["tournament", "rank", "user"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="rating_change_unique_per_tournament"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["user", "game"], name="rating_change_user"),
+            # a game's changes: whether a later tournament counted already, the replay
+            models.Index(fields=["game", "tournament"], name="rating_change_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.tournament_id}: {self.mu_before:.2f} → {self.mu_after:.2f}"
+
+    @property
+    def shown_before(self) -> int:
+        return shown_rating(self.mu_before - 3 * self.sigma_before)
+
+    @property
+    def shown_after(self) -> int:
+        return shown_rating(self.mu_after - 3 * self.sigma_after)

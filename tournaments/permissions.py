@@ -34,6 +34,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import BotsNotAdmitted, NotAMember
+from tournaments.mail_links import mail_off_read
 from tournaments.models import (
     Access,
     Account,
@@ -48,7 +49,7 @@ from tournaments.models import (
 from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.standings import Visibility
 
-#: The group that made an organizer before clubs (migration 0014 made each of its members
+#: The group that made an organizer before clubs (migration 0016_clubs made each of its members
 #: an organizer of the default club); it grants nothing now.
 ORGANIZERS_GROUP = "organizers"
 #: The roles that run a club's tournaments and series.
@@ -447,6 +448,16 @@ def may_split(*, user: Any, game: Game) -> bool:
     return t is not None and t.is_closed and may_see_tournament(user=user, tournament=t)
 
 
+# --- Mail -------------------------------------------------------------------------------------
+
+
+def may_turn_mail_off(*, token: str) -> bool:
+    """The link at the end of every mail turns that kind of mail off for its addressee,
+    for whoever holds it, logged in or not: the site signed it (docs/rules.md, "Mail",
+    rule 2). A token it did not sign is not found (404)."""
+    return mail_off_read(token) is not None
+
+
 # --- Every address and its rule --------------------------------------------------------------
 
 #: Marker rules of ``ROUTES`` that are no predicate of this module.
@@ -508,6 +519,11 @@ ROUTES: dict[str, str] = {
     "club_leave": "may_leave_club",
     "club_member_role": "may_manage_members",
     "club_invite_renew": "may_manage_members",
+    "mail_off": "may_turn_mail_off",
+    # the ratings are public, as the final standings they come from (docs/rules.md,
+    # "Ratings")
+    "rating_list": PUBLIC,
+    "player_profile": PUBLIC,
     # the API (a token's user is a logged-in user here)
     "api_openapi": PUBLIC,
     "api_docs": PUBLIC,
@@ -516,6 +532,8 @@ ROUTES: dict[str, str] = {
     "api_tournament_join": "may_enter_tournament",
     "api_series": "may_see_series",
     "api_series_season": "may_see_series",
+    "api_ratings": PUBLIC,
+    "api_player": PUBLIC,
     "api_game": "may_view_game",
     # the move and the undo: the same rule in the service's one locked read of the game
     # (``services.play``: the user's game by id, else ``Game.DoesNotExist``, 404)

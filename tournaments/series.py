@@ -193,6 +193,8 @@ def series_edition_create(*, series: Series, opens_at: datetime) -> Tournament |
                 closes_at=opens_at + timedelta(minutes=series.window_minutes),
                 series=series,
             )
+            # tell the players of the earlier editions (services.mail)
+            jobs.task_on_commit("series_edition_mail", t.pk)
     except IntegrityError:
         return None
     return t

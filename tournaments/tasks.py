@@ -7,13 +7,17 @@ runs again on another worker, and a second run must change nothing the first one
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import chord, group, shared_task
 
 from tournaments import series
 from tournaments.models import Tournament
 from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
+from tournaments.services import mail as mail_services
 from tournaments.services import par
+from tournaments.services import ratings as rating_services
 from tournaments.services import results as result_services
 
 
@@ -98,7 +102,85 @@ def tournament_par_compute(tournament_id: int) -> int:
 
 
 @shared_task
+def tournaments_par_catch_up() -> list[int]:
+    """Periodic (Celery beat): queue par again for every tournament whose par is not
+    complete (``par.tournaments_par_missing``: its task was lost with the broker out of
+    reach or a worker killed), one task each."""
+    missing = par.tournaments_par_missing()
+    for tournament_id in missing:
+        tournament_par_compute.delay(tournament_id)
+    return missing
+
+
+@shared_task
 def series_editions_create_due() -> list[int]:
     """Periodic (Celery beat, every minute): create the editions of every series whose
     opening time has come (idempotent: an edition exists at most once)."""
     return series.series_editions_create_due()
+
+
+# --- Mail (tournaments/services/mail.py) ----------------------------------------------------
+
+#: A mail task whose SMTP server failed (``smtplib.SMTPException`` is an ``OSError``) runs
+#: again later, up to ``MAIL_RETRIES`` times, waiting longer each time (from 30 s to half
+#: an hour); what it sent before the failure is marked sent and is not sent again.
+MAIL_RETRIES = 8
+
+
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def mail_send(kind: str, user_id: int, object_id: int, context: dict[str, Any]) -> bool:
+    """One mail of ``kind`` about ``object_id`` to one user (at most once; ``context``:
+    what its template says, as JSON)."""
+    return mail_services.mail_send(kind=kind, user_id=user_id, object_id=object_id, context=context)
+
+
+@shared_task
+def tournament_results_mail(tournament_id: int) -> int:
+    """After a close: the results mail to its entrants, one task per batch of users."""
+    batches = mail_services.tournament_results_recipients(tournament_id=tournament_id)
+    for batch in batches:
+        tournament_results_mail_batch.delay(tournament_id, batch)
+    return len(batches)
+
+
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def tournament_results_mail_batch(tournament_id: int, user_ids: list[int]) -> int:
+    """The results mail of a closed tournament to a batch of its entrants."""
+    return mail_services.tournament_results_mail(tournament_id=tournament_id, user_ids=user_ids)
+
+
+@shared_task
+def series_edition_mail(tournament_id: int) -> int:
+    """A new edition is open: mail the players of the earlier editions, one task per
+    batch of users."""
+    batches = mail_services.series_edition_recipients(tournament_id=tournament_id)
+    for batch in batches:
+        series_edition_mail_batch.delay(tournament_id, batch)
+    return len(batches)
+
+
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def series_edition_mail_batch(tournament_id: int, user_ids: list[int]) -> int:
+    """The new-edition mail to a batch of the series' players."""
+    return mail_services.series_edition_mail(tournament_id=tournament_id, user_ids=user_ids)
+
+
+@shared_task
+def ratings_update(tournament_id: int) -> int:
+    """Apply a closed tournament's final standings to its entrants' ratings (once; in
+    order of the close, replaying the game's tournaments when one closed later counted
+    first). The number of ratings it changed."""
+    return rating_services.ratings_apply_tournament(tournament_id=tournament_id)
+
+
+@shared_task
+def ratings_recompute(game: str) -> int:
+    """Apply every closed tournament of a game again, in order (a closed tournament's
+    standings changed: an organizer resolved a review, or an audit flagged an entry)."""
+    return rating_services.ratings_recompute_game(game=game)

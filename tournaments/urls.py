@@ -2,7 +2,17 @@
 
 from django.urls import path, re_path
 
-from tournaments import api, api_clubs, views, views_club, views_clubs, views_organizer
+from tournaments import (
+    api,
+    api_clubs,
+    api_ratings,
+    views,
+    views_club,
+    views_clubs,
+    views_mail,
+    views_organizer,
+    views_ratings,
+)
 
 urlpatterns = [
     path("tournaments/new/", views_organizer.tournament_create, name="tournament_create"),
@@ -64,6 +74,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/leave/", views_club.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/", views_club.club_member_role, name="club_member_role"),
     path("clubs/<slug:slug>/invite/", views_club.club_invite_renew, name="club_invite_renew"),
+    path("mail/off/<str:token>/", views_mail.mail_off, name="mail_off"),
+    path("ratings/<str:game>/", views_ratings.rating_list, name="rating_list"),
+    path("players/<str:username>/", views_ratings.player_profile, name="player_profile"),
     path("api/openapi.json", api_clubs.openapi, name="api_openapi"),
     path("api/docs/", api_clubs.api_docs, name="api_docs"),
     path("api/tournaments/", api_clubs.tournament_list, name="api_tournaments"),
@@ -78,6 +91,8 @@ urlpatterns = [
         name="api_tournament_join",
     ),
     path("api/series/<int:series_id>/", api_clubs.series_detail, name="api_series"),
+    path("api/ratings/<str:game>/", api_ratings.rating_list, name="api_ratings"),
+    path("api/players/<str:username>/", api_ratings.player_detail, name="api_player"),
     path("api/series/<int:series_id>/season/", api_clubs.series_season, name="api_series_season"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
     path("api/games/<int:game_id>/hint/", api.game_hint, name="api_game_hint"),

@@ -15,6 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
+from common.forms import checks_control_characters, form_status
 from tournaments import analysis, permissions, views_access
 from tournaments.api import game_payload
 from tournaments.errors import ServiceError
@@ -22,8 +23,10 @@ from tournaments.forms import PracticeForm
 from tournaments.games import available_games, module_of
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
+from tournaments.presentation.levels import level_figures
 from tournaments.presentation.words import hand_text, player_name_for, seat_names
 from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
 from tournaments.services import closing as closing_services
@@ -93,6 +96,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     pages = analysis.field_pages(pages=deal_pages, deals=deals)
     context = {
         **_leaderboard_context(
+            request,
             tournament=tournament,
             board=board,
             extras=analysis.board_extras(tournament=tournament, board=board, deals=deals, par=par),
@@ -132,6 +136,7 @@ def tournament_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = views_access.tournament_or_404(request, pk)
     board = _board(request, tournament)
     context = _leaderboard_context(
+        request,
         tournament=tournament,
         board=board,
         extras=analysis.board_extras_for(tournament=tournament, board=board),
@@ -151,13 +156,26 @@ def _board(request: HttpRequest, tournament: Tournament) -> standing_selectors.B
 
 
 def _leaderboard_context(
+    request: HttpRequest,
     *,
     tournament: Tournament,
     board: standing_selectors.Board,
     extras: dict[int, analysis.BoardExtra],
 ) -> dict[str, Any]:
-    """What ``_leaderboard.html`` reads, for the tournament page and its live refresh."""
+    """What ``_leaderboard.html`` reads, for the tournament page and its live refresh.
+    With ``?ratings=1`` the rows' players' ratings too (a column the page leaves out
+    unless asked: docs/rules.md, "Ratings")."""
+    show_ratings = request.GET.get("ratings") == "1"
+    ratings = (
+        rating_selectors.board_ratings(
+            tournament=tournament, user_ids=[s.user_id for s in board.rows]
+        )
+        if show_ratings
+        else {}
+    )
     return {
+        "show_ratings": show_ratings,
+        "ratings": ratings,
         "tournament": tournament,
         "standings": board.rows,
         "board": board,
@@ -197,6 +215,7 @@ def _rules_context(game: str, preset: str, variant: dict[str, Any], rounds: int)
         "rounds": rounds,
         "lower_is_better": module.LOWER_IS_BETTER,
         "players": variant.get("num_players", 4),
+        "levels": level_figures(module, preset),
     }
 
 
@@ -475,6 +494,7 @@ def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@checks_control_characters
 @login_required
 def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
@@ -501,6 +521,7 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
         request,
         "tournaments/practice.html",
         {"form": form, "games": games, "replayable": replayable},
+        status=form_status(form),
     )
 
 

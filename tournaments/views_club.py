@@ -19,12 +19,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from engine.registry import GAMES
 from tournaments import permissions
 from tournaments.errors import ServiceError
+from tournaments.games import module_of
 from tournaments.models import Access, Club, Membership, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.selectors import clubs as club_selectors
 from tournaments.services import clubs as club_services
+from tournaments.variant_form import text_of
 
 #: The roles an owner gives on the club's page (an owner is made by staff, in the admin).
 OWNER_GIVES = (Membership.Role.ORGANIZER, Membership.Role.MEMBER)
@@ -76,6 +79,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             if manages
             else "",
             "may_create": permissions.may_create_in_club(user=request.user, club=club),
+            "games": [(game, text_of(module_of(game).TITLE)) for game in GAMES],
         },
     )
 

@@ -17,24 +17,27 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from common.forms import checks_control_characters, form_status
 from tournaments import permissions, tokens, views_access
 from tournaments import series as series_services
 from tournaments.errors import ServiceError
-from tournaments.forms import SeriesForm
+from tournaments.forms import MailSettingsForm, SeriesForm
 from tournaments.models import Game
 from tournaments.numbers import result_csv
 from tournaments.permissions import AuthenticatedHttpRequest, is_bot
 from tournaments.presentation.cells import safe_cell
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
+from tournaments.services import mail as mail_services
 from tournaments.views_organizer import keep_fields
 
 BOM = "\ufeff"
@@ -178,6 +181,7 @@ def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@checks_control_characters
 @login_required
 def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not permissions.may_create_series(request.user):
@@ -203,17 +207,23 @@ def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 return redirect(series)
     else:
         form = SeriesForm(user=request.user)
-    return render(request, "tournaments/series_form.html", {"form": form})
+    return render(request, "tournaments/series_form.html", {"form": form}, status=form_status(form))
 
 
 @login_required
 def account(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Bot account and personal API tokens. A new token is shown once, on this answer."""
+    """Bot account, mail settings and personal API tokens. A new token is shown once, on
+    this answer."""
     new_key = None
+    mail_form = MailSettingsForm.of(mail_services.account_of(request.user))
     if request.method == "POST":
         action = request.POST.get("action")
         try:
-            if action == "create_token":
+            if action == "mail_settings":
+                mail_form = MailSettingsForm(request.POST)
+                if mail_form.is_valid():
+                    return mail_settings_save(request, mail_form)
+            elif action == "create_token":
                 new_key = tokens.token_create(
                     user=request.user, name=request.POST.get("name", "")
                 ).key
@@ -240,5 +250,31 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
             "tokens": request.user.api_tokens.all(),
             "new_key": new_key,
             "is_bot": is_bot(request.user),
+            "mail_form": mail_form,
         },
     )
+
+
+def mail_settings_save(request: AuthenticatedHttpRequest, form: MailSettingsForm) -> HttpResponse:
+    """Store the account page's mail settings; the site follows the mail's language."""
+    account = mail_services.account_mail_settings_update(
+        user=request.user,
+        language=form.cleaned_data["language"],
+        mail_results=form.cleaned_data["mail_results"],
+        mail_series=form.cleaned_data["mail_series"],
+        mail_invites=form.cleaned_data["mail_invites"],
+    )
+    translation.activate(account.language)
+    messages.success(request, _("Your mail settings are saved."))
+    response = redirect("account")
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        account.language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from common.forms import CONTROL_IN_TEXT, checks_control_characters, form_status
 from tournaments import permissions
 from tournaments.errors import ServiceError, TournamentClosed
 from tournaments.forms import TournamentForm
@@ -104,22 +105,28 @@ def _tournament_form_view(
             "tournament": tournament,
             "locked": tournament is not None and tournament.entries.exists(),
         },
+        status=form_status(form),
     )
 
 
 def keep_fields(data: Any) -> dict[str, Any]:
     """The general fields of a tournament's (or series') form kept when another preset's
-    defaults are loaded."""
+    defaults are loaded (a value holding a control character is left out: the form then
+    shows the field empty)."""
     keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
     keep += ("closes_at", "preset", "hide_results", "club", "access")
-    return {k: data.get(k) for k in keep if data.get(k)}
+    return {
+        k: value for k in keep if (value := data.get(k)) and not CONTROL_IN_TEXT.search(str(value))
+    }
 
 
+@checks_control_characters
 @login_required
 def tournament_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _tournament_form_view(request, None)
 
 
+@checks_control_characters
 @login_required
 def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_managed(request, pk, permissions.may_edit_tournament)

@@ -26,6 +26,7 @@
       const url = new URL(box.dataset.liveUrl, window.location.href);
       url.searchParams.set("page", box.dataset.page || "1");
       if (box.dataset.q) url.searchParams.set("q", box.dataset.q);
+      if (box.dataset.ratings) url.searchParams.set("ratings", "1");
       const response = await fetch(url, { headers: { Accept: "text/html" } });
       if (!response.ok) return;
       const html = await response.text();

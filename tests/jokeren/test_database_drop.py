@@ -23,6 +23,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from tournaments import tokens
 from tournaments.models import Entry, Game, Tournament
 from tournaments.services import entries as entry_services
 
@@ -198,3 +199,61 @@ def test_any_other_failure_under_the_api_has_the_error_body(
     assert error["code"] == "server_error" and error["nl"] != error["en"]
     assert page.status_code == 500
     assert page["Content-Type"].startswith("text/html")
+
+
+def test_a_read_whose_token_lookup_broke_is_run_again_from_the_middleware(
+    breaking: Callable[..., Breaker], tournament: Tournament, user: Any
+) -> None:
+    """The bearer token is read by a middleware before the view: a connection broken
+    there is run again from ``RequestRetryMiddleware``, once."""
+    key = tokens.token_create(user=user, name="bot").key
+    breaker = breaking("tournaments_apitoken", 1)
+    with connection.execute_wrapper(breaker):
+        response = _client().get(
+            reverse("api_tournament", args=[tournament.pk]),
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    assert breaker.broken == 1
+    assert response.status_code == 200, response.content[:300]
+    assert json.loads(response.content)["name"] == tournament.name
+    # broken twice: run again once, then 503 with the error body
+    breaker = breaking("tournaments_apitoken", 2)
+    with connection.execute_wrapper(breaker):
+        response = _client().get(
+            reverse("api_tournament", args=[tournament.pk]),
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    breaker.release()
+    assert breaker.broken == 2
+    assert response.status_code == 503
+    assert json.loads(response.content)["error"]["code"] == "unavailable"
+
+
+def test_a_post_whose_token_lookup_broke_is_not_run_again_unless_it_is_a_move(
+    breaking: Callable[..., Breaker], tournament: Tournament, user: Any
+) -> None:
+    key = tokens.token_create(user=user, name="bot").key
+    bearer = {"Authorization": f"Bearer {key}"}
+    breaker = breaking("tournaments_apitoken", 1)
+    with connection.execute_wrapper(breaker):
+        response = _client().post(
+            reverse("api_tournament_join", args=[tournament.pk]), headers=bearer
+        )
+    breaker.release()
+    assert breaker.broken == 1
+    assert response.status_code == 503
+    assert not Entry.objects.filter(user=user).exists()
+    # a move is: its seq makes it safe
+    game = entry_services.entry_join(tournament_id=tournament.pk, user=user).game
+    breaker = breaking("tournaments_apitoken", 1)
+    with connection.execute_wrapper(breaker):
+        response = _client().post(
+            reverse("api_game_move", args=[game.pk]),
+            data=json.dumps({"seq": game.seq, "action": factories.south_action(game)}),
+            content_type="application/json",
+            headers=bearer,
+        )
+    assert breaker.broken == 1
+    assert response.status_code == 200, response.content[:300]
+    game.refresh_from_db()
+    assert game.seq == json.loads(response.content)["seq"]

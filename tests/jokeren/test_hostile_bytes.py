@@ -1,17 +1,20 @@
 """NUL and other control characters (jokeren/guards.py ControlCharacterMiddleware): 400
 before any view runs, the API's error body under /api/, the "bad request" page
-elsewhere; never a 500, nothing stored; tab, LF and CR still go through in form fields."""
+elsewhere, and in the site's forms the field's own error with a 400 (common/forms.py);
+never a 500, nothing stored; tab, LF and CR still go through in form fields."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import factories
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tournaments.models import ApiToken, Tournament
+from tournaments.models import ApiToken, Game, Series, Tournament
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
@@ -114,3 +117,88 @@ def test_a_backslash_before_u0001_as_text_is_not_a_control_character(
     # the engine's refusal of an unknown source, not the guard's
     assert response.status_code == 400
     assert json.loads(response.content)["error"]["code"] != "malformed_request"
+
+
+# --- Forms: the field's own error, with a 400 ---------------------------------------------
+
+FIELD_ERROR_NL = "Dit veld bevat een stuurteken (zoals NUL): laat het weg."
+
+
+def _field_error(response: Any, field: str) -> None:
+    """The form shown again, 400, with ``field``'s error (Dutch, the default language)."""
+    assert response.status_code == 400, response.content[:300]
+    assert response["Content-Type"].startswith("text/html")
+    form = response.context["form"]
+    assert [e.code for e in form.errors.as_data()[field]] == ["control_character"]
+    assert FIELD_ERROR_NL in response.content.decode()
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x01", "\x1b", "\x0b"])
+def test_a_control_character_in_the_sign_up_form_is_the_field_s_error(
+    client: Client, control: str
+) -> None:
+    data = {"username": f"bram{control}", "password1": "ruit-boer-42!", "password2": "x"}
+    _field_error(client.post(reverse("signup"), data), "username")
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x07"])
+def test_a_control_character_in_the_log_in_form_is_the_field_s_error_not_a_log_in(
+    client: Client, user: Any, control: str
+) -> None:
+    user.set_password("ruit-boer-42!")
+    user.save()
+    data = {"username": user.username, "password": f"ruit-boer-42!{control}"}
+    _field_error(client.post(reverse("login"), data), "password")
+    assert "_auth_user_id" not in client.session
+    data = {"username": f"{user.username}{control}", "password": "ruit-boer-42!"}
+    _field_error(client.post(reverse("login"), data), "username")
+    assert "_auth_user_id" not in client.session
+    # the right password still logs in
+    data = {"username": user.username, "password": "ruit-boer-42!"}
+    assert client.post(reverse("login"), data).status_code == 302
+
+
+def test_a_control_character_in_the_organizer_s_form_is_the_field_s_error(
+    client: Client, organizer: Any
+) -> None:
+    client.force_login(organizer)
+    data = factories.tournament_form_data(name="Avond\x00 van de NUL")
+    _field_error(client.post(reverse("tournament_create"), data), "name")
+    data = factories.tournament_form_data(rounds="4\x01")
+    _field_error(client.post(reverse("tournament_create"), data), "rounds")
+    assert not Tournament.objects.filter(created_by=organizer).exists()
+    # the same form without it is taken
+    response = client.post(reverse("tournament_create"), factories.tournament_form_data())
+    assert response.status_code == 302
+    assert Tournament.objects.filter(created_by=organizer).count() == 1
+
+
+def test_another_preset_loaded_leaves_out_a_value_with_a_control_character(
+    client: Client, organizer: Any
+) -> None:
+    client.force_login(organizer)
+    data = factories.tournament_form_data(name="Avond\x1b", rounds="5", load_preset="1")
+    response = client.post(reverse("tournament_create"), data)
+    assert response.status_code == 200
+    assert response.context["form"]["rounds"].value() == "5"
+    assert not response.context["form"]["name"].value()
+    assert "\x1b" not in response.content.decode()
+
+
+def test_a_control_character_in_the_series_form_is_the_field_s_error(
+    client: Client, organizer: Any
+) -> None:
+    client.force_login(organizer)
+    response = client.post(reverse("series_create"), {"name": "Reeks\x00", "best_k": "4"})
+    _field_error(response, "name")
+    assert not Series.objects.exists()
+
+
+def test_a_control_character_in_the_practice_form_is_the_field_s_error(
+    client: Client, user: Any
+) -> None:
+    client.force_login(user)
+    response = client.post(reverse("practice"), {"preset": "jokeren:jokeren7\x00"})
+    _field_error(response, "preset")
+    assert not Game.objects.exists()

@@ -140,3 +140,51 @@ def test_celery_time_limits_must_end_a_task_before_the_broker_hands_it_out_again
     )
     assert started.returncode != 0
     assert "ImproperlyConfigured: Celery time limits" in started.stderr
+
+
+MAIL = (
+    "import json; from django.conf import settings as s; print(json.dumps({k: getattr(s, k)"
+    " for k in ('EMAIL_BACKEND', 'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_HOST_USER',"
+    " 'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', 'EMAIL_USE_SSL', 'DEFAULT_FROM_EMAIL',"
+    " 'SITE_URL')}))"
+)
+
+
+def mail_settings(env: dict[str, str]) -> dict[str, object]:
+    started = run_python(f"import django; django.setup(); {MAIL}", {"DEBUG": "true", **env})
+    assert started.returncode == 0, started.stderr
+    loaded: dict[str, object] = json.loads(started.stdout)
+    return loaded
+
+
+def test_mail_goes_to_the_console_unless_smtp_is_configured() -> None:
+    default = mail_settings({})
+    assert default["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert default["SITE_URL"] == "http://127.0.0.1:8000"
+    by_url = mail_settings(
+        {
+            "EMAIL_URL": "smtp+tls://jokeren:p%40ss@smtp.example.org:587",
+            "DEFAULT_FROM_EMAIL": "Jokeren <noreply@example.org>",
+            "SITE_URL": "https://jokeren.example.org/",
+        }
+    )
+    assert by_url == {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "smtp.example.org",
+        "EMAIL_PORT": 587,
+        "EMAIL_HOST_USER": "jokeren",
+        "EMAIL_HOST_PASSWORD": "p@ss",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+        "DEFAULT_FROM_EMAIL": "Jokeren <noreply@example.org>",
+        "SITE_URL": "https://jokeren.example.org",
+    }
+    by_host = mail_settings(
+        {"EMAIL_HOST": "mail.example.org", "EMAIL_PORT": "465", "EMAIL_USE_SSL": "true"}
+    )
+    assert by_host["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (by_host["EMAIL_HOST"], by_host["EMAIL_PORT"], by_host["EMAIL_USE_SSL"]) == (
+        "mail.example.org",
+        465,
+        True,
+    )

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import analysis, permissions
+from tournaments import analysis, permissions, tasks
 from tournaments.errors import GameNotFinished
 from tournaments.games import module_of
 from tournaments.models import Game, GameRound, ParRound, Tournament, WhatIf
@@ -582,6 +582,30 @@ def test_the_command_fills_in_missing_par_once(organizer: Any) -> None:
     assert par_services.tournament_par(tournament=t)[1].scores == _bots_round(t, 1, t.bot_level)
     call_command("compute_par", stdout=out)
     assert out.getvalue().endswith("0 par round(s) computed\n")
+
+
+def test_par_lost_with_its_task_is_caught_up_by_the_periodic_sweep(organizer: Any) -> None:
+    """A par task that never ran (the broker out of reach when it was queued) leaves the
+    tournament without par; beat's sweep finds it, also after the tournament's deals or
+    bot level changed under rows of the old ones, and fills it in; then nothing is left."""
+    complete = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+    lost = factories.make_tournament(created_by=organizer, rounds=3, south_plays=())
+    ParRound.objects.filter(tournament=lost).delete()  # as if its task had been lost
+    stale = factories.make_tournament(created_by=organizer, rounds=2, south_plays=())
+    Tournament.objects.filter(pk=stale.pk).update(bot_level="strong")  # no par queued
+    assert ParRound.objects.filter(tournament=stale).count() == 2  # of the old bot level
+    assert par_services.tournaments_par_missing() == [lost.pk, stale.pk]
+
+    assert tasks.tournaments_par_catch_up.delay().get() == [lost.pk, stale.pk]
+
+    assert par_services.tournaments_par_missing() == []
+    assert sorted(par_services.tournament_par(tournament=lost)) == [0, 1, 2]
+    stale.refresh_from_db()
+    assert par_services.tournament_par(tournament=stale)[1].scores == _bots_round(
+        stale, 1, "strong"
+    )
+    assert sorted(par_services.tournament_par(tournament=complete)) == [0, 1]
+    assert tasks.tournaments_par_catch_up.delay().get() == []
 
 
 def test_a_gain_is_positive_when_the_bot_did_better_in_either_sense() -> None:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from jokeren.celery import app
 from tournaments import tasks
-from tournaments.models import EntryResult, Game, Tournament
+from tournaments.models import EntryResult, Game, ParRound, Tournament
 from tournaments.services import closing
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
@@ -113,8 +113,6 @@ def test_the_close_fans_out_over_batches_and_reveals_once_everything_is_done(
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_par_is_computed_by_a_real_worker_when_a_tournament_is_created(worker: Any) -> None:
-    from tournaments.models import ParRound
-
     now = timezone.now()
     tournament = tournament_services.tournament_create(
         created_by=factories.make_user(organizer=True),
@@ -132,3 +130,22 @@ def test_par_is_computed_by_a_real_worker_when_a_tournament_is_created(worker: A
         time.sleep(0.2)
     assert tasks.tournament_par_compute.delay(tournament.pk).get(timeout=120) == 0
     assert ParRound.objects.filter(tournament=tournament).count() == 3
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_beat_catches_up_par_lost_with_the_broker_in_a_real_worker(worker: Any) -> None:
+    tournament = factories.make_tournament(name="Par kwijt", rounds=2, south_plays=())
+    deadline = time.monotonic() + 120
+    while ParRound.objects.filter(tournament=tournament).count() < 2:
+        assert time.monotonic() < deadline, "the worker computed no par"
+        time.sleep(0.2)
+    ParRound.objects.filter(tournament=tournament).delete()  # its task lost, as it were
+    assert tasks.tournaments_par_catch_up.delay().get(timeout=120) == [tournament.pk]
+    while ParRound.objects.filter(tournament=tournament).count() < 2:
+        assert time.monotonic() < deadline, "the worker caught up no par"
+        time.sleep(0.2)
+    assert tasks.tournaments_par_catch_up.delay().get(timeout=120) == []
+    assert app.conf.beat_schedule["catch-up-par"]["task"] == (
+        "tournaments.tasks.tournaments_par_catch_up"
+    )

@@ -17,8 +17,10 @@ from tournaments import permissions
 from tournaments.errors import ClubRefused, InvalidSettings, NotAMember
 from tournaments.models import Access, Club, Membership, Tournament
 from tournaments.series import series_create, series_edition_create
+from tournaments.services import closing as closing_services
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
+from tournaments.services import ratings as rating_services
 
 pytestmark = pytest.mark.django_db
 
@@ -272,3 +274,25 @@ def test_staff_create_a_club_with_its_owner_in_the_admin() -> None:
     assert permissions.club_role(user=owner, club=club) == Membership.Role.OWNER
     assert permissions.may_manage_members(user=owner, club=club)
     assert Client().get(club.get_absolute_url()).status_code == 200
+
+
+def test_a_clubs_rating_list_lists_its_members_only() -> None:
+    owner = factories.make_user("clublid")
+    club = factories.make_club("Ratingclub", owner=owner)
+    outsider = factories.make_user("buiten")
+    t = factories.make_tournament(club=club, created_by=owner)
+    for user in (owner, outsider):
+        game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+        factories.play_to_end(game, user)
+    Tournament.objects.filter(pk=t.pk).update(closes_at=timezone.now())
+    closing_services.tournament_close(tournament_id=t.pk)
+    assert rating_services.ratings_apply_tournament(tournament_id=t.pk) == 2
+    everyone = Client().get(reverse("rating_list", args=["jokeren"]))
+    assert {r.username for r in everyone.context["page"].rows} == {"clublid", "buiten"}
+    members = Client().get(reverse("rating_list", args=["jokeren"]) + f"?club={club.slug}")
+    assert [r.username for r in members.context["page"].rows] == ["clublid"]
+    assert 'data-testid="rating-club"' in members.content.decode()
+    page = Client().get(club.get_absolute_url()).content.decode()
+    assert reverse("rating_list", args=["jokeren"]) + f"?club={club.slug}" in page
+    missing = reverse("rating_list", args=["jokeren"]) + "?club=bestaat-niet"
+    assert Client().get(missing).status_code == 404

@@ -1,4 +1,4 @@
-"""Migration 0014 moves every tournament and series from before clubs to the default club
+"""Migration 0016_clubs moves every tournament and series from before clubs to the default club
 ("Jokeren & Klaverjassen", ``standaard``) and makes everyone who organized then an
 organizer of it (docs/rules.md, "Clubs: members, organizers, who may enter", rule 1):
 nothing is lost, and they still run their tournaments afterwards."""

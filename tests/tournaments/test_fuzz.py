@@ -396,7 +396,18 @@ def page_request(draw: Draw, world: World) -> Request:
 
 #: Every query parameter a page or an API address reads (views, api, api_clubs), with the
 #: addresses that read it; the fuzz sends any of them to any address.
-QUERY_NAMES = ("q", "page", "page_size", "round", "with", "cards", "sep", "status", "preset")
+QUERY_NAMES = (
+    "q",
+    "page",
+    "page_size",
+    "round",
+    "with",
+    "cards",
+    "sep",
+    "status",
+    "preset",
+    "ratings",
+)
 
 
 def query_request(draw: Draw, world: World) -> Request:
@@ -432,6 +443,11 @@ def query_request(draw: Draw, world: World) -> Request:
                 f"/api/games/{game}/hint/",
                 f"/api/games/{game}/meld-readings/",
                 f"/api/series/{series}/season/",
+                "/ratings/jokeren/",
+                "/ratings/klaverjas/",
+                "/players/fuzz-speler/",
+                "/api/ratings/jokeren/",
+                "/api/players/fuzz-speler/",
             ]
         )
     )

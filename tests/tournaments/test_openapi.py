@@ -22,6 +22,7 @@ from tournaments.games import module_of
 from tournaments.models import Game, Tournament
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
+from tournaments.services import ratings as rating_services
 from tournaments.services import tournaments as tournament_services
 
 SPEC = openapi_document()
@@ -74,7 +75,7 @@ def _routes(resolver: Any, prefix: str = "") -> list[str]:
 
 def test_every_api_route_is_described() -> None:
     api = {
-        "/" + re.sub(r"<int:(\w+)>", r"{\1}", r)
+        "/" + re.sub(r"<(?:int|str):(\w+)>", r"{\1}", r)
         for r in _routes(get_resolver())
         if r.startswith("api/") and r != "api/docs/"
     }
@@ -333,3 +334,27 @@ def test_a_control_character_and_a_bad_token_flood_match(
     assert {a.status_code for a in answers} == {401, 429}
     for answer in answers:
         check(answer, "/api/tournaments/{tournament_id}/join/", "post")
+
+
+def test_rating_responses_match(client: Client, organizer: Any) -> None:
+    """The rating list (rated players, a page beyond the last, a bad page, an unknown
+    game), a player with and without ratings, an unknown player, and the standings with
+    their ratings."""
+    t = factories.make_closed_field(organizer, 4)
+    rating_services.ratings_apply_tournament(tournament_id=t.pk)
+    ratings, player = "/api/ratings/{game}/", "/api/players/{username}/"
+    listed = client.get(reverse("api_ratings", args=["jokeren"]))
+    assert listed.status_code == 200 and listed.json()["count"] == 3
+    check(listed, ratings, "get")
+    check(client.get(reverse("api_ratings", args=["klaverjas"]) + "?page=99"), ratings, "get")
+    check(client.get(reverse("api_ratings", args=["jokeren"]) + "?page=0"), ratings, "get")
+    check(client.get(reverse("api_ratings", args=["schaken"])), ratings, "get")
+    check(client.post(reverse("api_ratings", args=["jokeren"])), ratings, "post")
+    rated = client.get(reverse("api_player", args=["veld0000"]))
+    assert rated.json()["ratings"]["jokeren"] is not None and rated.json()["changes"]
+    check(rated, player, "get")
+    check(client.get(reverse("api_player", args=[organizer.username])), player, "get")
+    check(client.get(reverse("api_player", args=["niemand"])), player, "get")
+    standings = client.get(reverse("api_tournament_standings", args=[t.pk]) + "?ratings=1")
+    assert "rating" in standings.json()["standings"][0]
+    check(standings, "/api/tournaments/{tournament_id}/standings/", "get")

@@ -1,9 +1,10 @@
 """A private tournament (members only, or with an invite code) never shows to someone who
 may not see it (docs/rules.md, "Clubs: members, organizers, who may enter", rules 5 and
 6): its distinctive name is looked for in every list, the home page, the club's and the
-series' pages, the API's lists and answers, the CSV exports, "My games" and any sitemap
-or search, fetched by a visitor, a player, another club's organizer and a player's API
-token; and every address of it answers them 404. A member sees the same lists with it."""
+series' pages, the API's lists and answers, the CSV exports, "My games", the players'
+pages and rating lists (the API's too) and any sitemap or search, fetched by a visitor,
+a player, another club's organizer and a player's API token; and every address of it
+answers them 404. A member sees the same lists with it."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tournaments.models import Access, Membership
 from tournaments.series import series_create, series_edition_create
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
+from tournaments.services import ratings as rating_services
 
 pytestmark = pytest.mark.django_db
 
@@ -96,9 +98,13 @@ class Field:
         self.closed = factories.make_tournament(
             created_by=self.owner, club=self.club, access=Access.MEMBERS, name=MEMBERS_NAME + " 2"
         )
-        entry_services.entry_join(tournament_id=self.closed.pk, user=self.member)
+        # played to the end by two members and rated: it shows on their players' pages
+        for user in (self.member, self.owner):
+            game = entry_services.entry_join(tournament_id=self.closed.pk, user=user).game
+            factories.play_to_end(game, user)
         type(self.closed).objects.filter(pk=self.closed.pk).update(closes_at=timezone.now())
         closing_services.tournament_close(tournament_id=self.closed.pk)
+        assert rating_services.ratings_apply_tournament(tournament_id=self.closed.pk) == 2
 
     def lists(self) -> list[str]:
         """Every address that lists tournaments or series, or may name one."""
@@ -120,6 +126,12 @@ class Field:
             reverse("api_series", args=[self.public_series.pk]),
             reverse("api_series_season", args=[self.public_series.pk]),
             reverse("my_games"),
+            reverse("player_profile", args=[self.member.username]),
+            reverse("player_profile", args=[self.owner.username]),
+            reverse("api_player", args=[self.member.username]),
+            reverse("rating_list", args=["jokeren"]),
+            reverse("rating_list", args=["jokeren"]) + f"?club={self.club.slug}",
+            reverse("api_ratings", args=["jokeren"]),
             reverse("account"),
             "/sitemap.xml",
             "/search/?q=Quokka",
@@ -184,3 +196,7 @@ def test_a_member_sees_them_in_the_same_lists() -> None:
     assert {MEMBERS_NAME, INVITE_NAME, field.edition.name} <= names
     for t in (field.members, field.invite, field.edition):
         assert client.get(reverse("tournament_detail", args=[t.pk])).status_code == 200
+    profile = client.get(reverse("player_profile", args=[field.owner.username])).content
+    assert field.closed.name in profile.decode()
+    changes = client.get(reverse("api_player", args=[field.owner.username])).json()["changes"]
+    assert [c["tournament"] for c in changes] == [field.closed.pk]

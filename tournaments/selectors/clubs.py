@@ -61,3 +61,8 @@ def user_memberships(*, user: Any) -> list[Membership]:
     if not getattr(user, "is_authenticated", False):
         return []
     return list(Membership.objects.filter(user_id=user.pk).select_related("club"))
+
+
+def member_ids(*, club: Club) -> QuerySet[Membership, int]:
+    """The user ids of the club's members (a rating list of the club: ``selectors.ratings``)."""
+    return Membership.objects.filter(club=club).values_list("user_id", flat=True)

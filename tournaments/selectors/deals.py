@@ -230,10 +230,14 @@ def _deal_fields(
     return fields, counts
 
 
-def deal_fields_key(t: Tournament, rounds: int, *, closed_only: bool = True) -> str | None:
-    if closed_only and t.closed_at is None:
+def deal_fields_key(t: Tournament, rounds: int) -> str | None:
+    """The cache key of a closed tournament's per-deal figures; ``None`` while it is open.
+    It names the tournament's last change (``updated_at``, which ``standings_rebuild``
+    moves on), so figures written again are read under a new key: no delete is needed,
+    and none can be lost with the cache out of reach (jokeren/cache.py fails open)."""
+    if t.closed_at is None:
         return None
-    return f"deal-fields:{t.pk}:{t.commitment[:16]}:{rounds}"
+    return f"deal-fields:{t.pk}:{t.commitment[:16]}:{t.updated_at.timestamp():.6f}:{rounds}"
 
 
 def deal_results(

@@ -15,11 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine import record
+from tournaments import jobs
 from tournaments.errors import GameNotFinished, NothingToResolve
 from tournaments.games import PlayedRound
 from tournaments.models import (
     Entry,
     Game,
+    Tournament,
 )
 from tournaments.selectors.replay import game_actions, game_record_of
 from tournaments.services.results import entry_results_update
@@ -86,7 +88,15 @@ def _audit_store(g: Game, problems: list[str]) -> GameAudit:
         )
         if entry.under_review != was_under_review:
             entry_results_update(game=g)
+            _ratings_follow(g.entry.tournament)  # type: ignore[union-attr]
     return audit
+
+
+def _ratings_follow(t: Tournament) -> None:
+    """A closed tournament's final standings changed (an entry's review): its game's
+    ratings are applied again (docs/rules.md, "Ratings")."""
+    if t.closed_at is not None:
+        jobs.task_on_commit("ratings_recompute", t.game)
 
 
 def game_audit_stored(game_id: int, fresh: Mapping[int, PlayedRound] | None = None) -> GameAudit:
@@ -130,4 +140,5 @@ def entry_audit_resolve(*, entry_id: int, user: User) -> Entry:
         entry.audit_resolved_by = user
         entry.save(update_fields=["audit_status", "audit_resolved_by"])
         entry_results_update(game=entry.game)
+        _ratings_follow(entry.tournament)
     return entry

@@ -116,7 +116,9 @@ def tournament_close_finish(*, tournament_id: int) -> Tournament:
     standings once, then reveal the secret and announce the close (``closed_at``), so
     that no page shows the tournament closed with figures from before the close (until
     then it is still closing). A game some batch left unfinished (it failed) is finished
-    and audited here first. Idempotent: a closed tournament is left as it is."""
+    and audited here first. Once closed, the results mail to the entrants is queued
+    (``tasks.tournament_results_mail``). Idempotent: a closed tournament is left as it
+    is."""
     t = Tournament.objects.get(pk=tournament_id)
     if t.closed_at is not None:
         return t
@@ -130,6 +132,10 @@ def tournament_close_finish(*, tournament_id: int) -> Tournament:
         if t.closed_at is None:
             t.closed_at = timezone.now()
             t.save(update_fields=["closed_at", "updated_at"])
+            # the results are final: mail the entrants (services.mail)
+            jobs.task_on_commit("tournament_results_mail", t.pk)
+            # The final standings count for the entrants' ratings (docs/rules.md, "Ratings").
+            jobs.task_on_commit("ratings_update", t.pk)
     return t
 
 

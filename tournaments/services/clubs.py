@@ -16,7 +16,7 @@ from tournaments.errors import ClubRefused, InvalidSettings
 from tournaments.models import Club, Membership
 from tournaments.permissions import code_matches, may_leave_club
 
-#: The club every tournament and series made before clubs belongs to (migration 0014).
+#: The club every tournament and series made before clubs belongs to (migration 0016_clubs).
 DEFAULT_CLUB_SLUG = "standaard"
 DEFAULT_CLUB_NAME = "Jokeren & Klaverjassen"
 
@@ -52,7 +52,7 @@ def club_create(
 
 
 def club_default() -> Club:
-    """The default club (made by migration 0014; again here where it is missing)."""
+    """The default club (made by migration 0016_clubs; again here where it is missing)."""
     club, _created = Club.objects.get_or_create(
         slug=DEFAULT_CLUB_SLUG,
         defaults={"name": DEFAULT_CLUB_NAME, "invite_code": new_invite_code()},

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from engine.match import bot_move
 from tournaments import jobs
@@ -99,6 +100,28 @@ def tournament_par_compute(*, tournament_id: int) -> int:
         stored.filter(round_index__gte=t.rounds).delete()
         ParRound.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
+
+
+def tournaments_par_missing() -> list[int]:
+    """The tournaments whose par is not complete for their current deals, variant, bot
+    level and bot version, oldest first: those whose par task was never run (the broker
+    out of reach when it was queued, a worker lost under it). Beat's
+    ``tournaments_par_catch_up`` queues their par again (docs/rules.md §7, tournaments 15)."""
+    have: dict[tuple[int, str, int], int] = {}
+    for tournament_id, key, version, n in (
+        ParRound.objects.order_by()
+        .values("tournament_id", "key", "bot_version")
+        .annotate(n=Count("id"))
+        .values_list("tournament_id", "key", "bot_version", "n")
+    ):
+        have[(tournament_id, key, version)] = n
+    missing = []
+    for t in Tournament.objects.only(
+        "pk", "commitment", "variant", "bot_level", "bot_version", "rounds"
+    ).order_by("pk"):
+        if have.get((t.pk, par_key(t), t.bot_version), 0) < t.rounds:
+            missing.append(t.pk)
+    return missing
 
 
 def par_queue(*, tournament: Tournament) -> None:

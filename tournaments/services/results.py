@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Min
+from django.utils import timezone
 
 from common.rows import database, hot_cursor, insert_rows
 from engine.protocol import GameModule
@@ -27,7 +27,6 @@ from tournaments.models import (
     GameRound,
     Tournament,
 )
-from tournaments.selectors.deals import deal_fields_key
 from tournaments.selectors.standings import (
     Standing,
     Visibility,
@@ -344,9 +343,10 @@ def standings_rebuild(*, tournament: Tournament) -> int:
     if chunk:
         _results_write(tournament, chunk)
         count += len(chunk)
-    cache.delete_many(
-        [deal_fields_key(tournament, r, closed_only=False) for r in range(tournament.rounds + 1)]
-    )
+    # the cached per-deal figures are keyed by the tournament's last change
+    # (``deal_fields_key``): a new stamp, and the old figures are never read again
+    tournament.updated_at = timezone.now()
+    Tournament.objects.filter(pk=tournament.pk).update(updated_at=tournament.updated_at)
     return count
 
 
@@ -366,7 +366,7 @@ def results_backfill() -> int:
     )
     count = 0
     for pk in list(missing):
-        # The columns added after 0012 (0014: the club, who may enter) are not in a
+        # The columns added after 0012 (0016_clubs: the club, who may enter) are not in a
         # database that this migration brings forward: never read them here.
         tournament = Tournament.objects.defer(*LATER_COLUMNS).get(pk=pk)
         standings_rebuild(tournament=tournament)

@@ -67,6 +67,8 @@ def tournament_create(
         rounds=rounds,
         max_entrants=max_entrants,
         bot_level=bot_level,
+        # an edition keeps its series' level, also one no longer offered for new play
+        stored_level=series.bot_level if series is not None else None,
     )
     check_window(opens_at, closes_at)
     secret = dealing.new_secret()
@@ -125,6 +127,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         game_changes = {
             k: v for k, v in changes.items() if k in _GAME_FIELDS and v != getattr(t, k)
         }
+        stored_game, stored_level = t.game, t.bot_level
         if game_changes and entrants:
             raise TournamentLocked.of(
                 _("The game settings cannot change once someone has entered.")
@@ -136,7 +139,8 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
             t.invite_code = tournament_invite_code()
         module = module_of(t.game)
         check_rounds(t.rounds)
-        check_bot_level(module, t.bot_level)
+        # a level no longer offered stays only where it was: the same game's
+        check_bot_level(module, t.bot_level, stored=stored_level if t.game == stored_game else None)
         check_window(t.opens_at, t.closes_at)
         check_max_entrants(t.max_entrants, entrants=entrants)
         t.variant = variant_checked(module, t.preset, t.variant, t.rounds)

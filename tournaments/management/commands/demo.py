@@ -1,10 +1,14 @@
 """``python manage.py demo``: a demo organizer, a demo player and an open demo tournament of
 every preset of every game whose engine imports, in the default club; a second club
 ("De Vrolijke Kaartschudders", owned by the demo organizer, the demo player a member) with
-a members-only tournament. Running it again changes nothing."""
+a members-only tournament; and a few rated players: a closed Jokeren tournament that the
+demo player and three more demo players played (South's choices by the strong bot, the
+basic bot and two seeded random players), its ratings applied (docs/rules.md, "Ratings").
+Running it again changes nothing."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -12,9 +16,13 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from tournaments.games import available_games
-from tournaments.models import Access, Club, Membership, Tournament
+from tournaments.games import PLAYER_SEAT, available_games, module_of
+from tournaments.models import Access, Club, Game, Membership, Tournament
+from tournaments.services import closing as closing_services
 from tournaments.services import clubs as club_services
+from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
+from tournaments.services import ratings as rating_services
 from tournaments.services import tournaments as tournament_services
 
 DEMO_PASSWORD = "jokeren-demo"
@@ -23,6 +31,16 @@ PLAYER = "demo-player"
 SECOND_CLUB = "vrolijke-kaartschudders"
 SECOND_CLUB_NAME = "De Vrolijke Kaartschudders"
 MEMBERS_ONLY = "Clubavond (alleen leden)"
+#: The closed, rated demo tournament and how each of its entrants chooses South's moves:
+#: a bot level, or an integer (the seed of a player who picks a legal move at random).
+RATED_NAME = "Demo jokeren · gespeeld"
+RATED_PLAYERS: dict[str, str | int] = {
+    PLAYER: "strong",
+    "demo-anna": "basic",
+    "demo-bert": 1,
+    "demo-cor": 2,
+}
+RATED_ROUNDS = 2
 
 
 class Command(BaseCommand):
@@ -97,5 +115,51 @@ class Command(BaseCommand):
             )
             made += 1
         self.stdout.write(f"Demo tournaments created: {made}")
+        if self._rated_demo(users[ORGANIZER], users[PLAYER]):
+            self.stdout.write(f"Rated demo tournament played and closed: {RATED_NAME}")
         self.stdout.write(f"Organizer log-in: {ORGANIZER} / {DEMO_PASSWORD}")
         self.stdout.write(f"Player log-in:    {PLAYER} / {DEMO_PASSWORD}")
+
+    def _rated_demo(self, organizer: Any, player: Any) -> bool:
+        """The closed demo tournament with its ratings applied, unless it exists."""
+        if Tournament.objects.filter(name=RATED_NAME, created_by=organizer).exists():
+            return False
+        User = get_user_model()
+        now = timezone.now()
+        t = tournament_services.tournament_create(
+            created_by=organizer,
+            club=club_services.club_default(),
+            name=RATED_NAME,
+            game="jokeren",
+            preset="jokeren7",
+            rounds=RATED_ROUNDS,
+            max_entrants=10,
+            opens_at=now - timedelta(hours=2),
+            closes_at=now + timedelta(hours=1),
+        )
+        for username, chooser in RATED_PLAYERS.items():
+            user = player if username == PLAYER else User.objects.filter(username=username).first()
+            if user is None:
+                user = User.objects.create_user(username=username, password=DEMO_PASSWORD)
+            game = entry_services.entry_join(tournament_id=t.pk, user=user).game
+            _play_out(game, user, chooser)
+        closing_services.tournament_close(tournament_id=t.pk)
+        rating_services.ratings_apply_tournament(tournament_id=t.pk)
+        return True
+
+
+def _play_out(game: Game, user: Any, chooser: str | int) -> None:
+    """Play ``game`` to its end as South: the bot of level ``chooser``, or a player who
+    picks a legal move at random (seeded by ``chooser``)."""
+    module = module_of(game.game)
+    rng = random.Random(chooser) if isinstance(chooser, int) else None
+    while game.status == Game.Status.PLAYING:
+        state = game.current_state()
+        assert state.current_player == PLAYER_SEAT
+        if rng is not None:
+            action = rng.choice(list(state.legal_actions()))
+        else:
+            action = module.bot_action(state, level=str(chooser), version=game.bot_version)
+        game = play_services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=action.to_json()
+        ).game

@@ -40,7 +40,7 @@ def move_to_the_default_club(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0013_series_best_k_bound'),
+        ('tournaments', '0015_ratings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

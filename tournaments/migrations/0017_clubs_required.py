@@ -1,4 +1,4 @@
-"""Every tournament and series belongs to a club (0014 moved each to the default club)."""
+"""Every tournament and series belongs to a club (0016 moved each to the default club)."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0014_clubs"),
+        ("tournaments", "0016_clubs"),
     ]
 
     operations = [

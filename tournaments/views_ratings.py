@@ -1,0 +1,80 @@
+"""HTML pages of the ratings (docs/rules.md, "Ratings"): a game's rating list and a
+player's page with their rating per game and what the latest tournaments did to it.
+Views only translate HTTP to the selectors and back."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from engine.registry import GAMES
+from tournaments import permissions
+from tournaments.games import module_of
+from tournaments.models import Club
+from tournaments.selectors import clubs as club_selectors
+from tournaments.selectors import ratings as rating_selectors
+from tournaments.variant_form import text_of
+
+
+def game_titles() -> list[tuple[str, str]]:
+    """Every game and its name in the page's language."""
+    return [(game, text_of(module_of(game).TITLE)) for game in GAMES]
+
+
+def _page_param(request: HttpRequest) -> int | None:
+    value = request.GET.get("page", "")
+    if not (value.isascii() and value.isdigit()):
+        return None
+    # Beyond any page: the last one (``page_bounds``).
+    return int(value) if len(value) < 10 else 10**9
+
+
+def rating_list(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rating list, best first, a page at a time (``?page=n``); ``?club=<slug>``:
+    the list of that club's members."""
+    if game not in GAMES:
+        raise Http404
+    club = None
+    slug = request.GET.get("club", "")
+    if slug:
+        club = get_object_or_404(Club, slug=slug[:60])
+    page = rating_selectors.rating_list(
+        game=game,
+        page=_page_param(request),
+        user_ids=club_selectors.member_ids(club=club) if club is not None else None,
+    )
+    titles = dict(game_titles())
+    return render(
+        request,
+        "tournaments/ratings.html",
+        {
+            "page": page,
+            "game": game,
+            "title": titles[game],
+            "games": game_titles(),
+            "club": club,
+            "club_query": f"&club={club.slug}" if club is not None else "",
+        },
+    )
+
+
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: their rating in each game with its place on the rating list, and
+    what the latest tournaments did to it."""
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    ratings = rating_selectors.player_ratings(
+        user_id=player.pk, tournaments=permissions.visible_tournaments(request.user)
+    )
+    titles = dict(game_titles())
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "player": player,
+            "is_bot": permissions.is_bot(player),
+            "games": [(game, titles[game], ratings.by_game[game]) for game in GAMES],
+            "changes": ratings.changes,
+            "titles": titles,
+        },
+    )
