@@ -296,3 +296,7 @@ def test_a_clubs_rating_list_lists_its_members_only() -> None:
     assert reverse("rating_list", args=["jokeren"]) + f"?club={club.slug}" in page
     missing = reverse("rating_list", args=["jokeren"]) + "?club=bestaat-niet"
     assert Client().get(missing).status_code == 404
+    api = reverse("api_ratings", args=["jokeren"])
+    listed = Client().get(api + f"?club={club.slug}").json()["ratings"]
+    assert [r["player"] for r in listed] == ["clublid"]
+    assert Client().get(api + "?club=bestaat-niet").status_code == 404
