@@ -407,6 +407,8 @@ QUERY_NAMES = (
     "status",
     "preset",
     "ratings",
+    "code",
+    "club",
 )
 
 
@@ -448,6 +450,10 @@ def query_request(draw: Draw, world: World) -> Request:
                 "/players/fuzz-speler/",
                 "/api/ratings/jokeren/",
                 "/api/players/fuzz-speler/",
+                "/clubs/",
+                "/clubs/standaard/",
+                "/clubs/standaard/join/",
+                "/clubs/code/",
             ]
         )
     )
