@@ -239,6 +239,9 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
                 key, value, choices, spec=self.specs.get(key), optional=optional
             )
         self.variant_base = base
+        if tournament is not None and tournament.series_id is not None:
+            # An edition has its series' access (docs/rules.md, "Clubs: members, ...").
+            self.fields["access"].disabled = True
         if tournament is not None and tournament.entries.exists():
             # Every entrant must play the same game: only name, maximum and window change.
             for name, field in self.fields.items():

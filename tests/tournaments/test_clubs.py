@@ -21,6 +21,7 @@ from tournaments.services import closing as closing_services
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 from tournaments.services import ratings as rating_services
+from tournaments.services import tournaments as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -300,3 +301,28 @@ def test_a_clubs_rating_list_lists_its_members_only() -> None:
     listed = Client().get(api + f"?club={club.slug}").json()["ratings"]
     assert [r["player"] for r in listed] == ["clublid"]
     assert Client().get(api + "?club=bestaat-niet").status_code == 404
+
+
+def test_an_editions_access_stays_the_series() -> None:
+    organizer = factories.make_user(organizer=True)
+    series = series_create(
+        created_by=organizer,
+        club=factories.default_club(),
+        access=Access.MEMBERS,
+        name="Ledenreeks",
+        game="jokeren",
+        preset="jokeren7",
+        kind="daily",
+        time_of_day=time(20, 0),
+        window_minutes=60,
+        starts_on=date(2026, 1, 1),
+    )
+    edition = series_edition_create(series=series, opens_at=timezone.now())
+    assert edition is not None
+    with pytest.raises(InvalidSettings):
+        tournament_services.tournament_update(tournament=edition, access=Access.PUBLIC)
+    client = _logged_in(organizer)
+    data = factories.tournament_form_data(name=edition.name, access="public")
+    client.post(reverse("tournament_edit", args=[edition.pk]), data)
+    edition.refresh_from_db()
+    assert edition.access == Access.MEMBERS

@@ -132,6 +132,8 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
             raise TournamentLocked.of(
                 _("The game settings cannot change once someone has entered.")
             )
+        if t.series_id is not None and changes.get("access", t.access) != t.access:
+            raise InvalidSettings.of(_("A series' edition has the series' access."))
         for key, value in changes.items():
             setattr(t, key, value)
         check_access(t.access)
