@@ -416,12 +416,14 @@ def new_tournament(name: str, *, rounds: int, max_entrants: int) -> Any:
     from django.contrib.auth.models import User
     from django.utils import timezone
 
+    from tournaments.services import clubs as club_services
     from tournaments.services import tournaments as tournament_services
 
     organizer, _ = User.objects.get_or_create(username="bench-organizer")
     now = timezone.now()
     return tournament_services.tournament_create(
         created_by=organizer,
+        club=club_services.club_default(),
         name=name,
         game="jokeren",
         preset="jokeren7",

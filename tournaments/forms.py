@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.forms import RefusesControlCharacters
 from engine.fields import FieldSpec
-from tournaments import json_input
+from tournaments import json_input, permissions
 from tournaments.errors import InvalidSettings
 from tournaments.games import module_of
 from tournaments.models import (
@@ -24,7 +24,9 @@ from tournaments.models import (
     MAX_BEST_K,
     MAX_ENTRANTS,
     MAX_ROUNDS,
+    Access,
     Account,
+    Club,
     Tournament,
 )
 from tournaments.services.checks import check_bot_level, check_moment
@@ -138,17 +140,31 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "on the leaderboard."
         ),
     )
+    access = forms.ChoiceField(
+        label=_("Who may enter"),
+        choices=Access.choices,
+        initial=Access.PUBLIC,
+        required=False,
+        help_text=_(
+            "Public: anyone. Club members only: nobody else sees it. With an invite code: the "
+            "members and whoever gets the invite link (shown to the organizers)."
+        ),
+    )
 
     def __init__(
         self,
         *args: Any,
         tournament: Tournament | None = None,
         preset: str | None = None,
+        user: Any = None,
         **kwargs: Any,
     ) -> None:
         self.tournament = tournament
+        #: The organizer's one club, when they organize exactly one (a new one only).
+        self.only_club: Club | None = None
         initial = dict(kwargs.pop("initial", None) or {})
         if tournament is not None:
+            initial.setdefault("access", tournament.access)
             initial.setdefault("name", tournament.name)
             initial.setdefault("preset", f"{tournament.game}:{tournament.preset}")
             initial.setdefault("rounds", tournament.rounds)
@@ -160,6 +176,22 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
+        if tournament is None and user is not None:
+            # A new one belongs to a club the organizer runs (one: chosen already).
+            clubs = permissions.organizer_clubs(user).order_by("name", "id")
+            club = forms.ModelChoiceField(
+                label=_("Club"),
+                queryset=clubs,
+                empty_label=None,
+                # One club: it is the one (a POST without the field means it).
+                required=clubs.count() != 1,
+                help_text=_("The club it belongs to: its organizers run it."),
+            )
+            self.fields = {"club": club, **self.fields}
+            first = clubs.first()
+            if first is not None:
+                self.initial.setdefault("club", first.pk)
+            self.only_club = first if not club.required else None
         # Times are entered in the site's time zone: say which.
         zone = timezone.get_current_timezone_name()
         self.fields["opens_at"].help_text = _(
@@ -207,6 +239,9 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
                 key, value, choices, spec=self.specs.get(key), optional=optional
             )
         self.variant_base = base
+        if tournament is not None and tournament.series_id is not None:
+            # An edition has its series' access (docs/rules.md, "Clubs: members, ...").
+            self.fields["access"].disabled = True
         if tournament is not None and tournament.entries.exists():
             # Every entrant must play the same game: only name, maximum and window change.
             for name, field in self.fields.items():
@@ -324,7 +359,13 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "closes_at": data["closes_at"],
             "hide_results": bool(data.get("hide_results")),
             "admits_bots": bool(data.get("admits_bots")),
+            "access": data.get("access") or Access.PUBLIC,
         }
+
+    def chosen_club(self) -> Club | None:
+        """The club chosen for a new tournament or series (``None`` on an edit)."""
+        club = self.cleaned_data.get("club")
+        return club if isinstance(club, Club) else self.only_club
 
 
 def level_offered(form: forms.BaseForm, data: Mapping[str, Any], *, stored_for: Any = None) -> None:

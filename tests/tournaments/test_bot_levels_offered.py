@@ -57,6 +57,7 @@ def test_the_services_refuse_it_in_dutch_and_english(organizer: Any) -> None:
     with pytest.raises(InvalidSettings) as refused:
         tournament_services.tournament_create(
             created_by=organizer,
+            club=factories.default_club(),
             name="Expert",
             game="jokeren",
             preset="jokeren13",
@@ -133,6 +134,7 @@ def test_a_changed_game_does_not_carry_a_level_its_new_game_does_not_offer(
 def test_a_stored_expert_series_gives_its_editions_its_level(organizer: Any) -> None:
     s = Series.objects.create(
         created_by=organizer,
+        club=factories.default_club(),
         name="Expertavond",
         game="jokeren",
         preset="jokeren7",

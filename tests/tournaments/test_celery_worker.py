@@ -116,6 +116,7 @@ def test_par_is_computed_by_a_real_worker_when_a_tournament_is_created(worker: A
     now = timezone.now()
     tournament = tournament_services.tournament_create(
         created_by=factories.make_user(organizer=True),
+        club=factories.default_club(),
         name="Par",
         game="jokeren",
         preset="jokeren7",

@@ -411,6 +411,8 @@ QUERY_NAMES = (
     "status",
     "preset",
     "ratings",
+    "code",
+    "club",
 )
 
 
@@ -452,6 +454,10 @@ def query_request(draw: Draw, world: World) -> Request:
                 "/players/fuzz-speler/",
                 "/api/ratings/jokeren/",
                 "/api/players/fuzz-speler/",
+                "/clubs/",
+                "/clubs/standaard/",
+                "/clubs/standaard/join/",
+                "/clubs/code/",
             ]
         )
     )

@@ -319,6 +319,7 @@ def test_a_new_edition_is_mailed_to_the_players_of_earlier_editions(
 ) -> None:
     series = series_services.series_create(
         created_by=organizer,
+        club=factories.default_club(),
         name="Dinsdagavond",
         game="jokeren",
         preset="jokeren7",

@@ -29,6 +29,7 @@ from tournaments.services import results as result_services
 def _series(organizer: Any, **extra: Any) -> Series:
     kwargs: dict[str, Any] = {
         "created_by": organizer,
+        "club": factories.default_club(),
         "name": "Clubavond",
         "game": "jokeren",
         "preset": "jokeren7",
@@ -129,6 +130,7 @@ def test_the_unique_constraint_refuses_a_second_edition_at_the_same_start(
             secret=b"\0" * 32,
             commitment="0" * 64,
             created_by=organizer,
+            club=s.club,
             series=s,
         )
 
