@@ -96,6 +96,29 @@ class Membership(models.Model):
         return f"{self.user} @ {self.club} ({self.role})"
 
 
+class ClubInvite(models.Model):
+    """An invitation of one user, by name, to a club (docs/rules.md, "Clubs: members,
+    organizers, who may enter"): mailed once with the club's invite link (``services.mail``,
+    kind ``invites``); the user joins with that link as anyone with it does."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_invites"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="club_invite_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} -> {self.user}"
+
+
 class Access(models.TextChoices):
     """Who may enter a tournament (and see it): anyone, the club's members, or the
     members and whoever has the tournament's invite code."""

@@ -519,6 +519,7 @@ ROUTES: dict[str, str] = {
     "club_leave": "may_leave_club",
     "club_member_role": "may_manage_members",
     "club_invite_renew": "may_manage_members",
+    "club_invite_player": "may_manage_members",
     "mail_off": "may_turn_mail_off",
     # the ratings are public, as the final standings they come from (docs/rules.md,
     # "Ratings")

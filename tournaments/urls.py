@@ -74,6 +74,11 @@ urlpatterns = [
     path("clubs/<slug:slug>/leave/", views_club.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/", views_club.club_member_role, name="club_member_role"),
     path("clubs/<slug:slug>/invite/", views_club.club_invite_renew, name="club_invite_renew"),
+    path(
+        "clubs/<slug:slug>/invite-player/",
+        views_club.club_invite_player,
+        name="club_invite_player",
+    ),
     path("mail/off/<str:token>/", views_mail.mail_off, name="mail_off"),
     path("ratings/<str:game>/", views_ratings.rating_list, name="rating_list"),
     path("players/<str:username>/", views_ratings.player_profile, name="player_profile"),

@@ -2,7 +2,8 @@
 list, a club's page (its open and recent tournaments as the viewer may see them, its
 series with their season rankings, its members' count; to the owner the members and the
 invite), joining by the invite link or a typed code, leaving, the owner appointing and
-demoting organizers and renewing the invite. Views only translate HTTP to services."""
+demoting organizers, renewing the invite and inviting a player by name (mailed). Views only
+translate HTTP to services."""
 
 from __future__ import annotations
 
@@ -167,6 +168,36 @@ def club_member_role(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
         club_services.membership_set_role(club=club, user=member, role=role)
     except ServiceError as exc:
         messages.error(request, exc.message())
+    return redirect(club)
+
+
+@login_required
+@require_POST
+def club_invite_player(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The owner invites a player by name: the invite link goes to them by mail."""
+    club = _managed_club(request, slug)
+    username = request.POST.get("username", "").strip()
+    try:
+        invite = club_services.club_invite_send(
+            club=club, username=username, invited_by=request.user
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message())
+        return redirect(club)
+    name = invite.user.get_username()
+    if invite.user.email:
+        messages.success(
+            request, _("%(name)s is invited: the invite link goes by mail.") % {"name": name}
+        )
+    else:
+        messages.warning(
+            request,
+            _(
+                "%(name)s is invited, but the site has no mail address of theirs:"
+                " send them the invite link yourself."
+            )
+            % {"name": name},
+        )
     return redirect(club)
 
 

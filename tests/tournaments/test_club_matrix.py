@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import tokens
-from tournaments.models import Access, Entry, Membership, Series, Tournament
+from tournaments.models import Access, ClubInvite, Entry, Membership, Series, Tournament
 from tournaments.series import series_create
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
@@ -51,6 +51,7 @@ CLOSED = "closed"
 RESOLVED = "resolved"
 PROMOTED = "promoted"
 RENEWED = "renewed"
+INVITED = "invited"
 LISTED = "listed"
 HIDDEN = "hidden"
 JOINED = "joined"
@@ -136,6 +137,8 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     # the club's members: the owner (and staff) appoints organizers and renews the invite
     "member_role": (LOGIN, 403, 403, 403, 403, PROMOTED, PROMOTED, *[LOGIN] * 6),
     "invite_renew": (LOGIN, 403, 403, 403, 403, RENEWED, RENEWED, *[LOGIN] * 6),
+    # inviting a player by name (mailed): the owner and staff
+    "invite_player": (LOGIN, 403, 403, 403, 403, INVITED, INVITED, *[LOGIN] * 6),
     # joining another club C by its invite link: anyone logged in
     "club_join_by_link": (LOGIN, JOINED, JOINED, JOINED, JOINED, JOINED, JOINED, *[LOGIN] * 6),
     # last (it changes who is in club A): leaving; its last owner may not, a non-member 404
@@ -352,6 +355,14 @@ class Clubs:
             )
             role_now = Membership.objects.get(club=self.club, user=newcomer).role
             return PROMOTED if role_now == Membership.Role.ORGANIZER else _answer(response)
+        if action == "invite_player":
+            invited = factories.make_user()
+            response = client.post(
+                reverse("club_invite_player", args=[self.club.slug]),
+                {"username": invited.get_username()},
+            )
+            done = ClubInvite.objects.filter(club=self.club, user=invited).exists()
+            return INVITED if done else _answer(response)
         assert action == "invite_renew"
         before = self.club.invite_code
         response = client.post(reverse("club_invite_renew", args=[self.club.slug]))

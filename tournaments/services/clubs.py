@@ -6,15 +6,19 @@ member once per club, an owner always left (the last owner may not leave nor be 
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import jobs
 from tournaments.errors import ClubRefused, InvalidSettings
-from tournaments.models import Club, Membership
+from tournaments.models import Club, ClubInvite, MailKind, Membership
 from tournaments.permissions import code_matches, may_leave_club
+from tournaments.services.mail import site_url
 
 #: The club every tournament and series made before clubs belongs to (migration 0016_clubs).
 DEFAULT_CLUB_SLUG = "standaard"
@@ -87,6 +91,32 @@ def club_invite_renew(*, club: Club) -> Club:
         Club.objects.filter(pk=club.pk).update(invite_code=new_invite_code())
     club.refresh_from_db()
     return club
+
+
+def club_invite_send(*, club: Club, username: str, invited_by: User) -> ClubInvite:
+    """Invite the user named ``username`` to ``club``: an invitation row (once per club
+    and user) and, after the commit, the invite mail with the club's current invite link
+    (``services.mail``, kind ``invites``: at most once per invitation, only to a user with
+    an address who has that mail on). A member already, or no such user: refused."""
+    user = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if user is None:
+        raise ClubRefused.of(_("There is no player named %(name)s."), name=username.strip())
+    if Membership.objects.filter(club=club, user=user).exists():
+        raise ClubRefused.of(
+            _("%(name)s is a member of this club already."), name=user.get_username()
+        )
+    with transaction.atomic():
+        invite, _created = ClubInvite.objects.get_or_create(
+            club=club, user=user, defaults={"invited_by": invited_by}
+        )
+        link = reverse("club_join", args=[club.slug]) + "?" + urlencode({"code": club.invite_code})
+        context = {
+            "club": club.name,
+            "invited_by": invited_by.get_username(),
+            "url": site_url(link),
+        }
+        jobs.task_on_commit("mail_send", MailKind.INVITES.value, user.pk, invite.pk, context)
+    return invite
 
 
 def _owners(club: Club) -> int:
