@@ -112,6 +112,12 @@ def make_tournament(
     if secret is not None:
         set_secret(t, secret)
         return t
+    return deals_where_south_plays(t, south_plays)
+
+
+def deals_where_south_plays(t: Tournament, south_plays: Collection[int]) -> Tournament:
+    """``t`` (nobody entered yet) with a fresh random secret until the deal of each round
+    in ``south_plays`` gives South a turn (``south_gets_a_turn``)."""
     if any(not 0 <= r < t.rounds for r in south_plays):
         raise ValueError(f"south_plays {sorted(south_plays)}: the game has {t.rounds} rounds")
     for _ in range(SECRET_DRAWS):
