@@ -3,7 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_expert.py [--rounds 6] [--preset jokeren7 ...]
-        [--out DIR]
+        [--version N] [--out DIR]
 
 The figures go to ``bench_expert.json`` in the run's output folder (``--out``, default a
 new ``benchmarks/out/<UTC time>-bench_expert/``).
@@ -49,10 +49,12 @@ P95_MS = 25.0
 MAX_MS = 150.0
 
 
-def time_decisions(preset: str, rounds: int) -> dict[str, Any]:
-    """Every expert decision of ``rounds`` rounds of ``preset``, timed."""
+def time_decisions(preset: str, rounds: int, version: int | None = None) -> dict[str, Any]:
+    """Every expert decision of ``rounds`` rounds of ``preset``, timed (the bots of
+    ``version``, default the game's current ``BOT_VERSION``)."""
     game = game_module(game_of_preset(preset))
     variant = game.PRESETS[preset]
+    v = game.BOT_VERSION if version is None else version
     levels = ["expert", "strong"] * 2
     wall: list[float] = []
     cpu: list[float] = []
@@ -74,12 +76,12 @@ def time_decisions(preset: str, rounds: int) -> dict[str, Any]:
                 g0 = spent[0]
                 c0 = time.process_time()
                 t0 = time.perf_counter()
-                action = game.bot_action(state, level=level)
+                action = game.bot_action(state, level=level, version=v)
                 wall.append(time.perf_counter() - t0)
                 cpu.append(time.process_time() - c0)
                 in_gc.append(spent[0] - g0)
             else:
-                action = game.bot_action(state, level=level)
+                action = game.bot_action(state, level=level, version=v)
             state = state.apply(action)
     gc.callbacks.remove(on_gc)
 
@@ -106,6 +108,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=6, help="rounds timed per preset")
     p.add_argument("--preset", action="append", help="presets (default: every preset)")
+    p.add_argument("--version", type=int, help="the bots' version (default: the current)")
     p.add_argument("--yardstick-seconds", type=float, default=1.0, help="gin_rummy per slice")
     add_out_option(p)
     p.add_argument("--pure", action="store_true", help="the pure-Python engine only")
@@ -136,7 +139,7 @@ def main() -> int:
             n, t = _gin_rummy_games(gin, rng, args.yardstick_seconds)
             gin_n += n
             gin_t += t
-        results[preset] = time_decisions(preset, args.rounds)
+        results[preset] = time_decisions(preset, args.rounds, args.version)
         row = results[preset]
         print(
             f"  {preset:12s} {row['decisions']:5d} decisions: p50 {row['wall']['p50_ms']:6.2f} "

@@ -15,7 +15,7 @@ folder (``--out``, default a new ``benchmarks/out/<UTC time>-duplicate/``), so t
 on parts of the deals can be merged with ``--merge``. Run from the repository root::
 
     .venv/bin/python benchmarks/duplicate.py [--deals 300] [--pair strong,basic]
-        [--preset jokeren13 ...] [--first 0] [--out DIR]
+        [--preset jokeren13 ...] [--first 0] [--version N] [--out DIR]
     .venv/bin/python benchmarks/duplicate.py --merge run1/duplicate.jsonl run2/duplicate.jsonl
 """
 
@@ -39,15 +39,21 @@ from engine.registry import game_module, game_of_preset
 Z95 = 1.96
 
 
-def deal_result(preset: str, deal: int, a: str, b: str) -> float:
-    """The result of one deal (see the module text) of level ``a`` against ``b``."""
+def deal_result(preset: str, deal: int, a: str, b: str, version: int | None = None) -> float:
+    """The result of one deal (see the module text) of level ``a`` against ``b``, the
+    bots of ``version`` (default: the game's current ``BOT_VERSION``)."""
     game = game_module(game_of_preset(preset))
     variant = game.PRESETS[preset]
     secret = deal.to_bytes(4, "big") * 8
     total = 0.0
     for levels in ([a, b] * 2, [b, a] * 2):
         state, _ = play_round(
-            game, variant, secret=secret, round_index=deal % variant.rounds, levels=levels
+            game,
+            variant,
+            secret=secret,
+            round_index=deal % variant.rounds,
+            levels=levels,
+            version=version,
         )
         scores = state.scores()
         mine = [scores[s] for s in range(4) if s % 2 == levels.index(a)]
@@ -81,6 +87,7 @@ def main() -> int:
     p.add_argument("--first", type=int, default=0, help="the first deal's number")
     p.add_argument("--pair", default="strong,basic", help="levels A,B (default strong,basic)")
     p.add_argument("--preset", action="append", help="presets (default: every Jokeren one)")
+    p.add_argument("--version", type=int, help="the bots' version (default: the current)")
     add_out_option(p)
     p.add_argument("--merge", nargs="+", type=Path, help="summarise JSON-lines files instead")
     args = p.parse_args()
@@ -101,7 +108,7 @@ def main() -> int:
     for preset in presets:
         diffs: list[float] = []
         for deal in range(args.first, args.first + args.deals):
-            result = deal_result(preset, deal, a, b)
+            result = deal_result(preset, deal, a, b, args.version)
             diffs.append(result)
             with deals.open("a") as out:
                 row = {"preset": preset, "a": a, "b": b, "deal": deal, "result": result}

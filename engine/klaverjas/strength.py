@@ -3,8 +3,10 @@ new play because of it (``engine.strength``; docs/rules.md, "Bot levels").
 
 Each figure is ``benchmarks/duplicate.py --pair <level>,<against> --deals N --preset P``
 (from deal 0): the level's team points per deal minus the other's, on the same deals with
-the seats swapped; higher is better. The expert of version 2 beats strong clearly in both
-presets, so Klaverjassen offers all three levels.
+the seats swapped; higher is better. The expert of version 3 (as version 2 before it)
+beats strong clearly in both presets, so Klaverjassen offers all three levels. The basic
+and strong bots are the same in every version: version 3's strong - basic figures are
+version 2's deal for deal.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ STRENGTHS: Final[tuple[Strength, ...]] = (
     Strength("strong", "basic", "amsterdams", 2, 7.73, 4.76, 10.69, 2000, "2026-12-03"),
     Strength("expert", "strong", "rotterdams", 2, 17.74, 15.22, 20.26, 2000, "2026-12-01"),
     Strength("expert", "strong", "amsterdams", 2, 20.75, 18.22, 23.29, 2000, "2026-12-01"),
+    Strength("strong", "basic", "rotterdams", 3, 8.69, 5.64, 11.73, 2000, "2026-12-03"),
+    Strength("strong", "basic", "amsterdams", 3, 7.73, 4.76, 10.69, 2000, "2026-12-03"),
+    Strength("expert", "strong", "rotterdams", 3, 17.68, 15.16, 20.20, 2000, "2026-12-03"),
+    Strength("expert", "strong", "amsterdams", 3, 20.69, 18.15, 23.23, 2000, "2026-12-03"),
 )
 
 #: The levels new tournaments, series and practice games may choose.

@@ -4,7 +4,7 @@
 - ``knowledge``: the strong bot's card counting (which the experts' samples use too);
 - ``basic``, ``strong``: one module per level (its bid and its play);
 - ``dd``: a double-dummy solver of the tricks left (every hand open);
-- ``expert_v1``, ``expert_v2``: the released versions of the ``expert``;
+- ``expert_v1``, ``expert_v2``, ``expert_v3``: the versions of the ``expert``;
 - ``versions``: the levels, the released versions and the protocol's entry points
   (``bot_action`` of every level and version, ``simplest_action``).
 

@@ -76,10 +76,14 @@ BID_TRIES: Final = 12
 BID_SLACK: Final = 20.0
 
 
-def _draw(obs: KlaverjasObservation, k: Knowledge, rng: Stream, *, caps: bool) -> list[int] | None:
-    """One deal of the unseen cards over the other seats (hands as bit masks, own hand
-    included), consistent with the voids (and, with ``caps``, the trump caps) of ``k``,
-    or ``None`` when the tries run out."""
+#: what ``draw_once`` needs of a decision: the order in which the unseen cards are dealt,
+#: the seats that may hold each, and the own hand (a bit mask)
+DrawSetup = tuple[list[int], dict[int, list[int]], int]
+
+
+def draw_setup(obs: KlaverjasObservation, k: Knowledge, *, caps: bool) -> DrawSetup:
+    """What ``draw_once`` needs to deal the unseen cards over the other seats consistent
+    with the voids (and, with ``caps``, the trump caps) of ``k``."""
     seat = obs.seat
     others = [s for s in range(4) if s != seat]
     allowed: dict[int, list[int]] = {}
@@ -92,32 +96,45 @@ def _draw(obs: KlaverjasObservation, k: Knowledge, rng: Stream, *, caps: bool) -
     own = 0
     for c in obs.hand:
         own |= 1 << c
+    return order, allowed, own
+
+
+def draw_once(obs: KlaverjasObservation, setup: DrawSetup, rng: Stream) -> list[int] | None:
+    """One try at a deal of the unseen cards (hands as bit masks, own hand included) as
+    ``setup`` says, or ``None`` when a card finds no seat with room."""
+    order, allowed, own = setup
+    room = list(obs.hand_counts)
+    hands = [0, 0, 0, 0]
+    hands[obs.seat] = own
+    for c in order:
+        free = [s for s in allowed[c] if room[s] > 0]
+        if not free:
+            return None
+        if len(free) == 1:
+            s = free[0]
+        else:
+            x = rng.uniform(sum(room[s] for s in free))
+            for s in free:
+                x -= room[s]
+                if x < 0:
+                    break
+        room[s] -= 1
+        hands[s] |= 1 << c
+    return hands
+
+
+def _draw(obs: KlaverjasObservation, k: Knowledge, rng: Stream, *, caps: bool) -> list[int] | None:
+    """One deal of the unseen cards over the other seats (``draw_once``) in at most
+    ``SAMPLE_TRIES`` tries, or ``None`` when the tries run out."""
+    setup = draw_setup(obs, k, caps=caps)
     for _ in range(SAMPLE_TRIES):
-        room = list(obs.hand_counts)
-        hands = [0, 0, 0, 0]
-        hands[seat] = own
-        ok = True
-        for c in order:
-            free = [s for s in allowed[c] if room[s] > 0]
-            if not free:
-                ok = False
-                break
-            if len(free) == 1:
-                s = free[0]
-            else:
-                x = rng.uniform(sum(room[s] for s in free))
-                for s in free:
-                    x -= room[s]
-                    if x < 0:
-                        break
-            room[s] -= 1
-            hands[s] |= 1 << c
-        if ok:
+        hands = draw_once(obs, setup, rng)
+        if hands is not None:
             return hands
     return None
 
 
-def _bid_checks(obs: KlaverjasObservation) -> list[tuple[int, int, bool, float]]:
+def bid_checks(obs: KlaverjasObservation) -> list[tuple[int, int, bool, float]]:
     """What the bidding says about the other seats: ``(seat, suit, plays, threshold)``,
     a seat that ``plays`` holding a hand worth at least ``threshold`` with ``suit``
     trump, one that passes less (the strong bot's valuation and thresholds)."""
@@ -139,7 +156,7 @@ def _bid_checks(obs: KlaverjasObservation) -> list[tuple[int, int, bool, float]]
     return out
 
 
-def _agrees(
+def agrees(
     obs: KlaverjasObservation,
     hands: list[int],
     played: list[list[int]],
@@ -158,29 +175,35 @@ def _agrees(
     return True
 
 
-def _samples(obs: KlaverjasObservation, rng: Stream) -> list[list[int]]:
-    k = knowledge(obs)
+def played_cards(obs: KlaverjasObservation) -> list[list[int]]:
+    """The cards each seat has played this round (the current trick's included)."""
     played: list[list[int]] = [[], [], [], []]
     for t in obs.tricks:
         for seat, c in zip(t.seats, t.cards, strict=True):
             played[seat].append(c)
     for i, c in enumerate(obs.trick):
         played[(obs.leader + i) % 4].append(c)
-    checks = _bid_checks(obs)
+    return played
+
+
+def _samples(obs: KlaverjasObservation, rng: Stream) -> list[list[int]]:
+    k = knowledge(obs)
+    played = played_cards(obs)
+    checks = bid_checks(obs)
     out: list[list[int]] = []
     misses = 0
     for _ in range(SAMPLES):
         hands = _draw(obs, k, rng, caps=True) or _draw(obs, k, rng, caps=False)
         if hands is None:
             continue
-        while checks and misses < BID_TRIES and not _agrees(obs, hands, played, checks):
+        while checks and misses < BID_TRIES and not agrees(obs, hands, played, checks):
             misses += 1
             hands = _draw(obs, k, rng, caps=True) or hands
         out.append(hands)
     return out
 
 
-def _outcome(diff: int, team: int, playing_team: int, total: int, tie_is_nat: bool) -> int:
+def outcome(diff: int, team: int, playing_team: int, total: int, tie_is_nat: bool) -> int:
     """The round's score difference for ``team`` given its final difference of points,
     roem and bonuses ``diff``: a playing team that does not score more is nat (it gets
     nothing, the other team at least ``total``)."""
@@ -191,7 +214,20 @@ def _outcome(diff: int, team: int, playing_team: int, total: int, tie_is_nat: bo
     return diff
 
 
-def _bid(obs: KlaverjasObservation) -> Action | None:
+def round_so_far(obs: KlaverjasObservation) -> tuple[int, int]:
+    """The round so far: what team 0 has taken minus what team 1 has (card points and
+    roem of the tricks played), and the points of the whole round (152, the last trick's
+    bonus and the roem so far)."""
+    taken = 0
+    roem = 0
+    for t in obs.tricks:
+        gain = t.points + t.roem
+        taken += gain if t.winner % 2 == 0 else -gain
+        roem += t.roem
+    return taken, 152 + obs.variant.last_trick + roem
+
+
+def expert_bid(obs: KlaverjasObservation) -> Action | None:
     """The expert's bid in the first bidding round: the strong bot's valuation against
     the expert's own thresholds (``None`` in another phase)."""
     if obs.phase != "bidding" or len(obs.legal) < 2:
@@ -205,79 +241,115 @@ def _bid(obs: KlaverjasObservation) -> Action | None:
     return Bid(value >= threshold)
 
 
+class Play:
+    """A play decision's fixed facts (the seat, the trick, the round so far, the strong
+    bot's card) and the search (``DoubleDummy`` with a node ``limit``) that values its
+    cards in a sample, each as the round's outcome for the seat's team."""
+
+    def __init__(self, obs: KlaverjasObservation, strong: Action, limit: int) -> None:
+        assert obs.trump is not None and obs.playing_seat is not None
+        self.strong = strong
+        self.strong_card = strong.card if isinstance(strong, PlayCard) else -1
+        self.seat = obs.seat
+        self.team = obs.seat % 2
+        self.playing_team = obs.playing_seat % 2
+        self.tie_is_nat = obs.variant.tie_is_nat
+        self.taken, self.total = round_so_far(obs)
+        self.pit = pit_state([t.winner for t in obs.tricks])
+        self.trick = obs.trick
+        self.leader = obs.leader if obs.trick else obs.seat
+        #: whether the cards are played out (``rollout_values``) rather than searched
+        self.rollouts = 8 - len(obs.tricks) > SEARCH_TRICKS
+        self.search = DoubleDummy(obs.trump, obs.variant, limit)
+
+    def candidates(self, hands: list[int]) -> tuple[dict[int, int], list[int]]:
+        """The legal cards -> the card tried for each, and the cards tried (the same in
+        every sample: the cards in play are)."""
+        search, seat, trick = self.search, self.seat, self.trick
+        return search.representatives(hands, seat, trick), search.moves(hands, seat, trick)
+
+    def _outcome(self, d: int) -> int:
+        own = self.taken + d if self.team == 0 else -(self.taken + d)
+        return outcome(own, self.team, self.playing_team, self.total, self.tie_is_nat)
+
+    def rollout_values(self, hands: list[int], cards: list[int]) -> dict[int, int]:
+        """Each card's outcome in the sample ``hands``, played out by ``rollout``."""
+        seat = self.seat
+        out = {}
+        for c in cards:
+            hands[seat] &= ~(1 << c)
+            d = self.search.rollout(hands, self.leader, (*self.trick, c), self.pit)
+            hands[seat] |= 1 << c
+            out[c] = self._outcome(d)
+        return out
+
+    def search_values(self, hands: list[int], cards: list[int]) -> dict[int, int]:
+        """Each card's outcome in the sample ``hands``, searched double dummy (raises
+        ``OutOfNodes`` past the search's limit)."""
+        search, seat = self.search, self.seat
+        search.memo.clear()
+        values = {}
+        for c in cards:
+            hands[seat] &= ~(1 << c)
+            values[c] = search.value(hands, self.leader, (*self.trick, c), self.pit)
+            hands[seat] |= 1 << c
+        return {c: self._outcome(d) for c, d in values.items()}
+
+    def rollout_choice(self, totals: dict[int, int], rep: dict[int, int], count: int) -> Action:
+        """The strong bot's card unless another card's total over ``count`` rollout
+        samples is better by more than ``ROLLOUT_MARGIN`` points a sample."""
+        mine = rep.get(self.strong_card)
+        best_card = max(totals, key=lambda c: totals[c])
+        if mine is None or totals[best_card] > totals[mine] + ROLLOUT_MARGIN * count:
+            return PlayCard(best_card)
+        return self.strong
+
+    def search_choice(self, totals: dict[int, int], rep: dict[int, int]) -> Action:
+        """The card with the best total over the searched samples (ties: the strong
+        bot's card, then the first in the search's order)."""
+        best = max(totals.values())
+        winners = [c for c in totals if totals[c] == best]
+        if rep.get(self.strong_card) in winners:
+            return self.strong
+        return PlayCard(winners[0])
+
+
 def choose_expert_v2(obs: KlaverjasObservation, *, rng: Stream) -> Action:
     """The expert's action (version 2) for the seat of ``obs`` (see the module text)."""
-    bid = _bid(obs)
+    bid = expert_bid(obs)
     if bid is not None:
         return bid
     strong = strong_bot.choose(obs, rng)
-    legal = obs.legal
-    if obs.phase != "play" or len(legal) < 2:
+    if obs.phase != "play" or len(obs.legal) < 2:
         return strong
-    assert obs.trump is not None and obs.playing_seat is not None
-    v = obs.variant
-    seat = obs.seat
-    team = seat % 2
-    taken = 0
-    roem = 0
-    for t in obs.tricks:
-        gain = t.points + t.roem
-        taken += gain if t.winner % 2 == 0 else -gain
-        roem += t.roem
-    total = 152 + v.last_trick + roem
-    pit = pit_state([t.winner for t in obs.tricks])
-    search = DoubleDummy(obs.trump, v, NODE_LIMIT)
-    trick = obs.trick
-    leader = obs.leader if trick else seat
-    playing_team = obs.playing_seat % 2
+    play = Play(obs, strong, NODE_LIMIT)
     samples = _samples(obs, rng)
     if not samples:
         return strong
-    # the cards worth trying are the same in every sample (the cards in play are)
-    rep = search.representatives(samples[0], seat, trick)
-    cards = search.moves(samples[0], seat, trick)
+    rep, cards = play.candidates(samples[0])
     totals = dict.fromkeys(cards, 0)
-    strong_card = strong.card if isinstance(strong, PlayCard) else -1
-    if 8 - len(obs.tricks) > SEARCH_TRICKS:
+    if play.rollouts:
         if len(cards) < 2:
             return strong
         count = 0
         for hands in samples[:ROLLOUT_SAMPLES]:
-            if search.nodes >= ROLLOUT_NODES:
+            if play.search.nodes >= ROLLOUT_NODES:
                 break
-            for c in cards:
-                hands[seat] &= ~(1 << c)
-                d = search.rollout(hands, leader, (*trick, c), pit)
-                hands[seat] |= 1 << c
-                own = taken + d if team == 0 else -(taken + d)
-                totals[c] += _outcome(own, team, playing_team, total, v.tie_is_nat)
+            for c, x in play.rollout_values(hands, cards).items():
+                totals[c] += x
             count += 1
-        mine = rep.get(strong_card)
-        best_card = max(cards, key=lambda c: totals[c])
-        if mine is None or totals[best_card] > totals[mine] + ROLLOUT_MARGIN * count:
-            return PlayCard(best_card)
-        return strong
+        return play.rollout_choice(totals, rep, count)
     searched = 0
     for hands in samples:
-        if search.nodes >= NODE_BUDGET:
+        if play.search.nodes >= NODE_BUDGET:
             break
-        search.memo.clear()
-        values = {}
         try:
-            for c in cards:
-                hands[seat] &= ~(1 << c)
-                values[c] = search.value(hands, leader, (*trick, c), pit)
-                hands[seat] |= 1 << c
+            values = play.search_values(hands, cards)
         except OutOfNodes:
             break
-        for c, d in values.items():
-            own = taken + d if team == 0 else -(taken + d)
-            totals[c] += _outcome(own, team, playing_team, total, v.tie_is_nat)
+        for c, x in values.items():
+            totals[c] += x
         searched += 1
     if not searched:
         return strong
-    best = max(totals.values())
-    winners = [c for c in cards if totals[c] == best]
-    if rep.get(strong_card) in winners:
-        return strong
-    return PlayCard(winners[0])
+    return play.search_choice(totals, rep)

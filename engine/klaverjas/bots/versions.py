@@ -9,7 +9,9 @@ is a new version (README, "Bot versions"), in a module of its own.
 The ``basic`` and ``strong`` bots (``engine.klaverjas.bots.basic``,
 ``engine.klaverjas.bots.strong``) are the same in every version; the ``expert`` of
 version 1 (``engine.klaverjas.bots.expert_v1``) searches the last four tricks, the one of
-version 2 (``engine.klaverjas.bots.expert_v2``) every trick.
+version 2 (``engine.klaverjas.bots.expert_v2``) every trick, the one of version 3
+(``engine.klaverjas.bots.expert_v3``) plays as version 2's within one work cap per
+decision.
 
 A bot's choice is a function of ``state.observe(seat)`` and of the stream
 ``Stream(round_seed, f"bot:{seat}", start=state.move_count)``, so two entrants who make
@@ -23,19 +25,20 @@ from typing import Final
 from engine.dealing import Stream
 from engine.errors import check_bot_version
 from engine.klaverjas.actions import Action
-from engine.klaverjas.bots import basic, expert_v1, expert_v2, strong
+from engine.klaverjas.bots import basic, expert_v1, expert_v2, expert_v3, strong
 from engine.klaverjas.state import KlaverjasObservation, KlaverjasState
 
 #: the bot levels, weakest first (the site's default stays ``strong``)
 BOT_LEVELS: Final = ("basic", "strong", "expert")
 DEFAULT_BOT_LEVEL: Final = "strong"
-#: The bots' version that new games get. Version 2: the expert searches every trick
-#: (``engine.klaverjas.bots.expert_v2``); version 1's expert searches the last four
+#: The bots' version that new games get. Version 3: the expert plays as version 2's
+#: within one work cap per decision (``engine.klaverjas.bots.expert_v3``); version 2's
+#: searches every trick (``engine.klaverjas.bots.expert_v2``), version 1's the last four
 #: tricks only (``engine.klaverjas.bots.expert_v1``).
-BOT_VERSION: Final = 2
+BOT_VERSION: Final = 3
 #: Every version this engine can still play, oldest first (each pinned by
 #: tests/engine/test_bot_fingerprints.py).
-BOT_VERSIONS: Final[tuple[int, ...]] = (1, 2)
+BOT_VERSIONS: Final[tuple[int, ...]] = (1, 2, 3)
 
 
 def choose(obs: KlaverjasObservation, *, level: str, rng: Stream) -> Action:
@@ -50,10 +53,12 @@ def choose(obs: KlaverjasObservation, *, level: str, rng: Stream) -> Action:
 
 def choose_expert(obs: KlaverjasObservation, *, rng: Stream, version: int = BOT_VERSION) -> Action:
     """The expert's action for the seat of ``obs``: version 1 as
-    ``engine.klaverjas.bots.expert_v1`` says, version 2 (and later) as
-    ``engine.klaverjas.bots.expert_v2`` says."""
+    ``engine.klaverjas.bots.expert_v1`` says, version 2 as
+    ``engine.klaverjas.bots.expert_v2``, version 3 as ``engine.klaverjas.bots.expert_v3``."""
     check_bot_version("klaverjas", version, BOT_VERSIONS)
-    if version >= 2:
+    if version == 3:
+        return expert_v3.choose_expert_v3(obs, rng=rng)
+    if version == 2:
         return expert_v2.choose_expert_v2(obs, rng=rng)
     return expert_v1.choose_expert(obs, rng=rng)
 

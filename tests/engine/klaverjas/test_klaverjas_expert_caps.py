@@ -29,7 +29,9 @@ def _slow_position() -> KlaverjasState:
     for _ in range(SLOW_MOVE):
         seat = state.current_player
         assert seat is not None
-        state = state.apply(bot_action(state, level="expert" if seat % 2 == 0 else "strong"))
+        state = state.apply(
+            bot_action(state, level="expert" if seat % 2 == 0 else "strong", version=2)
+        )
     assert state.current_player in (0, 2)
     return state
 
@@ -76,7 +78,7 @@ def test_the_slow_decision_stays_within_its_count_caps(counted: _Counts) -> None
     state = _slow_position()
     counted.reset()  # count the slow decision only
     tricks_left = 8 - len(state.tricks)
-    bot_action(state, level="expert")
+    bot_action(state, level="expert", version=2)
     assert len(counted.searches) == 1
     nodes = counted.searches[0].nodes
     assert nodes > 0
@@ -93,7 +95,7 @@ def test_the_slow_decision_stays_within_its_count_caps(counted: _Counts) -> None
 
 def test_the_move_cache_holds_nothing_the_garbage_collector_walks() -> None:
     state = _slow_position()
-    bot_action(state, level="expert")
+    bot_action(state, level="expert", version=2)
     gc.collect()
     caches = [c for c in dd._MOVES.values() if c]
     assert caches
@@ -107,6 +109,6 @@ def test_the_slow_decision_is_the_same_with_cold_and_warm_caches() -> None:
     state = _slow_position()
     dd._MOVES.clear()
     dd._ROEM.clear()
-    cold = bot_action(state, level="expert")
-    assert bot_action(state, level="expert") == cold
-    assert bot_action(state, level="expert") == cold
+    cold = bot_action(state, level="expert", version=2)
+    assert bot_action(state, level="expert", version=2) == cold
+    assert bot_action(state, level="expert", version=2) == cold
