@@ -626,9 +626,10 @@ def bench_bytes() -> dict[str, Any]:
 # --- 4. Leaderboard ------------------------------------------------------------------
 
 
-def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
+def fake_field(size: int, rounds: int) -> tuple[Any, Any, Any]:
     """A tournament with ``size`` entrants bulk-inserted, each 0 to ``rounds`` rounds in
-    with random seat scores; returns it and an entrant half-way (round ``rounds // 2``)."""
+    with random seat scores; returns it, an entrant half-way (round ``rounds // 2``) and
+    one whose game is over."""
     from django.contrib.auth.models import User
 
     from tournaments.models import Entry, Game
@@ -676,22 +677,44 @@ def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
     with connection.cursor() as cur:
         for table in ("tournaments_entryresult", "tournaments_dealresult", "tournaments_game"):
             cur.execute(f"VACUUM ANALYZE {table}")
-    return t, users[0]
+    finished = next(g.user for g in games if g.status == Game.Status.FINISHED)
+    return t, users[0], finished
 
 
 def timed_gets(http: Http, path: str, headers: dict[str, str], n: int) -> dict[str, Any]:
+    """The first request (cold) and p50/p95 of the next ``n``, each followed by a ping
+    (``/api/ping/``, the yardstick) in the same loop: the ping's p50/p95 beside."""
     status, body, cold = http.request("GET", path, headers=headers)
     assert status == 200, (path, status, body[:300])
-    warm = [http.request("GET", path, headers=headers)[2] for _ in range(n)]
+    warm: list[float] = []
+    pings: list[float] = []
+    ping_headers = {"Host": "127.0.0.1"}
+    for _ in range(n):
+        warm.append(http.request("GET", path, headers=headers)[2])
+        pings.append(http.request("GET", "/api/ping/", headers=ping_headers)[2])
     return {
         "cold_ms": round(cold * 1000, 1),
         "p50_ms": round(percentile(warm, 50) * 1000, 1),
         "p95_ms": round(percentile(warm, 95) * 1000, 1),
+        "ping_p50_ms": round(percentile(pings, 50) * 1000, 1),
+        "ping_p95_ms": round(percentile(pings, 95) * 1000, 1),
         "bytes": len(body),
     }
 
 
+def organizer_headers() -> dict[str, str]:
+    """The session of the benchmark's organizer (``new_tournament``'s), in the organizers'
+    group: the entries page is theirs to see."""
+    from django.contrib.auth.models import Group, User
+
+    organizer = User.objects.get(username="bench-organizer")
+    organizer.groups.add(Group.objects.get_or_create(name="organizers")[0])
+    return session_headers(organizer)
+
+
 def bench_board(http: Http, args: argparse.Namespace) -> dict[str, Any]:
+    """Every page and answer of issue 28's list at each field size, open and after the
+    close, each beside the ping in the same loop (``timed_gets``)."""
     from django.utils import timezone
 
     from tournaments.models import Tournament
@@ -700,22 +723,32 @@ def bench_board(http: Http, args: argparse.Namespace) -> dict[str, Any]:
     anonymous = {"Host": "127.0.0.1"}
     for size in [int(x) for x in args.board_sizes.split(",")]:
         log(f"leaderboard at {size} entrants: bulk insert, load average {load_average()}")
-        t, entrant = fake_field(size, 8)
-        me = session_headers(entrant)
+        t, entrant, finished = fake_field(size, 8)
+        me, done = session_headers(entrant), session_headers(finished)
+        organizer = organizer_headers()
         api = f"/api/tournaments/{t.pk}/standings/"
         page = f"/tournaments/{t.pk}/"
-        figures = {
-            "api_visitor_open": timed_gets(http, api, anonymous, args.requests),
-            "api_entrant_open": timed_gets(http, api, me, args.requests),
-            "page_visitor_open": timed_gets(http, page, anonymous, args.requests),
-            "page_entrant_open": timed_gets(http, page, me, args.requests),
-        }
-        Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
-        figures["api_closed"] = timed_gets(http, api, anonymous, args.requests)
-        figures["page_closed"] = timed_gets(http, page, anonymous, args.requests)
-        figures["page_closed_search"] = timed_gets(
-            http, page + "?q=-0042", anonymous, args.requests
-        )
+        board = f"/tournaments/{t.pk}/leaderboard/"
+        deep = page + f"?page={max(1, min(150, size // 50 * 3 // 4))}"
+        entries = f"/tournaments/{t.pk}/entries/"
+        csv = f"/tournaments/{t.pk}/standings.csv"
+        n = args.requests
+        figures: dict[str, Any] = {}
+        for when in ("open", "closed"):
+            if when == "closed":
+                Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
+            log(f"  {when}, load average {load_average()}")
+            figures[f"api_visitor_{when}"] = timed_gets(http, api, anonymous, n)
+            figures[f"api_entrant_{when}"] = timed_gets(http, api, me, n)
+            figures[f"page_visitor_{when}"] = timed_gets(http, page, anonymous, n)
+            figures[f"page_entrant_{when}"] = timed_gets(http, page, me, n)
+            figures[f"page_finished_entrant_{when}"] = timed_gets(http, page, done, n)
+            figures[f"leaderboard_entrant_{when}"] = timed_gets(http, board, me, n)
+            figures[f"page_deep_entrant_{when}"] = timed_gets(http, deep, me, n)
+            figures[f"page_search_{when}"] = timed_gets(http, page + "?q=-0042", anonymous, n)
+            figures[f"entries_organizer_{when}"] = timed_gets(http, entries, organizer, n)
+            figures[f"csv_visitor_{when}"] = timed_gets(http, csv, anonymous, max(3, n // 4))
+        figures["deep_page"] = deep
         figures["load_average"] = load_average()
         for k, v in figures.items():
             log(f"  {k}: {v}")

@@ -80,7 +80,7 @@ def field_deals(
         deals = deal_selectors.deal_results(tournament=tournament, visibility=visibility)
     else:
         deals = deal_selectors.deal_rows_of(
-            tournament=tournament, visibility=visibility, game_ids=game_ids, spreads=spreads
+            tournament=tournament, visibility=visibility, game_ids=game_ids
         )
     out = []
     for deal in deals:

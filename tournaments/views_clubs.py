@@ -14,14 +14,14 @@ import csv
 import io
 import json
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -43,15 +43,18 @@ from tournaments.views_organizer import keep_fields
 BOM = "\ufeff"
 
 
+def _csv_delimiter(request: HttpRequest) -> str:
+    return ";" if request.GET.get("sep") in ("semicolon", ";") else ","
+
+
 def csv_response(
     request: HttpRequest, *, filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> HttpResponse:
     """A CSV download: UTF-8 with BOM; ``?sep=semicolon`` for ``;``. Every cell, the
     header's too, through ``safe_cell`` (no text a spreadsheet runs as a formula)."""
-    delimiter = ";" if request.GET.get("sep") in ("semicolon", ";") else ","
     out = io.StringIO()
     out.write(BOM)
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer = csv.writer(out, delimiter=_csv_delimiter(request), lineterminator="\r\n")
     writer.writerow([safe_cell(cell) for cell in header])
     writer.writerows([safe_cell(cell) for cell in row] for row in rows)
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
@@ -59,10 +62,39 @@ def csv_response(
     return response
 
 
-def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+#: Rows of a streamed CSV download sent in one piece.
+CSV_STREAM_ROWS = 500
+
+
+def csv_stream(
+    request: HttpRequest, *, filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> StreamingHttpResponse:
+    """``csv_response`` sent as the rows are read (a piece every ``CSV_STREAM_ROWS``
+    rows): the same bytes, the BOM and ``safe_cell`` included, none of it kept whole."""
+    delimiter = _csv_delimiter(request)
+
+    def pieces() -> Iterator[bytes]:
+        out = io.StringIO()
+        out.write(BOM)
+        writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+        writer.writerow([safe_cell(cell) for cell in header])
+        for i, row in enumerate(rows, start=1):
+            writer.writerow([safe_cell(cell) for cell in row])
+            if i % CSV_STREAM_ROWS == 0:
+                yield out.getvalue().encode("utf-8")
+                out.seek(0)
+                out.truncate()
+        yield out.getvalue().encode("utf-8")
+
+    response = StreamingHttpResponse(pieces(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """The leaderboard as the requester may see it, streamed from one query
+    (``standings_export``)."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    board = standing_selectors.standings_for_viewer(tournament=tournament, user=request.user)
-    bots = series_services.bot_user_ids([s.user_id for s in board.rows])
     header = [
         _("Rank"),
         _("Player"),
@@ -75,11 +107,11 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
         _("Finished by the bot"),
         _("Under review"),
     ]
-    rows = [
+    rows = (
         [
             s.rank or "",
             s.username,
-            "BOT" if s.user_id in bots else "",
+            "BOT" if s.is_bot else "",
             result_csv(s.result),
             "" if s.total is None else s.total,
             result_csv(s.opponents_average),
@@ -88,9 +120,9 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
             "1" if s.bot_finished else "",
             "1" if s.under_review else "",
         ]
-        for s in board.rows
-    ]
-    return csv_response(
+        for s in standing_selectors.standings_export(tournament=tournament, user=request.user)
+    )
+    return csv_stream(
         request, filename=f"tournament-{tournament.pk}-standings.csv", header=header, rows=rows
     )
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.db.models import Min
 from django.utils import timezone
 
@@ -27,6 +28,7 @@ from tournaments.models import (
     GameRound,
     Tournament,
 )
+from tournaments.selectors.deals import deal_figures_stamp_key, new_deal_figures_stamp
 from tournaments.selectors.standings import (
     Standing,
     Visibility,
@@ -210,6 +212,19 @@ def _deal_results_write(
         unique_fields=["entry", "round_index"],
         update_fields=_DEAL_RESULT_FIELDS,
     )
+    if deals:
+        deal_figures_changed(tournament=t)
+
+
+def deal_figures_changed(*, tournament: Tournament) -> None:
+    """A tournament's per-deal rows changed: its cached per-deal figures
+    (``selectors.deals.deal_figures``) are read under a new stamp from now on, and again
+    once this transaction commits (a page read between the two may have cached the rows
+    as they were before the commit under the first one). No delete: a figure cached
+    under an old stamp is never read again, and a cache out of reach loses nothing."""
+    key = deal_figures_stamp_key(tournament)
+    cache.set(key, new_deal_figures_stamp(), None)
+    transaction.on_commit(lambda: cache.set(key, new_deal_figures_stamp(), None))
 
 
 #: The columns of an entry's board row that depend on how many rounds its viewer sees
