@@ -1,6 +1,6 @@
 """What the site keeps in step with a model it does not own: an account renamed (in the
 admin, or anywhere else that saves the user) is renamed on its entries' standings rows;
-an entry deleted (by the staff, in the admin) leaves its tournament's per-deal figures."""
+an entry deleted (by the staff, in the admin) leaves its tournament's cached figures."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ def _user_saved(
 
 @receiver(post_delete, sender=Entry, dispatch_uid="tournaments.entry_deleted")
 def _entry_deleted(sender: Any, instance: Entry, **kwargs: Any) -> None:
-    # Its per-deal rows went with it (a cascade): the field's cached figures are stale
+    # Its result rows went with it (a cascade): the field's cached figures are stale
     # (none to keep when the tournament itself is being deleted).
     tournament = Tournament.objects.filter(pk=instance.tournament_id).first()
     if tournament is not None:
-        result_services.deal_figures_changed(tournament=tournament)
+        result_services.results_changed(tournament=tournament)

@@ -11,6 +11,7 @@ close the final ``standings``). The records zip exists once the tournament has c
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import zipfile
@@ -79,7 +80,8 @@ def csv_stream(
         writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
         writer.writerow([safe_cell(cell) for cell in header])
         for i, row in enumerate(rows, start=1):
-            writer.writerow([safe_cell(cell) for cell in row])
+            # only text can read as a formula (``safe_cell`` leaves anything else as it is)
+            writer.writerow([safe_cell(c) if c.__class__ is str and c else c for c in row])
             if i % CSV_STREAM_ROWS == 0:
                 yield out.getvalue().encode("utf-8")
                 out.seek(0)
@@ -107,14 +109,16 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResp
         _("Finished by the bot"),
         _("Under review"),
     ]
+    # Results repeat across a big field: each distinct one written once.
+    result_cell = functools.lru_cache(maxsize=4096)(result_csv)
     rows = (
         [
             s.rank or "",
             s.username,
             "BOT" if s.is_bot else "",
-            result_csv(s.result),
+            result_cell(s.result),
             "" if s.total is None else s.total,
-            result_csv(s.opponents_average),
+            result_cell(s.opponents_average),
             s.rounds_played,
             s.rounds_counted,
             "1" if s.bot_finished else "",

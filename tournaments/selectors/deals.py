@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import bisect
 import functools
-import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
-from django.db.models import Count, Sum
+from django.db.models import Count, Subquery, Sum
 
 from tournaments.games import module_of, result_sign
 from tournaments.models import (
     DealResult,
+    Game,
     Tournament,
 )
-from tournaments.selectors.standings import Visibility, page_bounds, page_rows, result_key
+from tournaments.selectors.standings import (
+    Visibility,
+    page_bounds,
+    page_rows,
+    result_key,
+    stamped,
+)
 
 
 @dataclass(frozen=True)
@@ -141,59 +146,22 @@ class DealFigures:
         )
 
 
-def deal_figures_stamp_key(t: Tournament) -> str:
-    """The cache key of a tournament's per-deal figures' stamp: a random token replaced
-    whenever a per-deal row is written (``services.results``), so figures cached under
-    an older stamp are never read again (no delete needed)."""
-    return f"deal-stamp:{t.pk}:{t.commitment[:16]}"
-
-
-def new_deal_figures_stamp() -> str:
-    return secrets.token_hex(8)
-
-
-def _figures_key(t: Tournament) -> str | None:
-    """The cache key of ``t``'s per-deal figures: after the close ``deal_fields_key``;
-    while it is open the current stamp (``deal_figures_stamp_key``; one made when the
-    cache has none). ``None`` when the cache is out of reach (nothing is cached then)."""
-    if t.closed_at is not None:
-        return deal_fields_key(t, t.rounds)
-    stamp_key = deal_figures_stamp_key(t)
-    stamp = cache.get(stamp_key)
-    if stamp is None:
-        cache.add(stamp_key, new_deal_figures_stamp(), None)
-        stamp = cache.get(stamp_key)
-        if stamp is None:
-            return None
-    return f"deal-figures:{t.pk}:{t.commitment[:16]}:{stamp}"
-
-
-def deal_figures(*, tournament: Tournament, rounds: int) -> DealFigures:
-    """The per-deal figures of the rounds below ``rounds`` (``DealFigures``): one grouped
-    query over the tournament's per-deal rows (as many rows as distinct results), kept in
-    the cache under a key that changes with every write of a per-deal row
-    (``_figures_key``), open or closed: a page view reads it from the cache."""
-    t = tournament
-    key = _figures_key(t)
-    cached = cache.get(key) if key is not None else None
-    if cached is None:
-        grouped = (
-            DealResult.objects.filter(tournament=t, round_index__lt=t.rounds)
-            .order_by()
-            .values("round_index", "by_bot", "sort_result")
-            .annotate(n=Count("id"), total=Sum("result"))
-            .values_list("round_index", "by_bot", "sort_result", "n", "total")
-        )
-        cached = [(r, bool(b), float(k), int(n), float(total)) for r, b, k, n, total in grouped]
-        if key is not None:
-            cache.set(key, cached, 24 * 3600)
+def _figures_of(t: Tournament) -> DealFigures:
+    """Every round's figures (``DealFigures``) from one grouped query over the
+    tournament's per-deal rows: as many rows as distinct results, whatever the field's
+    size."""
+    grouped = (
+        DealResult.objects.filter(tournament=t, round_index__lt=t.rounds)
+        .order_by()
+        .values("round_index", "by_bot", "sort_result")
+        .annotate(n=Count("id"), total=Sum("result"))
+        .values_list("round_index", "by_bot", "sort_result", "n", "total")
+    )
     sign = result_sign(module_of(t.game))
     counts: dict[int, int] = {}
     own: dict[int, dict[float, int]] = {}
     sums: dict[int, float] = {}
-    for r, by_bot, k, n, total in cached:
-        if r >= rounds:
-            continue
+    for r, by_bot, k, n, total in grouped:
         counts[r] = counts.get(r, 0) + n
         if by_bot:
             continue
@@ -206,6 +174,14 @@ def deal_figures(*, tournament: Tournament, rounds: int) -> DealFigures:
         for r, spread in spreads.items()
     }
     return DealFigures(fields, counts, spreads)
+
+
+def deal_figures(*, tournament: Tournament, rounds: int) -> DealFigures:
+    """The per-deal figures of the rounds below ``rounds`` (``DealFigures``), open or
+    closed kept in the cache until the tournament's results change (``stamped``): a page
+    view reads them there, the query runs once per change."""
+    t = tournament
+    return stamped(t, "deal-figures", lambda: _figures_of(t)).upto(rounds)
 
 
 def deal_distributions(*, tournament: Tournament, rounds: int) -> dict[int, Distribution]:
@@ -227,8 +203,10 @@ def deal_rows_of(
     visible = min(t.rounds, visibility.rounds)
     figures = deal_figures(tournament=t, rounds=visible)
     rows: dict[int, list[DealResult]] = {}
+    # by the entries' (entry, round) index: no index leads with the game
+    entries = Game.objects.filter(pk__in=list(game_ids)).values("entry_id")
     for row in DealResult.objects.filter(
-        tournament=t, round_index__lt=visible, game_id__in=list(game_ids)
+        tournament=t, round_index__lt=visible, entry_id__in=Subquery(entries)
     ).order_by("round_index", *_DEAL_ORDER):
         rows.setdefault(row.round_index, []).append(row)
     out = []
@@ -246,16 +224,6 @@ def _deal_row(row: DealResult, spread: Distribution) -> DealRow:
     return DealRow(
         row.name, row.game_id, row.score, row.opponents_average, row.result, rank, row.by_bot
     )
-
-
-def deal_fields_key(t: Tournament, rounds: int) -> str | None:
-    """The cache key of a closed tournament's per-deal figures; ``None`` while it is open.
-    It names the tournament's last change (``updated_at``, which ``standings_rebuild``
-    moves on), so figures written again are read under a new key: no delete is needed,
-    and none can be lost with the cache out of reach (jokeren/cache.py fails open)."""
-    if t.closed_at is None:
-        return None
-    return f"deal-fields:{t.pk}:{t.commitment[:16]}:{t.updated_at.timestamp():.6f}:{rounds}"
 
 
 def deal_results(

@@ -4,11 +4,15 @@ entrant sees the results of the rounds they have finished, nobody else any score
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+import bisect
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.core.cache import cache
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from engine.protocol import GameModule
 from tournaments.games import module_of
@@ -114,6 +118,105 @@ def rank_values(
 
 #: Rows of a page of the leaderboard and of a per-deal table.
 PAGE_SIZE = 50
+
+
+# --- What the boards read of the whole field, cached under the results' stamp ----------
+
+T = TypeVar("T")
+
+
+def results_stamp_key(t: Tournament) -> str:
+    """The cache key of a tournament's results stamp: a random token that
+    ``services.results`` replaces whenever it writes a result row of the tournament (a
+    join, a round's end, the audit, the rebuild) and an entry's delete. What is cached of
+    the whole field (``stamped``) is kept under the stamp it was read with: after a write
+    it is read under a new one, so no delete is needed."""
+    return f"results-stamp:{t.pk}:{t.commitment[:16]}"
+
+
+def new_results_stamp() -> str:
+    return secrets.token_hex(8)
+
+
+#: How long a figure of an open tournament is kept. A write replaces the stamp at once,
+#: so this only bounds how long a figure could outlive a write whose new stamp a cache
+#: out of reach at that moment missed (jokeren/cache.py fails open).
+OPEN_SECONDS = 60
+
+#: Figures of a closed tournament: they change only with a rebuild (a new ``updated_at``).
+CLOSED_SECONDS = 24 * 3600
+
+#: What this process keeps of the cached figures, already unpacked (the most recent used).
+_MEMO: OrderedDict[str, Any] = OrderedDict()
+MEMO_SIZE = 64
+
+
+def _stamped_key(t: Tournament, name: str) -> str | None:
+    if t.closed_at is not None:
+        return f"{name}:{t.pk}:{t.commitment[:16]}:{t.updated_at.timestamp():.6f}"
+    stamp_key = results_stamp_key(t)
+    stamp = cache.get(stamp_key)
+    if stamp is None:
+        cache.add(stamp_key, new_results_stamp(), None)
+        stamp = cache.get(stamp_key)
+        if stamp is None:
+            return None
+    return f"{name}:{t.pk}:{t.commitment[:16]}:{stamp}"
+
+
+def stamped(t: Tournament, name: str, compute: Callable[[], T]) -> T:
+    """``compute()``, a figure of the whole field of ``t`` (a count, a distribution),
+    kept in the cache and in this process until the tournament's results change: while
+    it is open under the results stamp (``results_stamp_key``), after the close under its
+    ``updated_at`` (which a rebuild moves on). With the cache out of reach it is computed
+    each time."""
+    key = _stamped_key(t, name)
+    if key is None:
+        return compute()
+    if key in _MEMO:
+        _MEMO.move_to_end(key)
+        return _MEMO[key]  # type: ignore[no-any-return]
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, OPEN_SECONDS if t.closed_at is None else CLOSED_SECONDS)
+    _MEMO[key] = value
+    while len(_MEMO) > MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return value  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class RankCounts:
+    """The ranked rows of a board by key (``tier``, ``sort_result``), ascending (best
+    first), with how many rows came before each: a row's competition rank is one more
+    than the ranked rows with a smaller key, found by bisection."""
+
+    keys: tuple[tuple[int, float], ...]
+    before: tuple[int, ...]
+
+    def better(self, tier: int, sort_result: float) -> int:
+        return self.before[bisect.bisect_left(self.keys, (tier, sort_result))]
+
+
+def _rank_counts(t: Tournament, upto: int) -> RankCounts:
+    def compute() -> RankCounts:
+        grouped = (
+            EntryResult.objects.filter(tournament=t, upto=upto, unranked=False)
+            .order_by("tier", "sort_result")
+            .values("tier", "sort_result")
+            .annotate(n=Count("id"))
+            .values_list("tier", "sort_result", "n")
+        )
+        keys: list[tuple[int, float]] = []
+        before = [0]
+        for tier, sort_result, n in grouped:
+            assert sort_result is not None  # a ranked row has its result
+            keys.append((int(tier), float(sort_result)))
+            before.append(before[-1] + int(n))
+        return RankCounts(tuple(keys), tuple(before))
+
+    return stamped(t, f"board-ranks-{upto}", compute)
 
 
 MAX_PAGE_SIZE = 200
@@ -252,14 +355,10 @@ def _board_ranked(
 
 
 def _board_better(t: Tournament, upto: int, row: EntryResult) -> int:
-    """The ranked rows of a board with a better key than ``row``'s (one index range for
-    tier 0, the complete entries, where most rows are)."""
-    better = Q(tier=row.tier, sort_result__lt=row.sort_result)
-    if row.tier > 0:
-        better |= Q(tier__lt=row.tier)
-    return (
-        EntryResult.objects.filter(tournament=t, upto=upto, unranked=False).filter(better).count()
-    )
+    """The ranked rows of a board with a better key than ``row``'s (``RankCounts``: one
+    grouped query over the board's index, cached until its results change)."""
+    assert row.sort_result is not None
+    return _rank_counts(t, upto).better(row.tier, row.sort_result)
 
 
 def _board_position(t: Tournament, upto: int, row: EntryResult) -> int:
@@ -355,7 +454,7 @@ def standings_page(
         found = board.filter(name_key__contains=q.lower()).order_by(*_BOARD_ORDER)
         rows = _board_ranked(t, upto, page_rows(found, _BOARD_ORDER, offset, page_size))
     else:
-        count = board.count()
+        count = stamped(t, f"board-count-{upto}", board.count)
         page, offset = page_bounds(page, page_size, count)
         rows = _board_ranked(t, upto, page_rows(board, _BOARD_ORDER, offset, page_size), offset)
     return Board(
@@ -421,8 +520,8 @@ _EXPORT_FIELDS = (
 def standings_export(*, tournament: Tournament, user: Any) -> Iterator[ExportRow]:
     """The whole leaderboard as ``user`` may see it (``results_visibility``), row by row
     from one query in the board's order (its index), the bot accounts marked in the same
-    query: for a download streamed as it is read, whatever the field's size (no row
-    object kept, no list of ids sent). Ranks as ``standings_for_viewer`` gives them."""
+    query: for a download streamed as it is written, whatever the field's size (no model
+    object made, no list of ids sent). Ranks as ``standings_for_viewer`` gives them."""
     upto = results_visibility(tournament=tournament, user=user).rounds
     bots = Account.objects.filter(user_id=OuterRef("user_id"), is_bot=True)
     rows = (
@@ -433,7 +532,9 @@ def standings_export(*, tournament: Tournament, user: Any) -> Iterator[ExportRow
     )
     previous: tuple[int, float | None] | None = None
     rank = 0
-    for place, values in enumerate(rows.iterator(chunk_size=2000), start=1):
+    # One round trip: tuples, not model objects (a server-side cursor's fetches cost more
+    # than the rows' few hundred kilobytes held for the length of the download).
+    for place, values in enumerate(rows, start=1):
         unranked, tier, sort_result, *rest = values
         if unranked:
             row_rank = None
@@ -453,11 +554,16 @@ def standings_for_viewer(*, tournament: Tournament, user: Any) -> Board:
 
 
 def standings_under_review(*, tournament: Tournament, limit: int = MAX_PAGE_SIZE) -> list[Standing]:
-    """The entries the replay audit flagged (not ranked, listed apart), by name."""
-    rows = EntryResult.objects.filter(
-        tournament=tournament, upto=tournament.rounds, under_review=True
-    ).order_by("name_key", "entry_id")[:limit]
-    return [_standing(r, None) for r in rows]
+    """The entries the replay audit flagged (not ranked, listed apart), by name (cached
+    until the results change: ``stamped``)."""
+
+    def compute() -> list[Standing]:
+        rows = EntryResult.objects.filter(
+            tournament=tournament, upto=tournament.rounds, under_review=True
+        ).order_by("name_key", "entry_id")[:limit]
+        return [_standing(r, None) for r in rows]
+
+    return stamped(tournament, f"under-review-{limit}", compute)
 
 
 def standings(*, tournament: Tournament) -> list[Standing]:

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from common.rows import database, hot_cursor, insert_rows
+from common.rows import copy_rows, database, hot_cursor, insert_rows
 from engine.protocol import GameModule
 from tournaments.games import module_of, result_sign
 from tournaments.models import (
@@ -28,13 +28,14 @@ from tournaments.models import (
     GameRound,
     Tournament,
 )
-from tournaments.selectors.deals import deal_figures_stamp_key, new_deal_figures_stamp
 from tournaments.selectors.standings import (
     Standing,
     Visibility,
     board_all,
     figures_of,
+    new_results_stamp,
     result_key,
+    results_stamp_key,
     tournament_parts,
 )
 
@@ -177,27 +178,36 @@ _DEAL_RESULT_FIELDS = [
 ]
 
 
-def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | None = None) -> None:
+def _results_write(
+    t: Tournament, games: Sequence[Game], *, last_deals: int | None = None, bulk: bool = False
+) -> None:
     """Write the board rows (one per visible-rounds count) and the per-deal rows of these
     games' entries (an upsert: safe to repeat); with ``last_deals`` only the rows of each
     game's last ``last_deals`` rounds among the per-deal ones (a move that ended them: a
     deal's row does not change in play once written; the bot's takeover, the audit and
-    the close's rebuild write them all, the last also a name changed in the admin)."""
+    the close's rebuild write them all, the last also a name changed in the admin).
+    ``bulk``: many games at once (the rebuild), written with ``copy_rows``."""
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
     field = _entry_rounds(games)
     boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
-    insert_rows(
-        EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
-    )
-    _deal_results_write(t, module, field, last_deals=last_deals)
+    write = copy_rows if bulk else insert_rows
+    write(EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS)
+    if not _deal_results_write(t, module, field, last_deals=last_deals, bulk=bulk):
+        results_changed(tournament=t)
 
 
 def _deal_results_write(
-    t: Tournament, module: GameModule, field: Sequence[EntryRounds], *, last_deals: int | None
-) -> None:
+    t: Tournament,
+    module: GameModule,
+    field: Sequence[EntryRounds],
+    *,
+    last_deals: int | None,
+    bulk: bool = False,
+) -> bool:
     """Upsert the per-deal rows of these entries: every finished round's, or with
-    ``last_deals`` each entry's last ``last_deals`` rounds' only."""
+    ``last_deals`` each entry's last ``last_deals`` rounds' only (then
+    ``results_changed``). Whether there were any."""
     deals = [
         _deal_result(t, module, e, r)
         for e in field
@@ -206,25 +216,28 @@ def _deal_results_write(
             len(e.round_scores),
         )
     ]
-    insert_rows(
+    write = copy_rows if bulk else insert_rows
+    write(
         DealResult,
         deals,
         unique_fields=["entry", "round_index"],
         update_fields=_DEAL_RESULT_FIELDS,
     )
-    if deals:
-        deal_figures_changed(tournament=t)
+    if not deals:
+        return False
+    results_changed(tournament=t)
+    return True
 
 
-def deal_figures_changed(*, tournament: Tournament) -> None:
-    """A tournament's per-deal rows changed: its cached per-deal figures
-    (``selectors.deals.deal_figures``) are read under a new stamp from now on, and again
-    once this transaction commits (a page read between the two may have cached the rows
-    as they were before the commit under the first one). No delete: a figure cached
-    under an old stamp is never read again, and a cache out of reach loses nothing."""
-    key = deal_figures_stamp_key(tournament)
-    cache.set(key, new_deal_figures_stamp(), None)
-    transaction.on_commit(lambda: cache.set(key, new_deal_figures_stamp(), None))
+def results_changed(*, tournament: Tournament) -> None:
+    """A tournament's result rows changed: what is cached of its whole field (the per-deal
+    figures, the board's ranks and count: ``selectors.standings.stamped``) is read under a
+    new stamp from now on, and again once this transaction commits (a page read between
+    the two may have cached the rows as they were before the commit under the first
+    one). No delete: a figure cached under an old stamp is never read again."""
+    key = results_stamp_key(tournament)
+    cache.set(key, new_results_stamp(), None)
+    transaction.on_commit(lambda: cache.set(key, new_results_stamp(), None))
 
 
 #: The columns of an entry's board row that depend on how many rounds its viewer sees
@@ -342,24 +355,35 @@ def user_results_rename(*, user: User) -> int:
     return changed
 
 
+#: Games whose results ``standings_rebuild`` writes at once (one ``COPY`` and one upsert
+#: per results table on PostgreSQL).
+REBUILD_BATCH = 1000
+
+#: ``standings_rebuild`` writes with ``common.rows.copy_rows`` (``False``: the upserts of
+#: a round's end, ``insert_rows``; the rows are the same).
+REBUILD_COPY = True
+
+
 def standings_rebuild(*, tournament: Tournament) -> int:
     """Write every entry's results of a tournament again from its games (the close does it
-    once at the end; also after games were changed outside the services). The number of
+    once at the end; also after games were changed outside the services): per batch of
+    ``REBUILD_BATCH`` games one ``COPY`` and one upsert of each results table on
+    PostgreSQL (``copy_rows``), the multi-row upserts elsewhere. The number of
     entries."""
     games = Game.objects.filter(entry__tournament=tournament).select_related("user", "entry")
     count = 0
     chunk: list[Game] = []
-    for g in games.order_by("entry_id").iterator(chunk_size=500):
+    for g in games.order_by("entry_id").iterator(chunk_size=REBUILD_BATCH):
         chunk.append(g)
-        if len(chunk) == 500:
-            _results_write(tournament, chunk)
+        if len(chunk) == REBUILD_BATCH:
+            _results_write(tournament, chunk, bulk=REBUILD_COPY)
             count += len(chunk)
             chunk = []
     if chunk:
-        _results_write(tournament, chunk)
+        _results_write(tournament, chunk, bulk=REBUILD_COPY)
         count += len(chunk)
-    # the cached per-deal figures are keyed by the tournament's last change
-    # (``deal_fields_key``): a new stamp, and the old figures are never read again
+    # a closed tournament's cached figures are keyed by its last change (``stamped``):
+    # a new stamp, and the old figures are never read again
     tournament.updated_at = timezone.now()
     Tournament.objects.filter(pk=tournament.pk).update(updated_at=tournament.updated_at)
     return count
