@@ -27,10 +27,16 @@ It reports, each part measured in the same run beside a yardstick:
 3. bytes per stored round: the size on disk (``pg_total_relation_size``, indexes and
    TOAST included) of the tables that hold the games, divided by the rounds they hold;
 4. the leaderboard at 1,000 and 10,000 entrants (bulk-inserted, a fake but valid set of
-   scores: random seat scores per round, every entrant 0 to all rounds in): the standings
-   API and the tournament page, for a visitor and for an entrant during the window and
-   for a visitor after the close: the first request (cold) and p50/p95 of the next ones,
-   with the body's size.
+   scores: random seat scores per round, every entrant 0 to all rounds in), during the
+   window and after the close: the standings API for a visitor and an entrant, the
+   tournament page for a visitor, an entrant half-way and an entrant whose game is over,
+   the leaderboard's own page (its live refresh) for the entrant, the tournament page's
+   page 150 for the entrant, a name search, the organizer's entries page and the
+   standings CSV: the first request (cold) and p50/p95 of the next ones, each followed by
+   a ping (``/api/ping/``) whose p50/p95 are reported beside, with the body's size. At
+   the largest size also the results tables' size and dead rows after rebuilds with
+   autovacuum off, after a ``VACUUM`` and after one more rebuild (deploy/README.md).
+   ``--close-entrants 10000 --close-workers 2`` closes a field of that size.
 
 The load average is printed before each part. The figures go to ``load.json``, and the
 logs of gunicorn and the Celery workers to ``<name>.log``, in the run's output folder
@@ -557,10 +563,11 @@ def moves_table(moves: dict[str, Any]) -> str:
 def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
     from tournaments import tasks
     from tournaments.models import Tournament
+    from tournaments.services import results as result_services
 
     out: dict[str, Any] = {}
     celery = str(VENV_BIN / "celery")
-    for workers in (1, 2):
+    for workers in [int(w) for w in args.close_workers.split(",")]:
         t = new_tournament(f"Load: close {workers}", rounds=8, max_entrants=10_000)
         log(f"close with {workers} worker(s): {args.close_entrants} entrants join")
         make_entrants(t, args.close_entrants, f"sluit{workers}-")
@@ -581,14 +588,21 @@ def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]
                 timeout=3600,
             )
             seconds = time.monotonic() - start
+        # The close's last step again, timed alone: the rebuild of every entry's results
+        # (its share of the close).
+        start = time.monotonic()
+        result_services.standings_rebuild(tournament=Tournament.objects.get(pk=t.pk))
+        rebuild = time.monotonic() - start
         out[str(workers)] = {
             "games": args.close_entrants,
             "seconds": round(seconds, 1),
             "games_per_second": round(args.close_entrants / seconds, 1),
+            "rebuild_seconds": round(rebuild, 1),
             "load_average": load_average(),
         }
         log(f"  {out[str(workers)]}")
-    out["speed_up"] = round(out["2"]["games_per_second"] / out["1"]["games_per_second"], 2)
+    if "1" in out and "2" in out:
+        out["speed_up"] = round(out["2"]["games_per_second"] / out["1"]["games_per_second"], 2)
     return out
 
 
@@ -712,6 +726,55 @@ def organizer_headers() -> dict[str, str]:
     return session_headers(organizer)
 
 
+def _result_tables_mb() -> dict[str, Any]:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT relname, pg_total_relation_size(relid), n_dead_tup FROM pg_stat_user_tables"
+            " WHERE relname IN ('tournaments_entryresult', 'tournaments_dealresult')"
+        )
+        rows = cur.fetchall()
+    return {
+        "mb": round(sum(r[1] for r in rows) / 2**20, 1),
+        "dead_rows": sum(r[2] for r in rows),
+    }
+
+
+def bench_vacuum(t: Any) -> dict[str, Any]:
+    """What autovacuum is for (deploy/README.md): the results tables of the field after
+    its first write, after each further rebuild with autovacuum off (every row written
+    again leaves a dead one: the tables grow), then after a ``VACUUM`` and one more
+    rebuild (the freed room used again: they stay)."""
+    from django.db import connection
+
+    from tournaments.services import results as result_services
+
+    tables = ("tournaments_entryresult", "tournaments_dealresult")
+    out: dict[str, Any] = {"first": _result_tables_mb()}
+    with connection.cursor() as cur:
+        for table in tables:
+            cur.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
+    try:
+        for i in (2, 3):
+            result_services.standings_rebuild(tournament=t)
+            time.sleep(1)  # the statistics collector's counts
+            out[f"rebuild_{i}_no_vacuum"] = _result_tables_mb()
+        with connection.cursor() as cur:
+            for table in tables:
+                cur.execute(f"VACUUM {table}")
+        out["after_vacuum"] = _result_tables_mb()
+        result_services.standings_rebuild(tournament=t)
+        time.sleep(1)
+        out["rebuild_4_after_vacuum"] = _result_tables_mb()
+    finally:
+        with connection.cursor() as cur:
+            for table in tables:
+                cur.execute(f"ALTER TABLE {table} RESET (autovacuum_enabled)")
+    log(f"  results tables: {out}")
+    return out
+
+
 def bench_board(http: Http, args: argparse.Namespace) -> dict[str, Any]:
     """Every page and answer of issue 28's list at each field size, open and after the
     close, each beside the ping in the same loop (``timed_gets``)."""
@@ -749,6 +812,8 @@ def bench_board(http: Http, args: argparse.Namespace) -> dict[str, Any]:
             figures[f"entries_organizer_{when}"] = timed_gets(http, entries, organizer, n)
             figures[f"csv_visitor_{when}"] = timed_gets(http, csv, anonymous, max(3, n // 4))
         figures["deep_page"] = deep
+        if size == max(int(x) for x in args.board_sizes.split(",")):
+            figures["vacuum"] = bench_vacuum(t)
         figures["load_average"] = load_average()
         for k, v in figures.items():
             log(f"  {k}: {v}")
@@ -770,6 +835,7 @@ def main() -> None:
     parser.add_argument("--alternations", type=int, default=2, help="ping/move slice pairs")
     parser.add_argument("--games", type=int, default=300, help="games in the players' pool")
     parser.add_argument("--close-entrants", type=int, default=200)
+    parser.add_argument("--close-workers", default="1,2", help="Celery worker counts")
     parser.add_argument("--board-sizes", default="1000,10000")
     parser.add_argument("--requests", type=int, default=20, help="warm requests per figure")
     parser.add_argument("--parts", default="moves,close,bytes,board")

@@ -443,10 +443,9 @@ def standings_page(
     q = q.strip()
     me = None
     if own is not None:
-        position = _board_position(t, upto, own)
         me = _board_ranked(t, upto, [own])[0]
         if page is None and not q:
-            page = position // page_size + 1
+            page = _board_position(t, upto, own) // page_size + 1
     if q:
         count = board.filter(name_key__contains=q.lower()).count()
         page, offset = page_bounds(page, page_size, count)
