@@ -355,8 +355,8 @@ def user_results_rename(*, user: User) -> int:
     return changed
 
 
-#: Games whose results ``standings_rebuild`` writes at once (one ``COPY`` and one upsert
-#: per results table on PostgreSQL).
+#: Entries whose results ``standings_rebuild`` writes at once (one ``COPY`` and one
+#: upsert per results table on PostgreSQL), and one task of the close's rebuild.
 REBUILD_BATCH = 1000
 
 #: ``standings_rebuild`` writes with ``common.rows.copy_rows`` (``False``: the upserts of
@@ -364,28 +364,50 @@ REBUILD_BATCH = 1000
 REBUILD_COPY = True
 
 
-def standings_rebuild(*, tournament: Tournament) -> int:
-    """Write every entry's results of a tournament again from its games (the close does it
-    once at the end; also after games were changed outside the services): per batch of
-    ``REBUILD_BATCH`` games one ``COPY`` and one upsert of each results table on
-    PostgreSQL (``copy_rows``), the multi-row upserts elsewhere. The number of
-    entries."""
-    games = Game.objects.filter(entry__tournament=tournament).select_related("user", "entry")
-    count = 0
-    chunk: list[Game] = []
-    for g in games.order_by("entry_id").iterator(chunk_size=REBUILD_BATCH):
-        chunk.append(g)
-        if len(chunk) == REBUILD_BATCH:
-            _results_write(tournament, chunk, bulk=REBUILD_COPY)
-            count += len(chunk)
-            chunk = []
-    if chunk:
-        _results_write(tournament, chunk, bulk=REBUILD_COPY)
-        count += len(chunk)
-    # a closed tournament's cached figures are keyed by its last change (``stamped``):
-    # a new stamp, and the old figures are never read again
+def standings_rebuild_parts(*, tournament: Tournament) -> list[tuple[int, int]]:
+    """The entries of a tournament in parts of ``REBUILD_BATCH``, each as the range of its
+    entry ids (first, last), for ``standings_rebuild_part``: the close's rebuild fanned
+    out over the workers."""
+    ids = list(
+        Entry.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
+    )
+    return [
+        (ids[i], ids[min(i + REBUILD_BATCH, len(ids)) - 1])
+        for i in range(0, len(ids), REBUILD_BATCH)
+    ]
+
+
+def standings_rebuild_part(*, tournament: Tournament, first: int, last: int) -> int:
+    """Write again the results of the tournament's entries with ids ``first .. last``
+    from their games, in one batch (``standings_rebuild``'s). The number of entries."""
+    games = list(
+        Game.objects.filter(
+            entry__tournament=tournament, entry_id__gte=first, entry_id__lte=last
+        ).select_related("user", "entry")
+    )
+    if games:
+        _results_write(tournament, games, bulk=REBUILD_COPY)
+    return len(games)
+
+
+def standings_rebuilt(*, tournament: Tournament) -> None:
+    """Every part of a rebuild is written: a closed tournament's cached figures are keyed
+    by its last change (``stamped``), so a new ``updated_at`` and the old figures are
+    never read again."""
     tournament.updated_at = timezone.now()
     Tournament.objects.filter(pk=tournament.pk).update(updated_at=tournament.updated_at)
+
+
+def standings_rebuild(*, tournament: Tournament) -> int:
+    """Write every entry's results of a tournament again from its games (the close does it
+    once at the end, fanned out over the workers in ``standings_rebuild_part``s; also after
+    games were changed outside the services): per part of ``REBUILD_BATCH`` entries one
+    ``COPY`` and one upsert of each results table on PostgreSQL (``copy_rows``), the
+    multi-row upserts elsewhere. The number of entries."""
+    count = 0
+    for first, last in standings_rebuild_parts(tournament=tournament):
+        count += standings_rebuild_part(tournament=tournament, first=first, last=last)
+    standings_rebuilt(tournament=tournament)
     return count
 
 
