@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -67,12 +68,37 @@ def csv_response(
 CSV_STREAM_ROWS = 500
 
 
+#: How long a streamed download is kept whole in the cache (``csv_stream``'s ``cache_key``).
+CSV_CACHE_SECONDS = 600
+
+
 def csv_stream(
-    request: HttpRequest, *, filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+    request: HttpRequest,
+    *,
+    filename: str,
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    cache_key: str | None = None,
 ) -> StreamingHttpResponse:
     """``csv_response`` sent as the rows are read (a piece every ``CSV_STREAM_ROWS``
-    rows): the same bytes, the BOM and ``safe_cell`` included, none of it kept whole."""
+    rows): the same bytes, the BOM and ``safe_cell`` included. With ``cache_key`` (a key
+    that names the rows' state), the pieces sent are kept in the cache once all are sent,
+    and the next request with that key gets them from there (``rows`` not read)."""
     delimiter = _csv_delimiter(request)
+    key = f"{cache_key}:{delimiter}:{translation.get_language()}" if cache_key else None
+    kept = cache.get(key) if key is not None else None
+    if kept is not None:
+        response = StreamingHttpResponse(iter(kept), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+    def keeping(source: Iterator[bytes]) -> Iterator[bytes]:
+        sent = []
+        for piece in source:
+            sent.append(piece)
+            yield piece
+        if key is not None:
+            cache.set(key, sent, CSV_CACHE_SECONDS)
 
     def pieces() -> Iterator[bytes]:
         out = io.StringIO()
@@ -88,7 +114,7 @@ def csv_stream(
                 out.truncate()
         yield out.getvalue().encode("utf-8")
 
-    response = StreamingHttpResponse(pieces(), content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(keeping(pieces()), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -126,8 +152,15 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResp
         ]
         for s in standing_selectors.standings_export(tournament=tournament, user=request.user)
     )
+    upto = standing_selectors.results_visibility(tournament=tournament, user=request.user).rounds
     return csv_stream(
-        request, filename=f"tournament-{tournament.pk}-standings.csv", header=header, rows=rows
+        request,
+        filename=f"tournament-{tournament.pk}-standings.csv",
+        header=header,
+        rows=rows,
+        # the same rows for every viewer who sees as many rounds, until the results change
+        # (an account marked a bot since shows so within CSV_CACHE_SECONDS)
+        cache_key=standing_selectors.stamped_key(tournament, f"standings-csv-{upto}"),
     )
 
 

@@ -167,3 +167,31 @@ def test_the_standings_csv_is_the_board_streamed(organizer: Any) -> None:
     whole = standing_selectors.standings(tournament=t)
     assert [(r[0], r[1]) for r in rows] == [(str(s.rank or ""), s.username) for s in whole]
     assert [r[1] for r in rows if r[2] == "BOT"] == [bot.username]
+
+
+def test_the_standings_csv_is_kept_until_the_results_change(organizer: Any) -> None:
+    t = _open_field(organizer, 30)
+    url = reverse("tournament_standings_csv", args=[t.pk])
+    me = _entrant(t)
+
+    def body(client: Client) -> bytes:
+        response = client.get(url)
+        assert response.streaming
+        return b"".join(response.streaming_content)
+
+    first = body(me)
+    with CaptureQueriesContext(connection) as captured:
+        assert body(me) == first
+    # only the viewer's own row is read (what they may see), not the board's
+    assert not any('AS "is_bot"' in q["sql"] for q in captured.captured_queries)
+    # another viewer who sees as many rounds (every round: the entrant's game is over)
+    # shares it; a visitor (no scores during the window) does not
+    assert body(Client()) != first
+    # a round's results written again: the next download has them
+    game = Game.objects.filter(entry__tournament=t).order_by("pk").first()
+    assert game is not None
+    factories.set_rounds(game, [[0, 400, 400, 400], *game.round_scores[1:]])
+    result_services.entry_results_update(game=game)
+    again = body(me)
+    assert again != first
+    assert again.decode("utf-8").splitlines()[1].split(",")[1] == game.user.username

@@ -151,6 +151,12 @@ _MEMO: OrderedDict[str, Any] = OrderedDict()
 MEMO_SIZE = 64
 
 
+def stamped_key(t: Tournament, name: str) -> str | None:
+    """The cache key of ``name``'s figure of ``t`` as it is now (``stamped``); ``None``
+    with the cache out of reach."""
+    return _stamped_key(t, name)
+
+
 def _stamped_key(t: Tournament, name: str) -> str | None:
     if t.closed_at is not None:
         return f"{name}:{t.pk}:{t.commitment[:16]}:{t.updated_at.timestamp():.6f}"
