@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -148,6 +149,7 @@ CLOSED_SECONDS = 24 * 3600
 
 #: What this process keeps of the cached figures, already unpacked (the most recent used).
 _MEMO: OrderedDict[str, Any] = OrderedDict()
+_MEMO_LOCK = threading.Lock()
 MEMO_SIZE = 64
 
 
@@ -179,16 +181,18 @@ def stamped(t: Tournament, name: str, compute: Callable[[], T]) -> T:
     key = _stamped_key(t, name)
     if key is None:
         return compute()
-    if key in _MEMO:
-        _MEMO.move_to_end(key)
-        return _MEMO[key]  # type: ignore[no-any-return]
+    with _MEMO_LOCK:
+        if key in _MEMO:
+            _MEMO.move_to_end(key)
+            return _MEMO[key]  # type: ignore[no-any-return]
     value = cache.get(key)
     if value is None:
         value = compute()
         cache.set(key, value, OPEN_SECONDS if t.closed_at is None else CLOSED_SECONDS)
-    _MEMO[key] = value
-    while len(_MEMO) > MEMO_SIZE:
-        _MEMO.popitem(last=False)
+    with _MEMO_LOCK:
+        _MEMO[key] = value
+        while len(_MEMO) > MEMO_SIZE:
+            _MEMO.popitem(last=False)
     return value  # type: ignore[no-any-return]
 
 
