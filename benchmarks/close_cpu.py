@@ -42,6 +42,7 @@ def main() -> None:
 
     from jokeren.celery import app
     from tournaments.services import closing as closing_services
+    from tournaments.services import clubs as club_services
     from tournaments.services import entries as entry_services
     from tournaments.services import tournaments as tournament_services
 
@@ -51,6 +52,7 @@ def main() -> None:
     now = timezone.now()
     t = tournament_services.tournament_create(
         created_by=organizer,
+        club=club_services.club_default(),
         name="close cpu",
         game="jokeren",
         preset="jokeren7",

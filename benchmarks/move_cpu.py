@@ -79,6 +79,7 @@ def main() -> None:
     from load import south_moves
 
     from tournaments.models import Tournament
+    from tournaments.services import clubs as club_services
     from tournaments.services import entries as entry_services
     from tournaments.services import tournaments as tournament_services
 
@@ -87,6 +88,7 @@ def main() -> None:
     now = timezone.now()
     t = tournament_services.tournament_create(
         created_by=organizer,
+        club=club_services.club_default(),
         name="move cpu",
         game="jokeren",
         preset="jokeren7",

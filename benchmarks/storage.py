@@ -55,6 +55,7 @@ from run_output import add_out_option, out_dir, write_json  # noqa: E402
 
 from tournaments.games import module_of  # noqa: E402
 from tournaments.models import Game, GameRound, Tournament, compact_json  # noqa: E402
+from tournaments.services import clubs as club_services  # noqa: E402
 from tournaments.services import entries as entry_services  # noqa: E402
 from tournaments.services import tournaments as tournament_services  # noqa: E402
 
@@ -118,6 +119,7 @@ def measure(preset: str, games: int) -> dict[str, Any]:
     organizer = User.objects.get_or_create(username="bench-organizer")[0]
     t = tournament_services.tournament_create(
         created_by=organizer,
+        club=club_services.club_default(),
         name=preset,
         game="jokeren",
         preset=preset,

@@ -22,6 +22,11 @@
   thought (Jokeren: draw from the stock, discard the lowest card), for the site's bot
   loop when the engine refuses a bot's choice;
 - ``BOT_LEVELS``: the bot levels, weakest first (``basic``, ``strong``, ``expert``);
+  every stored game of any of them plays and replays;
+- ``OFFERED_BOT_LEVELS``: those offered for new tournaments, series and practice games:
+  ``basic``, ``strong``, and a level above them only while it earns its place
+  (``engine.strength``); ``STRENGTHS``: the measurements that decide it and that the
+  rules page shows (``engine.strength.Strength``);
 - ``DEFAULT_BOT_LEVEL``: the level a tournament or practice game gets unless the
   organizer (or player) chooses another (``strong``);
 - ``results(totals)``: each seat's duplicate result from the match totals;
@@ -64,6 +69,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.fields import FieldSpec
+from engine.strength import Strength
 
 
 class Action(Protocol):
@@ -155,6 +161,12 @@ class GameModule(Protocol):
 
     @property
     def BOT_LEVELS(self) -> Sequence[str]: ...
+
+    @property
+    def OFFERED_BOT_LEVELS(self) -> Sequence[str]: ...
+
+    @property
+    def STRENGTHS(self) -> Sequence[Strength]: ...
 
     @property
     def DEFAULT_BOT_LEVEL(self) -> str: ...

@@ -81,7 +81,8 @@ def ping(request: HttpRequest) -> JsonResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The open (and upcoming), running and finished tournaments."""
+    """The open (and upcoming), running and finished tournaments the viewer may see (a
+    private one only to its club's members and its entrants: ``permissions``)."""
     now = timezone.now()
     groups: dict[str, list[tuple[Tournament, int]]] = {
         "upcoming": [],
@@ -89,7 +90,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "running": [],
         "finished": [],
     }
-    for t in Tournament.objects.annotate(entrants=Count("entries")).order_by("closes_at"):
+    listed = permissions.visible_tournaments(request.user).select_related("club")
+    for t in listed.annotate(entrants=Count("entries")).order_by("closes_at"):
         groups[t.status(now, entrants=t.entrants)].append((t, t.entrants))
     groups["finished"].sort(key=lambda te: te[0].closed_at or now, reverse=True)
     mine = standing_selectors.entered_games(

@@ -40,6 +40,7 @@ from django.utils import timezone  # noqa: E402
 
 from tournaments.models import Game, Tournament  # noqa: E402
 from tournaments.services import closing as closing_services  # noqa: E402
+from tournaments.services import clubs as club_services  # noqa: E402
 from tournaments.services import entries as entry_services  # noqa: E402
 from tournaments.services import tournaments as tournament_services  # noqa: E402
 
@@ -66,6 +67,7 @@ def record(out: Path) -> None:
     ):
         t = tournament_services.tournament_create(
             created_by=organizer,
+            club=club_services.club_default(),
             name=f"Vast {preset}",
             game=game,
             preset=preset,

@@ -11,14 +11,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from engine import dealing
 from tournaments.games import PLAYER_SEAT, module_of
-from tournaments.models import Tournament
-from tournaments.permissions import ORGANIZERS_GROUP
+from tournaments.models import Access, Club, Membership, Tournament
 from tournaments.services import closing as closing_services
+from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 from tournaments.services import par as par_services
 from tournaments.services import play as play_services
@@ -32,14 +31,38 @@ _counter = itertools.count(1)
 SECRET_DRAWS = 200
 
 
-def make_user(username: str | None = None, *, organizer: bool = False, **extra: Any) -> Any:
+def make_user(
+    username: str | None = None, *, organizer: bool = False, club: Club | None = None, **extra: Any
+) -> Any:
+    """A user; ``organizer``: an organizer of ``club`` (default: the default club, which
+    ``make_tournament`` uses unless told; docs/rules.md, "Clubs: members, organizers, who
+    may enter")."""
     User = get_user_model()
     name = username or f"user{next(_counter)}"
     user = User.objects.create_user(username=name, password=PASSWORD, **extra)
     if organizer:
-        group, _ = Group.objects.get_or_create(name=ORGANIZERS_GROUP)
-        user.groups.add(group)
+        club_services.membership_add(
+            club=club or club_services.club_default(),
+            user=user,
+            role=Membership.Role.ORGANIZER,
+        )
     return user
+
+
+def default_club() -> Club:
+    """The default club ("standaard"), where tournaments and organizers go unless told."""
+    return club_services.club_default()
+
+
+def make_club(name: str | None = None, *, owner: Any = None) -> Club:
+    """A new club (``owner`` its owner, if given)."""
+    n = next(_counter)
+    return club_services.club_create(name=name or f"Club {n}", slug=f"club-{n}", owner=owner)
+
+
+def add_member(club: Club, user: Any, role: str = Membership.Role.MEMBER) -> Membership:
+    """``user`` in ``club`` with ``role``."""
+    return club_services.membership_add(club=club, user=user, role=role)
 
 
 def make_tournament(
@@ -56,6 +79,8 @@ def make_tournament(
     variant: dict[str, Any] | None = None,
     south_plays: Collection[int] = (0,),
     secret: bytes | None = None,
+    club: Club | None = None,
+    access: str = Access.PUBLIC,
 ) -> Tournament:
     """An open tournament from ``tournament_services.tournament_create`` (a fresh random secret).
 
@@ -66,10 +91,12 @@ def make_tournament(
     (``south_gets_a_turn``); while it does not, a fresh random secret replaces the
     tournament's (with its commitment): the deals stay random among those that fit.
     ``south_plays=()`` keeps the service's secret whatever its deals; ``secret`` puts in a
-    secret the test chose (not checked)."""
+    secret the test chose (not checked). ``club``: the default club unless told."""
     now = timezone.now()
     t = tournament_services.tournament_create(
-        created_by=created_by or make_user(organizer=True),
+        created_by=created_by or make_user(organizer=True, club=club),
+        club=club or club_services.club_default(),
+        access=access,
         name=name,
         game=game,
         preset=preset,
@@ -85,6 +112,12 @@ def make_tournament(
     if secret is not None:
         set_secret(t, secret)
         return t
+    return deals_where_south_plays(t, south_plays)
+
+
+def deals_where_south_plays(t: Tournament, south_plays: Collection[int]) -> Tournament:
+    """``t`` (nobody entered yet) with a fresh random secret until the deal of each round
+    in ``south_plays`` gives South a turn (``south_gets_a_turn``)."""
     if any(not 0 <= r < t.rounds for r in south_plays):
         raise ValueError(f"south_plays {sorted(south_plays)}: the game has {t.rounds} rounds")
     for _ in range(SECRET_DRAWS):

@@ -39,7 +39,17 @@ class EntryInline(_EntryInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(_TournamentAdmin):
-    list_display = ("name", "game", "preset", "rounds", "opens_at", "closes_at", "closed_at")
+    list_display = (
+        "name",
+        "club",
+        "access",
+        "game",
+        "preset",
+        "rounds",
+        "opens_at",
+        "closes_at",
+        "closed_at",
+    )
     list_filter = ("game", "preset")
     search_fields = ("name",)
     readonly_fields = ("commitment", "closed_at", "created_by", "created_at", "updated_at")

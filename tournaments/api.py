@@ -25,10 +25,10 @@ from django.views.defaults import bad_request as django_bad_request
 from django_ratelimit.core import is_ratelimited
 
 from common import auth
-from tournaments import analysis, json_input, permissions
+from tournaments import analysis, json_input, permissions, views_access
 from tournaments.errors import ClaimNotHeld, ServiceError, StaleMove
 from tournaments.games import PLAYER_SEAT, module_of
-from tournaments.models import Game, Tournament
+from tournaments.models import Game
 from tournaments.presentation.words import seat_names
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
@@ -412,7 +412,7 @@ def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
 def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """The live leaderboard of a tournament, as the requester may see it (public; during
     the window scores only of the rounds the requester has finished, docs/api.md)."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    tournament = views_access.tournament_or_404(request, tournament_id)
     params = {}
     for name in ("page", "page_size"):
         value = request.GET.get(name)

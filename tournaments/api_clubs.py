@@ -11,15 +11,15 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from tournaments import permissions
+from tournaments import permissions, views_access
 from tournaments import series as series_services
 from tournaments.api import api_view, error_response, forbidden_response
 from tournaments.errors import ServiceError
-from tournaments.models import Series, Tournament
+from tournaments.models import Club, Series, Tournament
 from tournaments.services import entries as entry_services
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
@@ -63,7 +63,14 @@ def tournament_json(t: Tournament, *, entrants: int | None = None) -> dict[str, 
         "admits_bots": t.admits_bots,
         "commitment": t.commitment,
         "series": t.series_id,
+        "club": club_json(t.club),
+        "access": t.access,
     }
+
+
+def club_json(club: Club) -> dict[str, Any]:
+    """A club as a tournament or series names it (its page is ``/clubs/<slug>/``)."""
+    return {"slug": club.slug, "name": club.name}
 
 
 def _page(request: HttpRequest) -> int:
@@ -76,7 +83,7 @@ def _page(request: HttpRequest) -> int:
 @api_view("GET")
 def tournament_list(request: HttpRequest) -> JsonResponse:
     """Tournaments, newest opening first; ``?status=open`` only those one may join now."""
-    qs = Tournament.objects.all()
+    qs = views_access.listed(request).select_related("club")
     if request.GET.get("status") == "open":
         now = timezone.now()
         qs = qs.filter(closed_at__isnull=True, opens_at__lte=now, closes_at__gt=now)
@@ -94,7 +101,7 @@ def tournament_list(request: HttpRequest) -> JsonResponse:
 
 @api_view("GET")
 def tournament_detail(request: HttpRequest, tournament_id: int) -> JsonResponse:
-    t = get_object_or_404(Tournament, pk=tournament_id)
+    t = views_access.tournament_or_404(request, tournament_id)
     data = tournament_json(t)
     data["my_game"] = None
     if request.user.is_authenticated:
@@ -108,9 +115,13 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """Enter the tournament: ``201 {"game": id}``, the game to play (``/api/games/<id>/``)."""
     if not permissions.is_logged_in(request.user):
         return forbidden_response()
-    get_object_or_404(Tournament, pk=tournament_id)
+    tournament = views_access.tournament_or_404(request, tournament_id)
     try:
-        entry = entry_services.entry_join(tournament_id=tournament_id, user=request.user)
+        entry = entry_services.entry_join(
+            tournament_id=tournament_id,
+            user=request.user,
+            code=views_access.request_code(request, tournament),
+        )
     except ServiceError as exc:
         return error_response(exc)
     return JsonResponse({"tournament": tournament_id, "game": entry.game.pk}, status=201)
@@ -136,14 +147,16 @@ def series_json(s: Series) -> dict[str, Any]:
             "ends_on": s.ends_on.isoformat() if s.ends_on else None,
         },
         "best_k": s.best_k,
+        "club": club_json(s.club),
+        "access": s.access,
     }
 
 
 @api_view("GET")
 def series_detail(request: HttpRequest, series_id: int) -> JsonResponse:
     """A series: its settings, its editions so far and the next openings."""
-    s = get_object_or_404(Series, pk=series_id)
-    editions = s.editions.order_by("-opens_at")
+    s = views_access.series_or_404(request, series_id)
+    editions = s.editions.select_related("club").order_by("-opens_at")
     return JsonResponse(
         {
             **series_json(s),
@@ -156,7 +169,7 @@ def series_detail(request: HttpRequest, series_id: int) -> JsonResponse:
 @api_view("GET")
 def series_season(request: HttpRequest, series_id: int) -> JsonResponse:
     """The season ranking (closed editions only: it is public)."""
-    s = get_object_or_404(Series, pk=series_id)
+    s = views_access.series_or_404(request, series_id)
     season = series_services.season_standings(series=s)
     return JsonResponse(
         {

@@ -15,6 +15,8 @@ from engine.registry import GAMES
 from tournaments import permissions
 from tournaments.api import api_view, error_response
 from tournaments.errors import ServiceError
+from tournaments.models import Club
+from tournaments.selectors import clubs as club_selectors
 from tournaments.selectors import ratings as rating_selectors
 
 #: A page number beyond this is read as this one (then the last page).
@@ -35,9 +37,14 @@ def rating_json(r: rating_selectors.RatingRow) -> dict[str, Any]:
 
 @api_view("GET")
 def rating_list(request: HttpRequest, game: str) -> JsonResponse:
-    """A game's rating list, best first, ``PAGE_SIZE`` players a page (``?page=n``)."""
+    """A game's rating list, best first, ``PAGE_SIZE`` players a page (``?page=n``);
+    ``?club=<slug>``: the list of that club's members."""
     if game not in GAMES:
         raise Http404
+    club = None
+    slug = request.GET.get("club", "")
+    if slug:
+        club = get_object_or_404(Club, slug=slug[:60])
     value = request.GET.get("page", "1")
     digits = value.lstrip("0") if value.isascii() and value.isdigit() else ""
     if not digits:
@@ -45,7 +52,11 @@ def rating_list(request: HttpRequest, game: str) -> JsonResponse:
         err.code = "invalid_parameter"
         return error_response(err)
     number = int(digits) if len(digits) <= len(str(MAX_PAGE)) else MAX_PAGE
-    page = rating_selectors.rating_list(game=game, page=min(number, MAX_PAGE))
+    page = rating_selectors.rating_list(
+        game=game,
+        page=min(number, MAX_PAGE),
+        user_ids=club_selectors.member_ids(club=club) if club is not None else None,
+    )
     return JsonResponse(
         {
             "game": game,
@@ -63,7 +74,9 @@ def player_detail(request: HttpRequest, username: str) -> JsonResponse:
     """A player: their rating in every game (``null``: not rated yet) and what the latest
     tournaments did to it, newest first."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    ratings = rating_selectors.player_ratings(user_id=player.pk)
+    ratings = rating_selectors.player_ratings(
+        user_id=player.pk, tournaments=permissions.visible_tournaments(request.user)
+    )
     return JsonResponse(
         {
             "player": player.get_username(),

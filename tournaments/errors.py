@@ -140,3 +140,18 @@ class BotsNotAdmitted(ServiceError):
 
 class NotABot(ServiceError):
     code = "bot_account_locked"
+
+
+class NotAMember(ServiceError):
+    """A members-only (or invite) tournament and a user who is not a member of its club
+    (and brings no valid invite code)."""
+
+    code = "not_a_member"
+    status = 403
+
+
+class ClubRefused(ServiceError):
+    """A club change the rules do not allow (the last owner leaving, a wrong invite code,
+    a role that does not exist)."""
+
+    code = "club_refused"

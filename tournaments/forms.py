@@ -16,17 +16,20 @@ from django.utils.translation import gettext_lazy as _
 
 from common.forms import RefusesControlCharacters
 from engine.fields import FieldSpec
-from tournaments import json_input
+from tournaments import json_input, permissions
 from tournaments.errors import InvalidSettings
+from tournaments.games import module_of
 from tournaments.models import (
     LANGUAGE_CHOICES,
     MAX_BEST_K,
     MAX_ENTRANTS,
     MAX_ROUNDS,
+    Access,
     Account,
+    Club,
     Tournament,
 )
-from tournaments.services.checks import check_moment
+from tournaments.services.checks import check_bot_level, check_moment
 from tournaments.variant_form import (
     HIDDEN_VARIANT_KEYS,
     VARIANT_PREFIX,
@@ -137,17 +140,31 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "on the leaderboard."
         ),
     )
+    access = forms.ChoiceField(
+        label=_("Who may enter"),
+        choices=Access.choices,
+        initial=Access.PUBLIC,
+        required=False,
+        help_text=_(
+            "Public: anyone. Club members only: nobody else sees it. With an invite code: the "
+            "members and whoever gets the invite link (shown to the organizers)."
+        ),
+    )
 
     def __init__(
         self,
         *args: Any,
         tournament: Tournament | None = None,
         preset: str | None = None,
+        user: Any = None,
         **kwargs: Any,
     ) -> None:
         self.tournament = tournament
+        #: The organizer's one club, when they organize exactly one (a new one only).
+        self.only_club: Club | None = None
         initial = dict(kwargs.pop("initial", None) or {})
         if tournament is not None:
+            initial.setdefault("access", tournament.access)
             initial.setdefault("name", tournament.name)
             initial.setdefault("preset", f"{tournament.game}:{tournament.preset}")
             initial.setdefault("rounds", tournament.rounds)
@@ -159,6 +176,22 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
+        if tournament is None and user is not None:
+            # A new one belongs to a club the organizer runs (one: chosen already).
+            clubs = permissions.organizer_clubs(user).order_by("name", "id")
+            club = forms.ModelChoiceField(
+                label=_("Club"),
+                queryset=clubs,
+                empty_label=None,
+                # One club: it is the one (a POST without the field means it).
+                required=clubs.count() != 1,
+                help_text=_("The club it belongs to: its organizers run it."),
+            )
+            self.fields = {"club": club, **self.fields}
+            first = clubs.first()
+            if first is not None:
+                self.initial.setdefault("club", first.pk)
+            self.only_club = first if not club.required else None
         # Times are entered in the site's time zone: say which.
         zone = timezone.get_current_timezone_name()
         self.fields["opens_at"].help_text = _(
@@ -170,7 +203,9 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         for name in ("opens_at", "closes_at"):
             self.fields[name].label = with_time_zone(self.fields[name].label)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
-        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
+        cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices(
+            keep=tournament.bot_level if tournament is not None else None
+        )
         if "bot_level" not in self.initial:
             self.initial["bot_level"] = default_bot_level()
         if "opens_at" not in self.initial:
@@ -204,6 +239,9 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
                 key, value, choices, spec=self.specs.get(key), optional=optional
             )
         self.variant_base = base
+        if tournament is not None and tournament.series_id is not None:
+            # An edition has its series' access (docs/rules.md, "Clubs: members, ...").
+            self.fields["access"].disabled = True
         if tournament is not None and tournament.entries.exists():
             # Every entrant must play the same game: only name, maximum and window change.
             for name, field in self.fields.items():
@@ -286,6 +324,7 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
         self.ignore_what_does_not_apply(data)
+        level_offered(self, data, stored_for=self.tournament)
         return data
 
     def ignore_what_does_not_apply(self, data: dict[str, Any]) -> None:
@@ -320,7 +359,30 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "closes_at": data["closes_at"],
             "hide_results": bool(data.get("hide_results")),
             "admits_bots": bool(data.get("admits_bots")),
+            "access": data.get("access") or Access.PUBLIC,
         }
+
+    def chosen_club(self) -> Club | None:
+        """The club chosen for a new tournament or series (``None`` on an edit)."""
+        club = self.cleaned_data.get("club")
+        return club if isinstance(club, Club) else self.only_club
+
+
+def level_offered(form: forms.BaseForm, data: Mapping[str, Any], *, stored_for: Any = None) -> None:
+    """The chosen bot level is one the chosen game offers for new play, or the level
+    ``stored_for`` (a tournament or series being edited) has in that game already
+    (``check_bot_level``); else the level field's error."""
+    level, preset = data.get("bot_level"), data.get("preset")
+    if not level or not preset:
+        return
+    game, _preset = split_preset(preset)
+    stored = None
+    if stored_for is not None and stored_for.game == game:
+        stored = stored_for.bot_level
+    try:
+        check_bot_level(module_of(game), level, stored=stored)
+    except InvalidSettings as exc:
+        form.add_error("bot_level", exc.message())
 
 
 class PracticeForm(RefusesControlCharacters, forms.Form):
@@ -332,6 +394,11 @@ class PracticeForm(RefusesControlCharacters, forms.Form):
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices()
         self.fields["bot_level"].initial = default_bot_level()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        level_offered(self, data)
+        return data
 
 
 WEEKDAY_CHOICES = [
@@ -407,6 +474,7 @@ class SeriesForm(TournamentForm):
     def clean(self) -> dict[str, Any]:
         # not TournamentForm's checks of a window (a series has none)
         data = RefusesControlCharacters.clean(self)
+        level_offered(self, data)
         if data.get("kind") == "weekly" and not data.get("weekdays"):
             self.add_error("weekdays", _("A weekly series needs at least one weekday."))
         self.ignore_what_does_not_apply(data)

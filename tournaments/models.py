@@ -44,6 +44,90 @@ DATES_FROM = datetime(2000, 1, 1, tzinfo=UTC)
 DATES_UNTIL = datetime(2100, 1, 1, tzinfo=UTC)
 
 
+class Club(models.Model):
+    """A club (a "vereniging"): its members with their roles (``Membership``), its
+    tournaments and series. Site staff create clubs (the admin); the owner appoints
+    organizers and invites members with ``invite_code`` (the invite link carries it;
+    renewing it voids the old link). docs/rules.md, "Clubs: members, organizers, who may
+    enter"."""
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("address"), max_length=60, unique=True)
+    description = models.TextField(_("description"), blank=True)
+    #: The club's invite: the link ``/clubs/<slug>/join/?code=...`` or the code typed in.
+    invite_code = models.CharField(_("invite code"), max_length=32, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club_detail", args=[self.slug])
+
+
+class Membership(models.Model):
+    """One user in one club with one role: the owner (appoints organizers, invites), an
+    organizer (runs the club's tournaments and series) or a member."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        ORGANIZER = "organizer", _("organizer")
+        MEMBER = "member", _("member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+
+class ClubInvite(models.Model):
+    """An invitation of one user, by name, to a club (docs/rules.md, "Clubs: members,
+    organizers, who may enter"): mailed once with the club's invite link (``services.mail``,
+    kind ``invites``); the user joins with that link as anyone with it does."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_invites"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="club_invite_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} -> {self.user}"
+
+
+class Access(models.TextChoices):
+    """Who may enter a tournament (and see it): anyone, the club's members, or the
+    members and whoever has the tournament's invite code."""
+
+    PUBLIC = "public", _("public: anyone")
+    MEMBERS = "members", _("club members only")
+    INVITE = "invite", _("members and whoever has the invite code")
+
+
 class ContestSettings(models.Model):
     """What a tournament is played with, which a series gives each of its editions: the
     game, its variant, the rounds, the field's size and the bots."""
@@ -63,6 +147,10 @@ class ContestSettings(models.Model):
     bot_level = models.CharField(_("bot level"), max_length=20)
     #: Bot accounts (``Account.is_bot``) may enter (the organizer's choice).
     admits_bots = models.BooleanField(_("admits bot accounts"), default=True)
+    #: Who may enter and see it (``permissions.may_see_tournament``).
+    access = models.CharField(
+        _("who may enter"), max_length=10, choices=Access.choices, default=Access.PUBLIC
+    )
 
     class Meta:
         abstract = True
@@ -90,6 +178,10 @@ class Tournament(ContestSettings):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
     )
+    #: The club it belongs to: its organizers run it (``permissions.may_manage_tournament``).
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    #: With ``access == "invite"``: the code that lets a non-member see and enter it.
+    invite_code = models.CharField(_("invite code"), max_length=32, blank=True, default="")
     #: The series this tournament is an edition of (``tournaments.series``), if any.
     series = models.ForeignKey(
         "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="editions"
@@ -103,6 +195,11 @@ class Tournament(ContestSettings):
             # A restarted beat never creates an edition twice.
             models.UniqueConstraint(
                 fields=["series", "opens_at"], name="tournament_one_edition_per_start"
+            ),
+            models.UniqueConstraint(
+                fields=["invite_code"],
+                condition=~Q(invite_code=""),
+                name="tournament_invite_code_unique",
             ),
             models.CheckConstraint(
                 condition=Q(closes_at__gt=F("opens_at")), name="tournament_window_positive"
@@ -519,6 +616,8 @@ class Series(ContestSettings):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="series_created"
     )
+    #: The club it belongs to; its editions are the club's too, with its access.
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="series")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

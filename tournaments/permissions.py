@@ -2,37 +2,58 @@
 
 One predicate per rule, each citing the rule in docs/rules.md. The viewers: a visitor
 (anonymous), an entrant (by the rounds they have finished), a logged-in user who has not
-entered, an organizer (the tournament's creator, or another organizer), staff, and a
-request under ``/api/`` with a personal API token (``tournaments.tokens``: that token's
-user, exactly as if they were logged in; a token opens no page outside ``/api/``).
+entered, a club's member, an organizer (or the owner) of the tournament's club or of
+another club, staff, and a request under ``/api/`` with a personal API token
+(``tournaments.tokens``: that token's user, exactly as if they were logged in; a token
+opens no page outside ``/api/``).
 
 A page answers 404 where the thing must stay hidden (someone else's game, a replay before
-the close, another organizer's tournament), and 403 where the viewer lacks the role (not
-an organizer) or, on the API, is not logged in. ``ROUTES`` names the rule of every address
+the close, another club's tournament on the organizer's pages, a private tournament),
+and 403 where the viewer lacks the role (not an organizer) or, on the API, is not logged
+in. ``tests/tournaments/test_club_matrix.py`` holds the answer of every role to every
+club action in one table. ``ROUTES`` names the rule of every address
 of the site; ``tests/tournaments/test_permissions.py`` fails on an address without one.
 
-**Ownership (docs/rules.md, "Tournaments and the site", rule 23).** An organizer creates
-tournaments and series and acts (edits, closes, sees the entries, answers an audit) only
-on the tournaments they created (``Tournament.created_by``); staff act on every one.
-Another organizer's tournament is not found (404) on those pages, as if it had no
-organizer's pages at all. A club-level ownership model may widen this later, here.
+**Ownership (docs/rules.md, "Clubs: members, organizers, who may enter", and "Tournaments
+and the site", rule 23).** Every tournament and series belongs to a club. The club's
+organizers and its owner act (edit, close, see the entries, answer an audit) on every
+tournament of their club, staff on every one. Another club's tournament is not found (404)
+on those pages; someone who organizes no club gets 403. **Who may enter** (``access``):
+anyone (public), the club's members, or the members and whoever has the tournament's
+invite code; a private tournament is not found (404) and not listed for anyone else.
 """
 
 from __future__ import annotations
 
+import hmac
 from typing import Any, TypeGuard
 
 from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.errors import BotsNotAdmitted
+from tournaments.errors import BotsNotAdmitted, NotAMember
 from tournaments.mail_links import mail_off_read
-from tournaments.models import Account, Game, Tournament, WhatIf
+from tournaments.models import (
+    Access,
+    Account,
+    Club,
+    Entry,
+    Game,
+    Membership,
+    Series,
+    Tournament,
+    WhatIf,
+)
 from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.standings import Visibility
 
+#: The group that made an organizer before clubs (migration 0016_clubs made each of its members
+#: an organizer of the default club); it grants nothing now.
 ORGANIZERS_GROUP = "organizers"
+#: The roles that run a club's tournaments and series.
+ORGANIZING_ROLES = (Membership.Role.OWNER, Membership.Role.ORGANIZER)
 
 
 class AuthenticatedHttpRequest(HttpRequest):
@@ -57,15 +78,60 @@ def is_logged_in(user: Any) -> TypeGuard[User]:
     return _user_id(user) is not None
 
 
+def is_staff(user: Any) -> bool:
+    """Site staff: they act on every club's tournaments and create clubs (docs/rules.md,
+    "Clubs: members, organizers, who may enter", rule 1)."""
+    return bool(getattr(user, "is_authenticated", False) and user.is_staff)
+
+
+def club_role(*, user: Any, club: Club | int) -> str | None:
+    """The user's role in ``club`` (``Membership.Role``), ``None`` for a non-member or a
+    visitor."""
+    uid = _user_id(user)
+    if uid is None:
+        return None
+    club_id = club if isinstance(club, int) else club.pk
+    role: str | None = (
+        Membership.objects.filter(club_id=club_id, user_id=uid).values_list("role", flat=True)
+    ).first()
+    return role
+
+
+def is_club_member(*, user: Any, club: Club | int) -> bool:
+    """A member of ``club`` in any role: who sees and enters its members-only tournaments
+    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 5)."""
+    return club_role(user=user, club=club) is not None
+
+
+def is_club_organizer(*, user: Any, club: Club | int) -> bool:
+    """An organizer or the owner of ``club``: who runs its tournaments and series
+    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 3)."""
+    return club_role(user=user, club=club) in ORGANIZING_ROLES
+
+
+def organizer_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs whose tournaments and series ``user`` may create: where they are an
+    organizer or the owner; staff every club (docs/rules.md, "Clubs: members, organizers,
+    who may enter", rule 3)."""
+    if is_staff(user):
+        return Club.objects.all()
+    uid = _user_id(user)
+    if uid is None:
+        return Club.objects.none()
+    return Club.objects.filter(
+        memberships__user_id=uid, memberships__role__in=ORGANIZING_ROLES
+    ).distinct()
+
+
 def is_organizer(user: Any) -> bool:
-    """Staff, or a member of the "organizers" group: who may create a tournament or a
-    series and see the organizer's pages (docs/rules.md, "Tournaments and the site",
-    rule 23)."""
+    """Staff, or an organizer (or owner) of some club: who may see the organizer's pages
+    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 3, and "Tournaments
+    and the site", rule 23)."""
     if not getattr(user, "is_authenticated", False):
         return False
     if user.is_staff:
         return True
-    return bool(user.groups.filter(name=ORGANIZERS_GROUP).exists())
+    return Membership.objects.filter(user_id=user.pk, role__in=ORGANIZING_ROLES).exists()
 
 
 def is_bot(user: Any) -> bool:
@@ -86,47 +152,175 @@ def check_admits(*, tournament: Tournament, user: Any) -> None:
 
 
 def may_create_tournament(user: Any) -> bool:
-    """An organizer (or staff) creates tournaments (docs/rules.md, "Tournaments and the
-    site", rule 23)."""
-    return is_organizer(user)
+    """An organizer (or the owner) of a club, or staff, creates tournaments, each in one of
+    the clubs they organize (docs/rules.md, "Clubs: members, organizers, who may enter",
+    rule 3, and "Tournaments and the site", rule 23)."""
+    return is_organizer(user) and organizer_clubs(user).exists()
 
 
 def may_create_series(user: Any) -> bool:
-    """An organizer (or staff) creates series (docs/rules.md, "Clubs", rule 1, and
-    "Tournaments and the site", rule 23)."""
-    return is_organizer(user)
+    """An organizer (or the owner) of a club, or staff, creates series, each in one of the
+    clubs they organize (docs/rules.md, "Clubs", rule 1, and "Clubs: members, organizers,
+    who may enter", rule 3)."""
+    return is_organizer(user) and organizer_clubs(user).exists()
+
+
+def may_create_in_club(*, user: Any, club: Club) -> bool:
+    """A new tournament or series of ``club``: its organizers and owner, and staff
+    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 3)."""
+    return is_staff(user) or is_club_organizer(user=user, club=club)
 
 
 def may_manage_tournament(*, user: Any, tournament: Tournament) -> bool:
-    """The ownership rule (docs/rules.md, "Tournaments and the site", rule 23): staff act
-    on every tournament; another organizer only on the tournaments they created. Not an
-    organizer: never (the pages answer 403 for that; 404 for another's tournament)."""
-    if not is_organizer(user):
-        return False
-    return bool(user.is_staff) or tournament.created_by_id == user.pk
+    """The ownership rule (docs/rules.md, "Clubs: members, organizers, who may enter",
+    rule 3, and "Tournaments and the site", rule 23): staff act on every tournament; the
+    organizers and the owner of its club on the club's tournaments. Anyone else never (the
+    pages answer 403 to someone who organizes no club; 404 for another club's tournament)."""
+    if is_staff(user):
+        return True
+    return is_club_organizer(user=user, club=tournament.club_id)
 
 
 def may_edit_tournament(*, user: Any, tournament: Tournament) -> bool:
     """Change a tournament's settings (rule 23; rule 4 locks some once anyone entered, a
-    closed tournament is not changed): its creator or staff."""
+    closed tournament is not changed): its club's organizers and owner, or staff."""
     return may_manage_tournament(user=user, tournament=tournament)
 
 
 def may_close_tournament(*, user: Any, tournament: Tournament) -> bool:
-    """Close a tournament early (rule 23): its creator or staff."""
+    """Close a tournament early (rule 23): its club's organizers and owner, or staff."""
     return may_manage_tournament(user=user, tournament=tournament)
 
 
 def may_see_entries(*, user: Any, tournament: Tournament) -> bool:
-    """The organizer's list of entrants with their audit state (rules 10 and 23): the
-    tournament's creator or staff. The results in it follow section 4 for the viewer."""
+    """The organizer's list of entrants with their audit state (rules 10 and 23): its
+    club's organizers and owner, or staff. The results in it follow section 4."""
     return may_manage_tournament(user=user, tournament=tournament)
 
 
 def may_audit(*, user: Any, tournament: Tournament) -> bool:
-    """Audit an entry again or resolve its review (rule 10, rule 23): the tournament's
-    creator or staff."""
+    """Audit an entry again or resolve its review (rule 10, rule 23): its club's
+    organizers and owner, or staff."""
     return may_manage_tournament(user=user, tournament=tournament)
+
+
+# --- Clubs: members, organizers, who may enter -----------------------------------------------
+
+
+def may_manage_members(*, user: Any, club: Club) -> bool:
+    """Appoint and demote organizers, see the invite and renew it (docs/rules.md, "Clubs:
+    members, organizers, who may enter", rule 2): the club's owner, or staff."""
+    return is_staff(user) or club_role(user=user, club=club) == Membership.Role.OWNER
+
+
+def may_leave_club(*, user: Any, club: Club) -> bool:
+    """Leave a club (docs/rules.md, "Clubs: members, organizers, who may enter", rule 2):
+    a member in any role, except the club's last owner."""
+    role = club_role(user=user, club=club)
+    if role is None:
+        return False
+    if role != Membership.Role.OWNER:
+        return True
+    return Membership.objects.filter(club=club, role=Membership.Role.OWNER).count() > 1
+
+
+def code_matches(*, given: str, expected: str) -> bool:
+    """An invite code typed or in a link, against the one stored (an empty one never
+    matches), compared in constant time."""
+    return bool(expected) and hmac.compare_digest(given.strip().encode(), expected.encode())
+
+
+def _has_entered(*, user: Any, tournament_id: int) -> bool:
+    uid = _user_id(user)
+    return (
+        uid is not None and Entry.objects.filter(tournament_id=tournament_id, user_id=uid).exists()
+    )
+
+
+def may_see_tournament(*, user: Any, tournament: Tournament, code: str = "") -> bool:
+    """Who sees a tournament, its pages, exports, games and API (docs/rules.md, "Clubs:
+    members, organizers, who may enter", rule 5): a public one anyone; a members-only or
+    invite one its club's members (any role), staff, whoever entered it, and for an
+    invite one whoever brings its invite code. Anyone else: not found (404), not listed."""
+    if tournament.access == Access.PUBLIC or is_staff(user):
+        return True
+    if is_club_member(user=user, club=tournament.club_id):
+        return True
+    if _has_entered(user=user, tournament_id=tournament.pk):
+        return True
+    return tournament.access == Access.INVITE and code_matches(
+        given=code, expected=tournament.invite_code
+    )
+
+
+def may_enter_tournament(*, user: Any, tournament: Tournament, code: str = "") -> bool:
+    """Who may enter (docs/rules.md, "Clubs: members, organizers, who may enter", rule 5):
+    anyone logged in a public one; a members-only one the club's members; an invite one
+    the members and whoever brings its invite code."""
+    if not is_logged_in(user):
+        return False
+    if tournament.access == Access.PUBLIC:
+        return True
+    if is_club_member(user=user, club=tournament.club_id):
+        return True
+    return tournament.access == Access.INVITE and code_matches(
+        given=code, expected=tournament.invite_code
+    )
+
+
+def check_may_enter(*, tournament: Tournament, user: Any, code: str = "") -> None:
+    """Refuse an entry that ``may_enter_tournament`` does not allow (``403 not_a_member``;
+    docs/rules.md, "Clubs: members, organizers, who may enter", rule 5)."""
+    if not may_enter_tournament(user=user, tournament=tournament, code=code):
+        raise NotAMember.of(_("Only the club's members (or who has its invite code) may enter."))
+
+
+def listed_tournaments(user: Any) -> Q:
+    """The tournaments a list, an export or the API lists for ``user`` (docs/rules.md,
+    "Clubs: members, organizers, who may enter", rule 6): the public ones, and the
+    private ones ``may_see_tournament`` shows them without a code (their clubs', the ones
+    they entered; staff every one)."""
+    if is_staff(user):
+        return Q()
+    uid = _user_id(user)
+    public = Q(access=Access.PUBLIC)
+    if uid is None:
+        return public
+    # EXISTS, not joins: a row once, however many members and entries it has.
+    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=uid)
+    entered = Entry.objects.filter(tournament_id=OuterRef("pk"), user_id=uid)
+    return public | Q(Exists(member)) | Q(Exists(entered))
+
+
+def visible_tournaments(user: Any) -> QuerySet[Tournament]:
+    """``Tournament.objects`` filtered by ``listed_tournaments``."""
+    return Tournament.objects.filter(listed_tournaments(user))
+
+
+def may_see_series(*, user: Any, series: Series) -> bool:
+    """A series, its page, its season and their exports (docs/rules.md, "Clubs: members,
+    organizers, who may enter", rule 5): a public one anyone; a private one its club's
+    members, staff and whoever entered one of its editions."""
+    if series.access == Access.PUBLIC or is_staff(user):
+        return True
+    if is_club_member(user=user, club=series.club_id):
+        return True
+    uid = _user_id(user)
+    return uid is not None and Entry.objects.filter(tournament__series=series, user_id=uid).exists()
+
+
+def visible_series(user: Any) -> QuerySet[Series]:
+    """The series a list shows ``user`` (the same rule as ``may_see_series``, docs/rules.md,
+    "Clubs: members, organizers, who may enter", rule 6)."""
+    if is_staff(user):
+        return Series.objects.all()
+    uid = _user_id(user)
+    rule = Q(access=Access.PUBLIC)
+    if uid is not None:
+        member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=uid)
+        entered = Entry.objects.filter(tournament__series_id=OuterRef("pk"), user_id=uid)
+        rule |= Q(Exists(member)) | Q(Exists(entered))
+    return Series.objects.filter(rule)
 
 
 # --- Tournaments: what everyone sees ---------------------------------------------------------
@@ -159,8 +353,12 @@ def may_download_records(*, tournament: Tournament) -> bool:
 
 def may_play_deal_again(*, user: Any, tournament: Tournament) -> bool:
     """ "Opnieuw spelen", a round of a tournament from its start (rule 18): anyone logged
-    in, once the tournament has closed (refused with the reason before)."""
-    return is_logged_in(user) and tournament.is_closed
+    in who may see the tournament, once it has closed (refused with the reason before)."""
+    return (
+        is_logged_in(user)
+        and tournament.is_closed
+        and may_see_tournament(user=user, tournament=tournament)
+    )
 
 
 # --- Games -----------------------------------------------------------------------------------
@@ -207,7 +405,8 @@ def may_replay(*, user: Any, game: Game) -> bool:
     is finished, for its player, and when it plays a tournament's deal (started from a
     position of one of its games) not before that tournament has closed either."""
     if game.entry_id is not None:
-        return game.tournament is not None and game.tournament.is_closed
+        t = game.tournament
+        return t is not None and t.is_closed and may_see_tournament(user=user, tournament=t)
     if not game.is_finished or game.user_id != _user_id(user):
         return False
     tournament = deal_tournament(game=game)
@@ -238,14 +437,15 @@ def may_start_what_if(*, user: Any, game: Game) -> bool:
     if game.user_id == uid:
         return True
     t = game.tournament
-    return t is not None and t.is_closed
+    return t is not None and t.is_closed and may_see_tournament(user=user, tournament=t)
 
 
-def may_split(*, game: Game) -> bool:
-    """Where two games split (rule 17): games of a closed tournament, for anyone (the
-    other game of the same tournament); nothing before the close, no practice game."""
+def may_split(*, user: Any, game: Game) -> bool:
+    """Where two games split (rule 17): games of a closed tournament, for anyone who may
+    see the tournament (the other game of the same tournament); nothing before the close,
+    no practice game."""
     t = game.tournament
-    return t is not None and t.is_closed
+    return t is not None and t.is_closed and may_see_tournament(user=user, tournament=t)
 
 
 # --- Mail -------------------------------------------------------------------------------------
@@ -269,7 +469,9 @@ SITE = "site"
 #: ``tournaments/urls.py``; the admin is Django's, staff only), by URL name: the name of
 #: the predicate of this module the view asks, ``is_logged_in`` for a page of one's own,
 #: or ``PUBLIC``. A view may ask more than one (a replay page asks ``may_download_record``
-#: for its download link); the one named here decides whether the address answers at all.
+#: for its download link; a tournament's page shows the results ``results_visibility``
+#: allows, the verification what ``may_see_verification`` allows); the one named here
+#: decides whether the address answers at all.
 ROUTES: dict[str, str] = {
     # the project
     "home": PUBLIC,
@@ -282,11 +484,11 @@ ROUTES: dict[str, str] = {
     "javascript-catalog": SITE,
     # tournaments
     "tournament_create": "may_create_tournament",
-    "tournament_detail": "results_visibility",
-    "tournament_leaderboard": "results_visibility",
-    "tournament_join": "is_logged_in",
-    "tournament_rules": PUBLIC,
-    "tournament_verify": "may_see_verification",
+    "tournament_detail": "may_see_tournament",
+    "tournament_leaderboard": "may_see_tournament",
+    "tournament_join": "may_enter_tournament",
+    "tournament_rules": "may_see_tournament",
+    "tournament_verify": "may_see_tournament",
     "tournament_edit": "may_edit_tournament",
     "tournament_entries": "may_see_entries",
     "tournament_close": "may_close_tournament",
@@ -302,13 +504,22 @@ ROUTES: dict[str, str] = {
     "game_split": "may_split",
     "game_what_if": "may_start_what_if",
     "game_review": "may_review",
-    "tournament_standings_csv": "results_visibility",
+    "tournament_standings_csv": "may_see_tournament",
     "tournament_records_zip": "may_download_records",
     "series_list": PUBLIC,
     "series_create": "may_create_series",
-    "series_detail": PUBLIC,
-    "series_season_csv": PUBLIC,
+    "series_detail": "may_see_series",
+    "series_season_csv": "may_see_series",
     "account": "is_logged_in",
+    # clubs (docs/rules.md, "Clubs: members, organizers, who may enter")
+    "clubs_list": PUBLIC,
+    "club_detail": PUBLIC,
+    "club_join": "is_logged_in",
+    "code_enter": "is_logged_in",
+    "club_leave": "may_leave_club",
+    "club_member_role": "may_manage_members",
+    "club_invite_renew": "may_manage_members",
+    "club_invite_player": "may_manage_members",
     "mail_off": "may_turn_mail_off",
     # the ratings are public, as the final standings they come from (docs/rules.md,
     # "Ratings")
@@ -318,10 +529,10 @@ ROUTES: dict[str, str] = {
     "api_openapi": PUBLIC,
     "api_docs": PUBLIC,
     "api_tournaments": PUBLIC,
-    "api_tournament": PUBLIC,
-    "api_tournament_join": "is_logged_in",
-    "api_series": PUBLIC,
-    "api_series_season": PUBLIC,
+    "api_tournament": "may_see_tournament",
+    "api_tournament_join": "may_enter_tournament",
+    "api_series": "may_see_series",
+    "api_series_season": "may_see_series",
     "api_ratings": PUBLIC,
     "api_player": PUBLIC,
     "api_game": "may_view_game",
@@ -331,6 +542,6 @@ ROUTES: dict[str, str] = {
     "api_game_hint": "may_view_game",
     "api_game_undo": "may_view_game",
     "api_game_meld_readings": "may_view_game",
-    "api_tournament_standings": "results_visibility",
+    "api_tournament_standings": "may_see_tournament",
     "api_not_found": PUBLIC,
 }

@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import jobs
 from tournaments.errors import InvalidSettings, NotABot, ServiceError
 from tournaments.games import module_of
-from tournaments.models import MAX_BEST_K, Account, Series, Tournament
+from tournaments.models import MAX_BEST_K, Access, Account, Club, Series, Tournament
 from tournaments.selectors import standings as standing_selectors
 from tournaments.services import checks as check_services
 from tournaments.services import tournaments as tournament_services
@@ -95,6 +95,8 @@ _WEEKDAYS = range(7)
 def series_create(
     *,
     created_by: User,
+    club: Club,
+    access: str = Access.PUBLIC,
     name: str,
     game: str,
     preset: str,
@@ -111,8 +113,9 @@ def series_create(
     ends_on: date | None = None,
     best_k: int = 10,
 ) -> Series:
-    """A new series; the beat creates its editions (and at once, after the commit, one
-    that is due now)."""
+    """A new series of ``club``; the beat creates its editions (and at once, after the
+    commit, one that is due now), each of the series' club and with its ``access``."""
+    tournament_services.check_access(access)
     checked = check_services.game_settings_check(
         game=game,
         preset=preset,
@@ -155,6 +158,8 @@ def series_create(
             ends_on=ends_on,
             best_k=best_k,
             created_by=created_by,
+            club=club,
+            access=access,
         )
         jobs.task_on_commit("series_editions_create_due")
     return series
@@ -174,6 +179,8 @@ def series_edition_create(*, series: Series, opens_at: datetime) -> Tournament |
         with transaction.atomic():
             t = tournament_services.tournament_create(
                 created_by=series.created_by,
+                club=series.club,
+                access=series.access,
                 name=edition_name(series, opens_at),
                 game=series.game,
                 preset=series.preset,
@@ -198,7 +205,7 @@ def series_editions_create_due(*, now: datetime | None = None) -> list[int]:
     the ids of those created now (none when they exist already)."""
     now = now or timezone.now()
     created: list[int] = []
-    for series in Series.objects.select_related("created_by"):
+    for series in Series.objects.select_related("created_by", "club"):
         window = timedelta(minutes=series.window_minutes)
         for at in occurrences(series, start=now - window, end=now + timedelta(seconds=1)):
             if at + window <= now:

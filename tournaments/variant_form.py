@@ -62,11 +62,15 @@ def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
-def bot_level_choices() -> list[tuple[str, str]]:
+def bot_level_choices(*, keep: str | None = None) -> list[tuple[str, str]]:
+    """The levels some game offers for new play (``OFFERED_BOT_LEVELS``), weakest first,
+    and ``keep`` (a stored tournament's level) if no game offers it any more."""
     seen: dict[str, str] = {}
     for module in available_games().values():
-        for level in module.BOT_LEVELS:
+        for level in module.OFFERED_BOT_LEVELS:
             seen.setdefault(level, bot_level(level))
+    if keep is not None:
+        seen.setdefault(keep, bot_level(keep))
     return list(seen.items())
 
 

@@ -16,13 +16,14 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
 from common.forms import checks_control_characters, form_status
-from tournaments import analysis, permissions
+from tournaments import analysis, permissions, views_access
 from tournaments.api import game_payload
 from tournaments.errors import ServiceError
 from tournaments.forms import PracticeForm
 from tournaments.games import available_games, module_of
 from tournaments.models import Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
+from tournaments.presentation.levels import level_figures
 from tournaments.presentation.words import hand_text, player_name_for, seat_names
 from tournaments.selectors import deals as deal_selectors
 from tournaments.selectors import ratings as rating_selectors
@@ -46,7 +47,9 @@ def _page_param(request: HttpRequest, name: str) -> int | None:
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
+    tournament = views_access.tournament_or_404(
+        request, pk, Tournament.objects.select_related("created_by", "club")
+    )
     if closing_services.tournament_close_if_due(tournament=tournament):
         tournament.refresh_from_db()
     entries = tournament.entries.count()
@@ -102,7 +105,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_join": request.user.is_authenticated
         and my_game is None
         and tournament.window_open()
-        and entries < tournament.max_entrants,
+        and entries < tournament.max_entrants
+        and permissions.may_enter_tournament(
+            user=request.user,
+            tournament=tournament,
+            code=views_access.request_code(request, tournament),
+        ),
+        "join_code": views_access.request_code(request, tournament),
         "my_game": my_game,
         "my_result": my_result,
         "deals": [view.deal for view in pages],
@@ -123,7 +132,7 @@ def tournament_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
     place, never rebuilt by the script. Its wrapper says whether the tournament closed and
     how many rounds' scores the viewer may see, so the script reloads the whole page when
     either changes (the per-deal tables follow)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = views_access.tournament_or_404(request, pk)
     board = _board(request, tournament)
     context = _leaderboard_context(
         request,
@@ -183,9 +192,13 @@ def _leaderboard_context(
 @login_required
 @require_POST
 def tournament_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = views_access.tournament_or_404(request, pk)
     try:
-        entry = entry_services.entry_join(tournament_id=tournament.pk, user=request.user)
+        entry = entry_services.entry_join(
+            tournament_id=tournament.pk,
+            user=request.user,
+            code=views_access.request_code(request, tournament),
+        )
     except ServiceError as exc:
         messages.error(request, exc.message())
         return redirect(tournament)
@@ -201,6 +214,7 @@ def _rules_context(game: str, preset: str, variant: dict[str, Any], rounds: int)
         "rounds": rounds,
         "lower_is_better": module.LOWER_IS_BETTER,
         "players": variant.get("num_players", 4),
+        "levels": level_figures(module, preset),
     }
 
 
@@ -212,7 +226,7 @@ def _render_rules(request: HttpRequest, context: dict[str, Any]) -> HttpResponse
 
 
 def tournament_rules(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = views_access.tournament_or_404(request, pk)
     context = _rules_context(
         tournament.game, tournament.preset, tournament.variant, tournament.rounds
     )
@@ -231,7 +245,7 @@ def preset_rules(request: HttpRequest, game: str, preset: str) -> HttpResponse:
 
 
 def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = views_access.tournament_or_404(request, pk)
     verification = None
     deals = []
     if permissions.may_see_verification(tournament=tournament):
@@ -314,7 +328,7 @@ def game_split(request: HttpRequest, pk: int) -> HttpResponse:
     ``with=par``): their shared moves, where they split, each continuation."""
     game = get_object_or_404(Game.objects.select_related("entry__tournament", "user"), pk=pk)
     tournament = game.tournament
-    if tournament is None or not permissions.may_split(game=game):
+    if tournament is None or not permissions.may_split(user=request.user, game=game):
         raise Http404
     round_index = _round_param(request, default=0)
     other_id = request.GET.get("with", "par")
@@ -408,7 +422,7 @@ def tournament_deal_again(
 ) -> HttpResponse:
     """ "Play this deal again": an unscored practice game from the start of a round of a
     closed tournament, with its bots (400 with the reason before the close)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = views_access.tournament_or_404(request, pk)
     try:
         game = what_if_services.deal_again_start(
             user=request.user, tournament=tournament, round_index=round_index

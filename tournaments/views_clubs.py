@@ -24,18 +24,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from common.forms import checks_control_characters, form_status
-from tournaments import permissions, tokens
+from tournaments import permissions, tokens, views_access
 from tournaments import series as series_services
 from tournaments.errors import ServiceError
 from tournaments.forms import MailSettingsForm, SeriesForm
-from tournaments.models import Game, Series, Tournament
+from tournaments.models import Game
 from tournaments.numbers import result_csv
-from tournaments.permissions import AuthenticatedHttpRequest, is_bot, is_organizer
+from tournaments.permissions import AuthenticatedHttpRequest, is_bot
 from tournaments.presentation.cells import safe_cell
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
@@ -122,7 +122,7 @@ def csv_stream(
 def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     """The leaderboard as the requester may see it, streamed from one query
     (``standings_export``)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = views_access.tournament_or_404(request, pk)
     header = [
         _("Rank"),
         _("Player"),
@@ -167,7 +167,7 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResp
 def tournament_records_zip(request: HttpRequest, pk: int) -> HttpResponse:
     """Every finished game's record (docs/game-record.md) as ``game-<id>.json`` in one zip,
     once the tournament has closed (404 before)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = views_access.tournament_or_404(request, pk)
     if not permissions.may_download_records(tournament=tournament):
         raise Http404
     games = Game.objects.filter(
@@ -189,12 +189,15 @@ def series_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/series_list.html",
-        {"series": Series.objects.all(), "is_organizer": is_organizer(request.user)},
+        {
+            "series": permissions.visible_series(request.user).select_related("club"),
+            "is_organizer": permissions.may_create_series(request.user),
+        },
     )
 
 
 def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    series = get_object_or_404(Series, pk=pk)
+    series = views_access.series_or_404(request, pk)
     now = timezone.now()
     editions = list(series.editions.order_by("-opens_at"))
     return render(
@@ -212,7 +215,7 @@ def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    series = get_object_or_404(Series, pk=pk)
+    series = views_access.series_or_404(request, pk)
     season = series_services.season_standings(series=series)
     header = [
         _("Rank"),
@@ -254,20 +257,25 @@ def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
         raise PermissionDenied
     if request.method == "POST" and "load_preset" in request.POST:
         data = request.POST.copy()
-        form = SeriesForm(preset=data.get("preset", ""), initial=keep_fields(data))
+        form = SeriesForm(
+            preset=data.get("preset", ""), initial=keep_fields(data), user=request.user
+        )
     elif request.method == "POST":
-        form = SeriesForm(request.POST)
+        form = SeriesForm(request.POST, user=request.user)
         if form.is_valid():
+            club = form.chosen_club()
+            if club is None or not permissions.may_create_in_club(user=request.user, club=club):
+                raise PermissionDenied
             try:
                 series = series_services.series_create(
-                    created_by=request.user, **form.service_kwargs()
+                    created_by=request.user, club=club, **form.service_kwargs()
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message())
             else:
                 return redirect(series)
     else:
-        form = SeriesForm()
+        form = SeriesForm(user=request.user)
     return render(request, "tournaments/series_form.html", {"form": form}, status=form_status(form))
 
 

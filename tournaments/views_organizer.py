@@ -1,7 +1,7 @@
 """HTML pages of the organizer: create and change a tournament, its entries, an entry's
-audit, the close. Each is the organizer's own tournament or staff's (``permissions``:
-another organizer's tournament is a 404, anyone else a 403). Views only translate HTTP to
-services and back."""
+audit, the close. Each is a tournament of a club the organizer runs, or staff's
+(``permissions``: another club's tournament is a 404, anyone else a 403). Views only
+translate HTTP to services and back."""
 
 from __future__ import annotations
 
@@ -39,9 +39,10 @@ def organizer_required(request: HttpRequest) -> None:
 def tournament_managed(request: HttpRequest, pk: int, rule: Callable[..., bool]) -> Tournament:
     """The tournament of an organizer's page: 403 for a non-organizer, 404 when there is no
     such tournament or ``rule`` (a ``permissions`` predicate of the ownership rule: the
-    creator or staff) refuses it: another organizer's tournament stays hidden."""
+    club's organizers and owner, or staff) refuses it: another club's tournament stays
+    hidden."""
     organizer_required(request)
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
     if not rule(user=request.user, tournament=tournament):
         raise Http404
     return tournament
@@ -63,15 +64,22 @@ def _tournament_form_view(
         # Switch the variant fields to another preset's defaults, keep the rest.
         data = request.POST.copy()
         preset: str | None = data.get("preset", "")
-        form = TournamentForm(tournament=tournament, preset=preset, initial=keep_fields(data))
+        form = TournamentForm(
+            tournament=tournament, preset=preset, initial=keep_fields(data), user=request.user
+        )
     elif request.method == "POST":
-        form = TournamentForm(request.POST, tournament=tournament)
+        form = TournamentForm(request.POST, tournament=tournament, user=request.user)
         if form.is_valid():
             kwargs = form.service_kwargs()
+            club = form.chosen_club()
             try:
                 if tournament is None:
+                    if club is None or not permissions.may_create_in_club(
+                        user=request.user, club=club
+                    ):
+                        raise PermissionDenied
                     tournament = tournament_services.tournament_create(
-                        created_by=request.user, **kwargs
+                        created_by=request.user, club=club, **kwargs
                     )
                 else:
                     tournament = tournament_services.tournament_update(
@@ -84,7 +92,10 @@ def _tournament_form_view(
     else:
         preset = request.GET.get("preset") or None
         form = TournamentForm(
-            tournament=tournament, preset=preset, initial={"preset": preset} if preset else None
+            tournament=tournament,
+            preset=preset,
+            initial={"preset": preset} if preset else None,
+            user=request.user,
         )
     return render(
         request,
@@ -103,7 +114,7 @@ def keep_fields(data: Any) -> dict[str, Any]:
     defaults are loaded (a value holding a control character is left out: the form then
     shows the field empty)."""
     keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
-    keep += ("closes_at", "preset", "hide_results")
+    keep += ("closes_at", "preset", "hide_results", "club", "access")
     return {
         k: value for k in keep if (value := data.get(k)) and not CONTROL_IN_TEXT.search(str(value))
     }

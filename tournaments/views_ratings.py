@@ -11,6 +11,8 @@ from django.shortcuts import get_object_or_404, render
 from engine.registry import GAMES
 from tournaments import permissions
 from tournaments.games import module_of
+from tournaments.models import Club
+from tournaments.selectors import clubs as club_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.variant_form import text_of
 
@@ -29,15 +31,31 @@ def _page_param(request: HttpRequest) -> int | None:
 
 
 def rating_list(request: HttpRequest, game: str) -> HttpResponse:
-    """A game's rating list, best first, a page at a time (``?page=n``)."""
+    """A game's rating list, best first, a page at a time (``?page=n``); ``?club=<slug>``:
+    the list of that club's members."""
     if game not in GAMES:
         raise Http404
-    page = rating_selectors.rating_list(game=game, page=_page_param(request))
+    club = None
+    slug = request.GET.get("club", "")
+    if slug:
+        club = get_object_or_404(Club, slug=slug[:60])
+    page = rating_selectors.rating_list(
+        game=game,
+        page=_page_param(request),
+        user_ids=club_selectors.member_ids(club=club) if club is not None else None,
+    )
     titles = dict(game_titles())
     return render(
         request,
         "tournaments/ratings.html",
-        {"page": page, "game": game, "title": titles[game], "games": game_titles()},
+        {
+            "page": page,
+            "game": game,
+            "title": titles[game],
+            "games": game_titles(),
+            "club": club,
+            "club_query": f"&club={club.slug}" if club is not None else "",
+        },
     )
 
 
@@ -45,7 +63,9 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: their rating in each game with its place on the rating list, and
     what the latest tournaments did to it."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    ratings = rating_selectors.player_ratings(user_id=player.pk)
+    ratings = rating_selectors.player_ratings(
+        user_id=player.pk, tournaments=permissions.visible_tournaments(request.user)
+    )
     titles = dict(game_titles())
     return render(
         request,

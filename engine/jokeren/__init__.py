@@ -24,6 +24,8 @@ Use::
 - ``bots``: the ``basic``, ``strong`` and ``expert`` bots (a package by concern),
   ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``, ``BOT_VERSIONS``, ``bot_action``
   (every level and version), ``simplest_action``;
+- ``strength``: ``STRENGTHS`` (how the levels measured against each other) and
+  ``OFFERED_BOT_LEVELS`` (those new play may choose: ``engine.strength``);
 - ``table``: ``TABLE_CSS``, ``card_code``, ``hand_in_table_order`` (what the site's table
   needs to show a round);
 - ``variant_fields``: ``VARIANT_FIELDS`` (each setting in the organizer's form, Dutch and
@@ -89,6 +91,7 @@ from engine.jokeren.state import (
     new_round,
     state_from_json,
 )
+from engine.jokeren.strength import OFFERED_BOT_LEVELS, STRENGTHS
 from engine.jokeren.table import TABLE_CSS, card_code, hand_in_table_order
 from engine.jokeren.variant_fields import TITLE, VARIANT_FIELDS
 from engine.jokeren.variants import PRESETS, Contract, Variant, variant_from_json
@@ -103,7 +106,9 @@ __all__ = [
     "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",
+    "OFFERED_BOT_LEVELS",
     "PRESETS",
+    "STRENGTHS",
     "TABLE_CSS",
     "TITLE",
     "VARIANT_FIELDS",

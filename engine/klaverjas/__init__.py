@@ -1,7 +1,7 @@
 """Klaverjassen (docs/rules.md §6), following the game protocol of ``engine.protocol``.
 
 ``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``,
-``BOT_VERSIONS``, ``LOWER_IS_BETTER``,
+``BOT_VERSIONS``, ``OFFERED_BOT_LEVELS``, ``STRENGTHS``, ``LOWER_IS_BETTER``,
 ``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
 ``bot_action``, ``simplest_action``, ``results``, ``deal_summary``, ``game_parts``,
 ``score_sheet_of``, ``describe``, ``describe_advice``, ``card_code``,
@@ -70,7 +70,7 @@ from engine.klaverjas.errors import (
     WrongPhase,
 )
 from engine.klaverjas.roem import trick_roem
-from engine.klaverjas.rules import card_points, legal_cards
+from engine.klaverjas.rules import LOWER_IS_BETTER, card_points, legal_cards
 from engine.klaverjas.state import (
     BidRecord,
     KlaverjasObservation,
@@ -84,12 +84,12 @@ from engine.klaverjas.state import (
     score_round,
     state_from_json,
 )
+from engine.klaverjas.strength import OFFERED_BOT_LEVELS, STRENGTHS
 from engine.klaverjas.table import TABLE_CSS, card_code, hand_in_table_order, meld_readings_json
 from engine.klaverjas.variant_fields import TITLE, VARIANT_FIELDS
 from engine.klaverjas.variants import AMSTERDAMS, PRESETS, ROTTERDAMS, Variant, variant_from_json
 
 GAME: Final = "klaverjas"
-LOWER_IS_BETTER: Final = False
 
 
 def game_parts(variant: Variant) -> list[range]:
@@ -115,8 +115,10 @@ __all__ = [
     "DEFAULT_BOT_LEVEL",
     "GAME",
     "LOWER_IS_BETTER",
+    "OFFERED_BOT_LEVELS",
     "PRESETS",
     "ROTTERDAMS",
+    "STRENGTHS",
     "TABLE_CSS",
     "TITLE",
     "VARIANT_FIELDS",

@@ -25,6 +25,9 @@ from engine.errors import IllegalMove
 from engine.klaverjas.errors import MayNotUndertrump, MustFollowSuit, MustOvertrump, MustTrump
 from engine.klaverjas.variants import Variant
 
+#: A team's points: higher is better (for ranking and the bots' measurements).
+LOWER_IS_BETTER: Final = False
+
 R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
 
 #: Strength of each rank (index 0..7 = 7 8 9 T J Q K A), higher wins.

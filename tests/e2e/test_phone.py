@@ -161,6 +161,7 @@ def build_site() -> Site:
     now = timezone.localtime()
     series = series_create(
         created_by=organizer,
+        club=factories.default_club(),
         name="Donderdagavond_Jokerclub_De_Vrolijke_Kaartschudders",
         game="jokeren",
         preset="jokeren7",

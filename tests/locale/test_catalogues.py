@@ -53,7 +53,8 @@ def test_dutch_calls_a_deal_a_round_and_the_leaderboard_klassement() -> None:
     assert nl["Per deal: the field on the same cards"].startswith("Per ronde")
     assert nl["Leaderboard"] == "Klassement"
     for text in nl.values():
-        assert "per spel" not in text.lower() and "op dit spel" not in text
+        # "per spel" as words ("per speler" is a player)
+        assert not re.search(r"\bper spel\b", text.lower()) and "op dit spel" not in text
         assert "ranglijst" not in text and "toezegging" not in text
 
 

@@ -86,6 +86,7 @@ def test_par_is_stored_for_every_round_when_the_tournament_is_created(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         t = tournament_services.tournament_create(
             created_by=organizer,
+            club=factories.default_club(),
             name="Par",
             game=game,
             preset=preset,

@@ -109,6 +109,7 @@ def test_the_service_refuses_a_date_out_of_range(
     with pytest.raises(InvalidSettings) as create:
         tournament_services.tournament_create(
             created_by=organizer,
+            club=factories.default_club(),
             name="Buiten bereik",
             game="jokeren",
             preset="jokeren7",
@@ -171,6 +172,7 @@ def test_the_service_bounds_max_entrants(
     with pytest.raises(InvalidSettings):
         tournament_services.tournament_create(
             created_by=organizer,
+            club=factories.default_club(),
             name="Te groot",
             game="jokeren",
             preset="jokeren7",

@@ -118,13 +118,14 @@ def test_the_leaderboard_and_the_deal_table_say_against_par_in_words(
 
 
 def _play_off_first(game: Game, user: Any) -> Game:
-    """South's first decision another legal action than the basic bot's, then like it to
-    the end: a game that differs from par and from the strong bot's choices."""
+    """South's first decision another legal action than the basic bot's and the strong
+    bot's, then like the basic bot to the end: a game that differs from par and from the
+    strong bot's choices."""
     module = module_of(game.game)
     game.refresh_from_db()
     state = module.state_from_json(game.state)
-    usual = module.bot_action(state, level="basic").to_json()
-    other = next(a.to_json() for a in state.legal_actions() if a.to_json() != usual)
+    usual = [module.bot_action(state, level=level).to_json() for level in ("basic", "strong")]
+    other = next(a.to_json() for a in state.legal_actions() if a.to_json() not in usual)
     game = play_services.game_play_move(game_id=game.pk, user=user, seq=game.seq, action=other).game
     game, _events = factories.play_to_end(game, user)
     return game

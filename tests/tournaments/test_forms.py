@@ -67,8 +67,9 @@ def test_four_jacks_is_100_or_200(value: int, ok: bool) -> None:
         assert form.service_kwargs()["variant"]["four_jacks"] == value
 
 
-@pytest.mark.parametrize("preset", ["klaverjas:rotterdams", "jokeren:jokeren13"])
+@pytest.mark.parametrize("preset", ["klaverjas:rotterdams", "klaverjas:amsterdams"])
 def test_the_tournament_form_offers_expert_and_proposes_strong(preset: str) -> None:
+    """Klaverjassen' expert (Jokeren offers none: tests/tournaments/test_bot_levels_offered.py)."""
     with translation.override("nl"):
         form = TournamentForm(preset=preset)
         levels = dict(form.fields["bot_level"].choices)

@@ -323,6 +323,10 @@ def tournament_form_request(draw: Draw, world: World) -> Request:
         path = f"/tournaments/{resolve_id(spec, editable)}/edit/"
     else:
         path = f"/tournaments/{resolve_id(spec, world.tournament_ids())}/edit/"
+        # any tournament, the kept ones too (their game settings are locked), but never
+        # with a closing time: a kept tournament whose window the fuzz ended could no
+        # longer be played on (``play_on``)
+        data.pop("closes_at", None)
     method = _method(draw, "POST")
     if method == "GET":
         return Request(
@@ -407,6 +411,8 @@ QUERY_NAMES = (
     "status",
     "preset",
     "ratings",
+    "code",
+    "club",
 )
 
 
@@ -448,6 +454,10 @@ def query_request(draw: Draw, world: World) -> Request:
                 "/players/fuzz-speler/",
                 "/api/ratings/jokeren/",
                 "/api/players/fuzz-speler/",
+                "/clubs/",
+                "/clubs/standaard/",
+                "/clubs/standaard/join/",
+                "/clubs/code/",
             ]
         )
     )

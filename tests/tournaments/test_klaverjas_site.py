@@ -401,7 +401,9 @@ def test_the_form_creates_a_klaverjas_tournament_with_the_preset(
 ) -> None:
     form = TournamentForm(_form_data(f"klaverjas:{preset}"))
     assert form.is_valid(), form.errors
-    t = tournament_services.tournament_create(created_by=organizer, **form.service_kwargs())
+    t = tournament_services.tournament_create(
+        created_by=organizer, club=factories.default_club(), **form.service_kwargs()
+    )
     assert (t.game, t.preset, t.rounds, t.bot_level) == ("klaverjas", preset, 4, "strong")
     expected = {**PRESETS[preset].to_json(), "rounds": 4}
     assert t.variant == expected
@@ -424,7 +426,9 @@ def test_the_form_carries_every_changed_klaverjas_setting(organizer: Any) -> Non
     }
     form = TournamentForm(_form_data("klaverjas:rotterdams", **changed))
     assert form.is_valid(), form.errors
-    t = tournament_services.tournament_create(created_by=organizer, **form.service_kwargs())
+    t = tournament_services.tournament_create(
+        created_by=organizer, club=factories.default_club(), **form.service_kwargs()
+    )
     for key, value in changed.items():
         assert t.variant[key] == value, key
     variant = Variant(**{k: v for k, v in t.variant.items()})

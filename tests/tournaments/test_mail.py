@@ -319,6 +319,7 @@ def test_a_new_edition_is_mailed_to_the_players_of_earlier_editions(
 ) -> None:
     series = series_services.series_create(
         created_by=organizer,
+        club=factories.default_club(),
         name="Dinsdagavond",
         game="jokeren",
         preset="jokeren7",
@@ -464,3 +465,36 @@ def test_a_mail_the_smtp_server_refused_is_not_marked_sent_and_goes_out_on_the_r
     (message,) = smtp.messages("anna@example.org")
     assert message["Subject"] == "De uitslag van Najaarstoernooi is definitief"
     assert MailSent.objects.filter(user=anna, kind="results", object_id=t.pk).count() == 1
+
+
+def test_the_owner_invites_a_player_by_name_who_gets_the_link_by_mail_and_joins(
+    smtp: Inbox, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A club's owner invites a player by name on the club's page: the player receives the
+    invite link in their own language (a real SMTP server), once, and joins with it."""
+    owner = factories.make_user("cor")
+    club = factories.make_club("De Troefkaart", owner=owner)
+    bill = player("bill", language="en")
+    page = Client()
+    page.force_login(owner)
+    invite = reverse("club_invite_player", args=[club.slug])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert page.post(invite, {"username": "Bill"}).status_code == 302
+        assert page.post(invite, {"username": "bill"}).status_code == 302  # again: no 2nd mail
+    (message,) = smtp.messages()
+    assert message["To"] == "bill@example.org"
+    assert message["Subject"] == "An invitation to the club De Troefkaart"
+    body = text_of(message)
+    assert "cor invites you to join the club De Troefkaart." in body
+    [link] = re.findall(r"https?://\S+/clubs/\S+/join/\?code=\S+", body)
+    joiner = Client()
+    joiner.force_login(bill)
+    parts = urlsplit(link)
+    response = joiner.post(f"{parts.path}?{parts.query}")
+    assert response.status_code == 302
+    assert club.memberships.filter(user=bill).exists()
+    # a member already, or nobody of that name: refused, no mail
+    with django_capture_on_commit_callbacks(execute=True):
+        page.post(invite, {"username": "bill"})
+        page.post(invite, {"username": "niemand"})
+    assert len(smtp.messages()) == 1

@@ -265,6 +265,7 @@ def test_series_responses_match(organizer: Any, user: Any) -> None:
 
     s = series_services.series_create(
         created_by=organizer,
+        club=factories.default_club(),
         name="Donderdag",
         game="klaverjas",
         preset=next(iter(module_of("klaverjas").PRESETS)),

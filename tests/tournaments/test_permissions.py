@@ -82,8 +82,8 @@ VIEWERS = (
     "entrant_1",  # finished 1 of 3 rounds
     "entrant_done",  # finished all 3: the game the game routes ask about is theirs
     "non_entrant",
-    "creator",  # the organizer who created the tournament
-    "other_organizer",
+    "creator",  # the organizer who created the tournament (an organizer of its club)
+    "other_organizer",  # an organizer of another club
     "staff",
     "token",  # entrant_done's API token, without a session
 )
@@ -175,7 +175,7 @@ class Field:
             "entrant_done": factories.make_user(),
             "non_entrant": factories.make_user(),
             "creator": factories.make_user(organizer=True),
-            "other_organizer": factories.make_user(organizer=True),
+            "other_organizer": factories.make_user(organizer=True, club=factories.make_club()),
             "staff": factories.make_user(is_staff=True),
         }
         creator = self.users["creator"]
@@ -269,9 +269,12 @@ def test_each_viewer_gets_what_the_rules_say_before_and_after_the_close() -> Non
 @pytest.mark.django_db
 def test_ownership_rule_in_the_predicates() -> None:
     creator = factories.make_user(organizer=True)
-    other = factories.make_user(organizer=True)
+    colleague = factories.make_user(organizer=True)  # the same club's
+    other = factories.make_user(organizer=True, club=factories.make_club())
     staff = factories.make_user(is_staff=True)
     player = factories.make_user()
+    member = factories.make_user()
+    factories.add_member(factories.default_club(), member)
     t = factories.make_tournament(created_by=creator, south_plays=())
     for may in (
         permissions.may_edit_tournament,
@@ -280,23 +283,26 @@ def test_ownership_rule_in_the_predicates() -> None:
         permissions.may_audit,
     ):
         assert may(user=creator, tournament=t)
+        assert may(user=colleague, tournament=t)
         assert may(user=staff, tournament=t)
         assert not may(user=other, tournament=t)
         assert not may(user=player, tournament=t)
+        assert not may(user=member, tournament=t)
     assert permissions.may_create_tournament(other) and not permissions.may_create_tournament(
         player
     )
 
 
 @pytest.mark.django_db
-def test_the_organizer_section_shows_to_the_creator_and_staff_only() -> None:
+def test_the_organizer_section_shows_to_the_clubs_organizers_and_staff_only() -> None:
     creator = factories.make_user(organizer=True)
     t = factories.make_tournament(created_by=creator, south_plays=())
     edit = reverse("tournament_edit", args=[t.pk])
     for user, shown in (
         (creator, True),
         (factories.make_user(is_staff=True), True),
-        (factories.make_user(organizer=True), False),
+        (factories.make_user(organizer=True), True),
+        (factories.make_user(organizer=True, club=factories.make_club()), False),
         (factories.make_user(), False),
     ):
         client = Client()

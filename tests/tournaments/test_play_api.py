@@ -561,7 +561,7 @@ def test_a_close_finishes_games_whose_bot_actions_the_engine_refuses(
     assert game.entry.audit_status == "ok", game.entry.audit_detail
 
 
-@pytest.mark.parametrize("preset", ["jokeren:jokeren13", "klaverjas:rotterdams"])
+@pytest.mark.parametrize("preset", ["klaverjas:rotterdams", "klaverjas:amsterdams"])
 def test_a_practice_game_against_expert_bots_plays_moves_through_the_api(
     player: Client, preset: str
 ) -> None:

@@ -56,6 +56,7 @@ def test_tournaments_and_games_get_the_current_bot_version(
     assert practice.bot_version == new_version
     series = series_services.series_create(
         created_by=organizer,
+        club=factories.default_club(),
         name="Clubavond",
         game="jokeren",
         preset="jokeren7",

@@ -149,9 +149,16 @@ class PlayerRatings:
     changes: list[ChangeRow]
 
 
-def player_ratings(*, user_id: int, recent: int = RECENT_CHANGES) -> PlayerRatings:
+def player_ratings(
+    *,
+    user_id: int,
+    recent: int = RECENT_CHANGES,
+    tournaments: QuerySet[Tournament] | None = None,
+) -> PlayerRatings:
     """A player's rating in every game (the rating list's place included) and what the
-    latest ``recent`` tournaments did to them."""
+    latest ``recent`` tournaments did to them; of those only the ones in ``tournaments``
+    (the ones the viewer may see: ``permissions.visible_tournaments``; ``None`` every
+    one)."""
     ratings = {r.game: r for r in Rating.objects.filter(user_id=user_id).select_related("user")}
     by_game: dict[str, RatingRow | None] = {}
     for game in GAMES:
@@ -161,11 +168,12 @@ def player_ratings(*, user_id: int, recent: int = RECENT_CHANGES) -> PlayerRatin
             continue
         better = Rating.objects.filter(game=game, ordinal__gt=r.ordinal).count()
         by_game[game] = _row(r, better + 1)
-    changes = (
-        RatingChange.objects.filter(user_id=user_id)
-        .select_related("tournament")
-        .order_by("-tournament__closed_at", "-tournament_id")[:recent]
-    )
+    changes = RatingChange.objects.filter(user_id=user_id)
+    if tournaments is not None:
+        changes = changes.filter(tournament__in=tournaments.values("pk"))
+    changes = changes.select_related("tournament").order_by(
+        "-tournament__closed_at", "-tournament_id"
+    )[:recent]
     return PlayerRatings(by_game=by_game, changes=[_change_row(c) for c in changes])
 
 

@@ -45,9 +45,20 @@ def check_rounds(rounds: int) -> None:
         )
 
 
-def check_bot_level(module: GameModule, bot_level: str) -> None:
+def check_bot_level(module: GameModule, bot_level: str, *, stored: str | None = None) -> None:
+    """A level of the game's bots that the game offers for new play
+    (``OFFERED_BOT_LEVELS``: docs/rules.md, "Bot levels"), or ``stored``: the level a
+    tournament or series already has, which it keeps."""
     if bot_level not in module.BOT_LEVELS:
         raise InvalidSettings.of(_("Unknown bot level: %(level)s."), level=bot_level)
+    if bot_level not in module.OFFERED_BOT_LEVELS and bot_level != stored:
+        raise InvalidSettings.of(
+            _(
+                "The bot level %(level)s is not offered for this game: it does not play"
+                " measurably stronger than the level below it (see the rules page)."
+            ),
+            level=bot_level,
+        )
 
 
 def check_moment(value: datetime) -> None:
@@ -103,12 +114,14 @@ def game_settings_check(
     rounds: int,
     max_entrants: int,
     bot_level: str | None,
+    stored_level: str | None = None,
 ) -> GameSettings:
     """Check the settings a tournament and a series share (rounds, bot level, maximum of
-    entrants, the variant); raises ``InvalidSettings``."""
+    entrants, the variant); raises ``InvalidSettings``. ``stored_level``: a level already
+    chosen for these games (a series' editions keep it: ``check_bot_level``)."""
     module = module_of(game)
     check_rounds(rounds)
     level = bot_level if bot_level is not None else module.DEFAULT_BOT_LEVEL
-    check_bot_level(module, level)
+    check_bot_level(module, level, stored=stored_level)
     check_max_entrants(max_entrants)
     return GameSettings(module, level, variant_checked(module, preset, variant, rounds))

@@ -14,21 +14,23 @@ from tournaments.models import (
     Game,
     Tournament,
 )
-from tournaments.permissions import check_admits
+from tournaments.permissions import check_admits, check_may_enter
 from tournaments.services.checks import check_bot_level
 from tournaments.services.results import entry_results_update
 from tournaments.services.runner import game_start
 
 
-def entry_join(*, tournament_id: int, user: User) -> Entry:
+def entry_join(*, tournament_id: int, user: User, code: str = "") -> Entry:
     """Enter ``user`` into an open tournament that is not full; their game starts at once
     (round 0 dealt, the bots before South have played). A bot account only where the
-    tournament admits bot accounts."""
+    tournament admits bot accounts; a members-only tournament only a member of its club,
+    an invite one a member or whoever brings its invite ``code``."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if not t.window_open():
             raise TournamentNotOpen.of(_("This tournament is not open for entries."))
         check_admits(tournament=t, user=user)
+        check_may_enter(tournament=t, user=user, code=code)
         if Entry.objects.filter(tournament=t, user=user).exists():
             raise AlreadyEntered.of(_("You have already entered this tournament."))
         if t.entries.count() >= t.max_entrants:

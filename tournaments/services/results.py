@@ -411,6 +411,10 @@ def standings_rebuild(*, tournament: Tournament) -> int:
     return count
 
 
+#: Tournament columns that migrations after 0012 add (``results_backfill`` leaves them out).
+LATER_COLUMNS = ("club", "access", "invite_code")
+
+
 def results_backfill() -> int:
     """Write the results of every tournament from before the results were kept per
     entry (entries, and no result row): the data migration 0012 runs it once. Returns how
@@ -418,10 +422,14 @@ def results_backfill() -> int:
     missing = (
         Tournament.objects.filter(entries__isnull=False)
         .exclude(pk__in=EntryResult.objects.values("tournament_id"))
+        .values_list("pk", flat=True)
         .distinct()
     )
     count = 0
-    for tournament in missing.iterator():
+    for pk in list(missing):
+        # The columns added after 0012 (0016_clubs: the club, who may enter) are not in a
+        # database that this migration brings forward: never read them here.
+        tournament = Tournament.objects.defer(*LATER_COLUMNS).get(pk=pk)
         standings_rebuild(tournament=tournament)
         count += 1
     return count

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -11,11 +12,9 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from engine import dealing
-from tournaments.errors import TournamentClosed, TournamentLocked
+from tournaments.errors import InvalidSettings, TournamentClosed, TournamentLocked
 from tournaments.games import module_of
-from tournaments.models import (
-    Tournament,
-)
+from tournaments.models import Access, Club, Tournament
 from tournaments.services import par
 from tournaments.services.checks import (
     check_bot_level,
@@ -27,9 +26,22 @@ from tournaments.services.checks import (
 )
 
 
+def tournament_invite_code() -> str:
+    """A fresh random invite code of a tournament (16 URL-safe characters, 96 bits)."""
+    return secrets.token_urlsafe(12)
+
+
+def check_access(access: str) -> None:
+    """``access`` is one of ``Access`` (public, members, invite)."""
+    if access not in Access.values:
+        raise InvalidSettings.of(_("Unknown access: %(access)s."), access=access)
+
+
 def tournament_create(
     *,
     created_by: User,
+    club: Club,
+    access: str = Access.PUBLIC,
     name: str,
     game: str,
     preset: str,
@@ -45,7 +57,9 @@ def tournament_create(
 ) -> Tournament:
     """A new tournament with a fresh 32-byte secret and its commitment (docs/rules.md §5); its
     par is computed after the commit (``services.par.tournament_par_compute``). ``series``:
-    the series it is an edition of (``tournaments.series``)."""
+    the series it is an edition of (``tournaments.series``). ``club``: the club it belongs
+    to; ``access``: who may enter (an invite tournament gets its invite code)."""
+    check_access(access)
     checked = game_settings_check(
         game=game,
         preset=preset,
@@ -53,6 +67,8 @@ def tournament_create(
         rounds=rounds,
         max_entrants=max_entrants,
         bot_level=bot_level,
+        # an edition keeps its series' level, also one no longer offered for new play
+        stored_level=series.bot_level if series is not None else None,
     )
     check_window(opens_at, closes_at)
     secret = dealing.new_secret()
@@ -71,6 +87,9 @@ def tournament_create(
             secret=secret,
             commitment=dealing.commitment(secret),
             created_by=created_by,
+            club=club,
+            access=access,
+            invite_code=tournament_invite_code() if access == Access.INVITE else "",
             hide_results=hide_results,
             admits_bots=admits_bots,
             series=series,
@@ -83,7 +102,8 @@ _GAME_FIELDS = ("game", "preset", "variant", "rounds", "bot_level")
 
 
 def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
-    """Change a tournament's settings. Name, window and maximum can change until it closes;
+    """Change a tournament's settings. Name, window, maximum and access can change until it
+    closes (an invite tournament keeps its code);
     the game, variant, rounds and bot level only while nobody has entered (every entrant
     must play the same game). The secret never changes."""
     allowed = {
@@ -93,6 +113,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         "closes_at",
         "hide_results",
         "admits_bots",
+        "access",
         *_GAME_FIELDS,
     }
     unknown = set(changes) - allowed
@@ -106,15 +127,22 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         game_changes = {
             k: v for k, v in changes.items() if k in _GAME_FIELDS and v != getattr(t, k)
         }
+        stored_game, stored_level = t.game, t.bot_level
         if game_changes and entrants:
             raise TournamentLocked.of(
                 _("The game settings cannot change once someone has entered.")
             )
+        if t.series_id is not None and changes.get("access", t.access) != t.access:
+            raise InvalidSettings.of(_("A series' edition has the series' access."))
         for key, value in changes.items():
             setattr(t, key, value)
+        check_access(t.access)
+        if t.access == Access.INVITE and not t.invite_code:
+            t.invite_code = tournament_invite_code()
         module = module_of(t.game)
         check_rounds(t.rounds)
-        check_bot_level(module, t.bot_level)
+        # a level no longer offered stays only where it was: the same game's
+        check_bot_level(module, t.bot_level, stored=stored_level if t.game == stored_game else None)
         check_window(t.opens_at, t.closes_at)
         check_max_entrants(t.max_entrants, entrants=entrants)
         t.variant = variant_checked(module, t.preset, t.variant, t.rounds)

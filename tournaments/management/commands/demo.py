@@ -1,8 +1,10 @@
 """``python manage.py demo``: a demo organizer, a demo player and an open demo tournament of
-every preset of every game whose engine imports, and a few rated players: a closed
-Jokeren tournament that the demo player and three more demo players played (South's
-choices by the strong bot, the basic bot and two seeded random players), its ratings
-applied (docs/rules.md, "Ratings"). Running it again changes nothing."""
+every preset of every game whose engine imports, in the default club; a second club
+("De Vrolijke Kaartschudders", owned by the demo organizer, the demo player a member) with
+a members-only tournament; and a few rated players: a closed Jokeren tournament that the
+demo player and three more demo players played (South's choices by the strong bot, the
+basic bot and two seeded random players), its ratings applied (docs/rules.md, "Ratings").
+Running it again changes nothing."""
 
 from __future__ import annotations
 
@@ -11,14 +13,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from tournaments.games import PLAYER_SEAT, available_games, module_of
-from tournaments.models import Game, Tournament
-from tournaments.permissions import ORGANIZERS_GROUP
+from tournaments.models import Access, Club, Game, Membership, Tournament
 from tournaments.services import closing as closing_services
+from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 from tournaments.services import play as play_services
 from tournaments.services import ratings as rating_services
@@ -27,6 +28,9 @@ from tournaments.services import tournaments as tournament_services
 DEMO_PASSWORD = "jokeren-demo"
 ORGANIZER = "demo-organizer"
 PLAYER = "demo-player"
+SECOND_CLUB = "vrolijke-kaartschudders"
+SECOND_CLUB_NAME = "De Vrolijke Kaartschudders"
+MEMBERS_ONLY = "Clubavond (alleen leden)"
 #: The closed, rated demo tournament and how each of its entrants chooses South's moves:
 #: a bot level, or an integer (the seed of a player who picks a legal move at random).
 RATED_NAME = "Demo jokeren · gespeeld"
@@ -49,7 +53,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
-        group, _ = Group.objects.get_or_create(name=ORGANIZERS_GROUP)
         users = {}
         for username in (ORGANIZER, PLAYER):
             user, created = User.objects.get_or_create(username=username)
@@ -57,7 +60,18 @@ class Command(BaseCommand):
                 user.set_password(DEMO_PASSWORD)
                 user.save()
             users[username] = user
-        users[ORGANIZER].groups.add(group)
+        default = club_services.club_default()
+        club_services.membership_add(
+            club=default, user=users[ORGANIZER], role=Membership.Role.ORGANIZER
+        )
+        second = Club.objects.filter(slug=SECOND_CLUB).first() or club_services.club_create(
+            name=SECOND_CLUB_NAME,
+            slug=SECOND_CLUB,
+            description="Elke donderdag jokeren en klaverjassen.",
+            owner=users[ORGANIZER],
+        )
+        if not Membership.objects.filter(club=second, user=users[PLAYER]).exists():
+            club_services.membership_add(club=second, user=users[PLAYER])
 
         now = timezone.now()
         made = 0
@@ -74,6 +88,7 @@ class Command(BaseCommand):
                     continue
                 tournament_services.tournament_create(
                     created_by=users[ORGANIZER],
+                    club=default,
                     name=name,
                     game=game,
                     preset=preset,
@@ -83,6 +98,22 @@ class Command(BaseCommand):
                     closes_at=now + timedelta(days=options["days"]),
                 )
                 made += 1
+        if not Tournament.objects.filter(
+            name=MEMBERS_ONLY, club=second, closed_at__isnull=True, closes_at__gt=now
+        ).exists():
+            tournament_services.tournament_create(
+                created_by=users[ORGANIZER],
+                club=second,
+                access=Access.MEMBERS,
+                name=MEMBERS_ONLY,
+                game="jokeren",
+                preset="jokeren7",
+                rounds=4,
+                max_entrants=20,
+                opens_at=now,
+                closes_at=now + timedelta(days=options["days"]),
+            )
+            made += 1
         self.stdout.write(f"Demo tournaments created: {made}")
         if self._rated_demo(users[ORGANIZER], users[PLAYER]):
             self.stdout.write(f"Rated demo tournament played and closed: {RATED_NAME}")
@@ -97,6 +128,7 @@ class Command(BaseCommand):
         now = timezone.now()
         t = tournament_services.tournament_create(
             created_by=organizer,
+            club=club_services.club_default(),
             name=RATED_NAME,
             game="jokeren",
             preset="jokeren7",

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0015_ratings'),
+        ('tournaments', '0018_club_invites'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
