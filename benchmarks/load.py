@@ -27,10 +27,16 @@ It reports, each part measured in the same run beside a yardstick:
 3. bytes per stored round: the size on disk (``pg_total_relation_size``, indexes and
    TOAST included) of the tables that hold the games, divided by the rounds they hold;
 4. the leaderboard at 1,000 and 10,000 entrants (bulk-inserted, a fake but valid set of
-   scores: random seat scores per round, every entrant 0 to all rounds in): the standings
-   API and the tournament page, for a visitor and for an entrant during the window and
-   for a visitor after the close: the first request (cold) and p50/p95 of the next ones,
-   with the body's size.
+   scores: random seat scores per round, every entrant 0 to all rounds in), during the
+   window and after the close: the standings API for a visitor and an entrant, the
+   tournament page for a visitor, an entrant half-way and an entrant whose game is over,
+   the leaderboard's own page (its live refresh) for the entrant, the tournament page's
+   page 150 for the entrant, a name search, the organizer's entries page and the
+   standings CSV: the first request (cold) and p50/p95 of the next ones, each followed by
+   a ping (``/api/ping/``) whose p50/p95 are reported beside, with the body's size. At
+   the largest size also the results tables' size and dead rows after rebuilds with
+   autovacuum off, after a ``VACUUM`` and after one more rebuild (deploy/README.md).
+   ``--close-entrants 10000 --close-workers 2`` closes a field of that size.
 
 The load average is printed before each part. The figures go to ``load.json``, and the
 logs of gunicorn and the Celery workers to ``<name>.log``, in the run's output folder
@@ -559,10 +565,11 @@ def moves_table(moves: dict[str, Any]) -> str:
 def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
     from tournaments import tasks
     from tournaments.models import Tournament
+    from tournaments.services import results as result_services
 
     out: dict[str, Any] = {}
     celery = str(VENV_BIN / "celery")
-    for workers in (1, 2):
+    for workers in [int(w) for w in args.close_workers.split(",")]:
         t = new_tournament(f"Load: close {workers}", rounds=8, max_entrants=10_000)
         log(f"close with {workers} worker(s): {args.close_entrants} entrants join")
         make_entrants(t, args.close_entrants, f"sluit{workers}-")
@@ -583,14 +590,21 @@ def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]
                 timeout=3600,
             )
             seconds = time.monotonic() - start
+        # The close's last step again, timed alone: the rebuild of every entry's results
+        # (its share of the close).
+        start = time.monotonic()
+        result_services.standings_rebuild(tournament=Tournament.objects.get(pk=t.pk))
+        rebuild = time.monotonic() - start
         out[str(workers)] = {
             "games": args.close_entrants,
             "seconds": round(seconds, 1),
             "games_per_second": round(args.close_entrants / seconds, 1),
+            "rebuild_seconds": round(rebuild, 1),
             "load_average": load_average(),
         }
         log(f"  {out[str(workers)]}")
-    out["speed_up"] = round(out["2"]["games_per_second"] / out["1"]["games_per_second"], 2)
+    if "1" in out and "2" in out:
+        out["speed_up"] = round(out["2"]["games_per_second"] / out["1"]["games_per_second"], 2)
     return out
 
 
@@ -628,9 +642,10 @@ def bench_bytes() -> dict[str, Any]:
 # --- 4. Leaderboard ------------------------------------------------------------------
 
 
-def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
+def fake_field(size: int, rounds: int) -> tuple[Any, Any, Any]:
     """A tournament with ``size`` entrants bulk-inserted, each 0 to ``rounds`` rounds in
-    with random seat scores; returns it and an entrant half-way (round ``rounds // 2``)."""
+    with random seat scores; returns it, an entrant half-way (round ``rounds // 2``) and
+    one whose game is over."""
     from django.contrib.auth.models import User
 
     from tournaments.models import Entry, Game
@@ -678,22 +693,96 @@ def fake_field(size: int, rounds: int) -> tuple[Any, Any]:
     with connection.cursor() as cur:
         for table in ("tournaments_entryresult", "tournaments_dealresult", "tournaments_game"):
             cur.execute(f"VACUUM ANALYZE {table}")
-    return t, users[0]
+    finished = next(g.user for g in games if g.status == Game.Status.FINISHED)
+    return t, users[0], finished
 
 
 def timed_gets(http: Http, path: str, headers: dict[str, str], n: int) -> dict[str, Any]:
+    """The first request (cold) and p50/p95 of the next ``n``, each followed by a ping
+    (``/api/ping/``, the yardstick) in the same loop: the ping's p50/p95 beside."""
     status, body, cold = http.request("GET", path, headers=headers)
     assert status == 200, (path, status, body[:300])
-    warm = [http.request("GET", path, headers=headers)[2] for _ in range(n)]
+    warm: list[float] = []
+    pings: list[float] = []
+    ping_headers = {"Host": "127.0.0.1"}
+    for _ in range(n):
+        warm.append(http.request("GET", path, headers=headers)[2])
+        pings.append(http.request("GET", "/api/ping/", headers=ping_headers)[2])
     return {
         "cold_ms": round(cold * 1000, 1),
         "p50_ms": round(percentile(warm, 50) * 1000, 1),
         "p95_ms": round(percentile(warm, 95) * 1000, 1),
+        "ping_p50_ms": round(percentile(pings, 50) * 1000, 1),
+        "ping_p95_ms": round(percentile(pings, 95) * 1000, 1),
         "bytes": len(body),
     }
 
 
+def organizer_headers() -> dict[str, str]:
+    """The session of the benchmark's organizer (``new_tournament``'s), in the organizers'
+    group and staff (who may manage every club's tournaments): the entries page is theirs
+    to see."""
+    from django.contrib.auth.models import Group, User
+
+    organizer = User.objects.get(username="bench-organizer")
+    organizer.groups.add(Group.objects.get_or_create(name="organizers")[0])
+    User.objects.filter(pk=organizer.pk).update(is_staff=True)
+    organizer.refresh_from_db()
+    return session_headers(organizer)
+
+
+def _result_tables_mb() -> dict[str, Any]:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT relname, pg_total_relation_size(relid), n_dead_tup FROM pg_stat_user_tables"
+            " WHERE relname IN ('tournaments_entryresult', 'tournaments_dealresult')"
+        )
+        rows = cur.fetchall()
+    return {
+        "mb": round(sum(r[1] for r in rows) / 2**20, 1),
+        "dead_rows": sum(r[2] for r in rows),
+    }
+
+
+def bench_vacuum(t: Any) -> dict[str, Any]:
+    """What autovacuum is for (deploy/README.md): the results tables of the field after
+    its first write, after each further rebuild with autovacuum off (every row written
+    again leaves a dead one: the tables grow), then after a ``VACUUM`` and one more
+    rebuild (the freed room used again: they stay)."""
+    from django.db import connection
+
+    from tournaments.services import results as result_services
+
+    tables = ("tournaments_entryresult", "tournaments_dealresult")
+    out: dict[str, Any] = {"first": _result_tables_mb()}
+    with connection.cursor() as cur:
+        for table in tables:
+            cur.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
+    try:
+        for i in (2, 3):
+            result_services.standings_rebuild(tournament=t)
+            time.sleep(1)  # the statistics collector's counts
+            out[f"rebuild_{i}_no_vacuum"] = _result_tables_mb()
+        with connection.cursor() as cur:
+            for table in tables:
+                cur.execute(f"VACUUM {table}")
+        out["after_vacuum"] = _result_tables_mb()
+        result_services.standings_rebuild(tournament=t)
+        time.sleep(1)
+        out["rebuild_4_after_vacuum"] = _result_tables_mb()
+    finally:
+        with connection.cursor() as cur:
+            for table in tables:
+                cur.execute(f"ALTER TABLE {table} RESET (autovacuum_enabled)")
+    log(f"  results tables: {out}")
+    return out
+
+
 def bench_board(http: Http, args: argparse.Namespace) -> dict[str, Any]:
+    """Every page and answer of issue 28's list at each field size, open and after the
+    close, each beside the ping in the same loop (``timed_gets``)."""
     from django.utils import timezone
 
     from tournaments.models import Tournament
@@ -702,22 +791,34 @@ def bench_board(http: Http, args: argparse.Namespace) -> dict[str, Any]:
     anonymous = {"Host": "127.0.0.1"}
     for size in [int(x) for x in args.board_sizes.split(",")]:
         log(f"leaderboard at {size} entrants: bulk insert, load average {load_average()}")
-        t, entrant = fake_field(size, 8)
-        me = session_headers(entrant)
+        t, entrant, finished = fake_field(size, 8)
+        me, done = session_headers(entrant), session_headers(finished)
+        organizer = organizer_headers()
         api = f"/api/tournaments/{t.pk}/standings/"
         page = f"/tournaments/{t.pk}/"
-        figures = {
-            "api_visitor_open": timed_gets(http, api, anonymous, args.requests),
-            "api_entrant_open": timed_gets(http, api, me, args.requests),
-            "page_visitor_open": timed_gets(http, page, anonymous, args.requests),
-            "page_entrant_open": timed_gets(http, page, me, args.requests),
-        }
-        Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
-        figures["api_closed"] = timed_gets(http, api, anonymous, args.requests)
-        figures["page_closed"] = timed_gets(http, page, anonymous, args.requests)
-        figures["page_closed_search"] = timed_gets(
-            http, page + "?q=-0042", anonymous, args.requests
-        )
+        board = f"/tournaments/{t.pk}/leaderboard/"
+        deep = page + f"?page={max(1, min(150, size // 50 * 3 // 4))}"
+        entries = f"/tournaments/{t.pk}/entries/"
+        csv = f"/tournaments/{t.pk}/standings.csv"
+        n = args.requests
+        figures: dict[str, Any] = {}
+        for when in ("open", "closed"):
+            if when == "closed":
+                Tournament.objects.filter(pk=t.pk).update(closed_at=timezone.now())
+            log(f"  {when}, load average {load_average()}")
+            figures[f"api_visitor_{when}"] = timed_gets(http, api, anonymous, n)
+            figures[f"api_entrant_{when}"] = timed_gets(http, api, me, n)
+            figures[f"page_visitor_{when}"] = timed_gets(http, page, anonymous, n)
+            figures[f"page_entrant_{when}"] = timed_gets(http, page, me, n)
+            figures[f"page_finished_entrant_{when}"] = timed_gets(http, page, done, n)
+            figures[f"leaderboard_entrant_{when}"] = timed_gets(http, board, me, n)
+            figures[f"page_deep_entrant_{when}"] = timed_gets(http, deep, me, n)
+            figures[f"page_search_{when}"] = timed_gets(http, page + "?q=-0042", anonymous, n)
+            figures[f"entries_organizer_{when}"] = timed_gets(http, entries, organizer, n)
+            figures[f"csv_visitor_{when}"] = timed_gets(http, csv, anonymous, max(3, n // 4))
+        figures["deep_page"] = deep
+        if size == max(int(x) for x in args.board_sizes.split(",")):
+            figures["vacuum"] = bench_vacuum(t)
         figures["load_average"] = load_average()
         for k, v in figures.items():
             log(f"  {k}: {v}")
@@ -739,6 +840,7 @@ def main() -> None:
     parser.add_argument("--alternations", type=int, default=2, help="ping/move slice pairs")
     parser.add_argument("--games", type=int, default=300, help="games in the players' pool")
     parser.add_argument("--close-entrants", type=int, default=200)
+    parser.add_argument("--close-workers", default="1,2", help="Celery worker counts")
     parser.add_argument("--board-sizes", default="1000,10000")
     parser.add_argument("--requests", type=int, default=20, help="warm requests per figure")
     parser.add_argument("--parts", default="moves,close,bytes,board")

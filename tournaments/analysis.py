@@ -50,6 +50,8 @@ class DealView:
     median: float | None
     #: The viewer's own row when the page shown (``deal.me``) leaves it out.
     me: FieldRow | None = None
+    #: The deal's distribution of the field's own results (percentages of any row).
+    spread: deal_selectors.Distribution | None = None
 
 
 def percentages(results: Sequence[float], *, lower_is_better: bool) -> list[float | None]:
@@ -80,7 +82,7 @@ def field_deals(
         deals = deal_selectors.deal_results(tournament=tournament, visibility=visibility)
     else:
         deals = deal_selectors.deal_rows_of(
-            tournament=tournament, visibility=visibility, game_ids=game_ids, spreads=spreads
+            tournament=tournament, visibility=visibility, game_ids=game_ids
         )
     out = []
     for deal in deals:
@@ -94,7 +96,7 @@ def field_deals(
             )
             for d in deal.rows
         ]
-        out.append(DealView(deal=deal, rows=rows, par=p, median=spread.median()))
+        out.append(DealView(deal=deal, rows=rows, par=p, median=spread.median(), spread=spread))
     return out
 
 
@@ -102,29 +104,33 @@ def field_pages(
     *, pages: Sequence[deal_selectors.Deal], deals: Sequence[DealView]
 ) -> list[DealView]:
     """The per-deal tables a page at a time (``deal_selectors.deal_results`` with a page size):
-    each shown row with its percentage and result against par as ``field_deals`` computed
-    them over the whole field of that deal."""
+    each shown row with its percentage and result against par over the whole field of that
+    deal, as ``field_deals`` computes them (from the deal's distribution: the page's rows
+    need not be among the rows ``field_deals`` read)."""
     views = {d.deal.round_index: d for d in deals}
-    figures = {(d.deal.round_index, f.row.game_id): f for d in deals for f in d.rows}
 
-    def shown(r: int, row: deal_selectors.DealRow) -> FieldRow:
-        f = figures.get((r, row.game_id))
+    def shown(view: DealView, row: deal_selectors.DealRow) -> FieldRow:
+        spread = view.spread or deal_selectors.Distribution(())
         return FieldRow(
             row=row,
-            percentage=f.percentage if f is not None else None,
-            vs_par=f.vs_par if f is not None else None,
+            percentage=None if row.by_bot else spread.percentage(row.result),
+            vs_par=round(row.result - view.par.result, 9) if view.par is not None else None,
         )
 
-    return [
-        DealView(
-            deal=page,
-            rows=[shown(page.round_index, row) for row in page.rows],
-            par=views[page.round_index].par,
-            median=views[page.round_index].median,
-            me=shown(page.round_index, page.me) if page.me is not None else None,
+    out = []
+    for page in pages:
+        view = views[page.round_index]
+        out.append(
+            DealView(
+                deal=page,
+                rows=[shown(view, row) for row in page.rows],
+                par=view.par,
+                median=view.median,
+                me=shown(view, page.me) if page.me is not None else None,
+                spread=view.spread,
+            )
         )
-        for page in pages
-    ]
+    return out
 
 
 @dataclass(frozen=True)

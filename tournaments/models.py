@@ -288,6 +288,11 @@ class Entry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique_per_user")
         ]
+        indexes = [
+            # A tournament's entries in the order they joined (the organizer's list, a
+            # page at a time): a walk of this index, nothing sorted.
+            models.Index(fields=["tournament", "joined_at", "id"], name="entry_joined")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.tournament}"

@@ -1,14 +1,16 @@
 """What the site keeps in step with a model it does not own: an account renamed (in the
-admin, or anywhere else that saves the user) is renamed on its entries' standings rows."""
+admin, or anywhere else that saves the user) is renamed on its entries' standings rows;
+an entry deleted (by the staff, in the admin) leaves its tournament's cached figures."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from tournaments.models import Entry, Tournament
 from tournaments.services import results as result_services
 
 
@@ -21,3 +23,12 @@ def _user_saved(
     if created or (update_fields is not None and "username" not in update_fields):
         return
     result_services.user_results_rename(user=instance)
+
+
+@receiver(post_delete, sender=Entry, dispatch_uid="tournaments.entry_deleted")
+def _entry_deleted(sender: Any, instance: Entry, **kwargs: Any) -> None:
+    # Its result rows went with it (a cascade): the field's cached figures are stale
+    # (none to keep when the tournament itself is being deleted).
+    tournament = Tournament.objects.filter(pk=instance.tournament_id).first()
+    if tournament is not None:
+        result_services.results_changed(tournament=tournament)

@@ -55,9 +55,38 @@ def games_close(game_ids: list[int], tournament_id: int | None = None) -> int:
 
 @shared_task
 def tournament_close_finish(tournament_id: int) -> int:
-    """The chord's callback of a close: write the standings once, then reveal the secret."""
+    """The chord's callback of a close's games: the games a batch left, then the standings'
+    rebuild in parts spread over the workers, whose chord's callback reveals the secret
+    (``tournament_close_announce``; inline in eager mode)."""
     closing_services.close_alive(tournament_id=tournament_id)
-    closing_services.tournament_close_finish(tournament_id=tournament_id)
+    parts = closing_services.tournament_close_results(tournament_id=tournament_id)
+    if parts is None:
+        return tournament_id
+    if not parts:
+        closing_services.tournament_close_announce(tournament_id=tournament_id)
+        return tournament_id
+    chord(
+        group(tournament_rebuild_part.si(tournament_id, first, last) for first, last in parts),
+        tournament_close_announce.si(tournament_id),
+    ).apply_async()
+    return tournament_id
+
+
+@shared_task
+def tournament_rebuild_part(tournament_id: int, first: int, last: int) -> int:
+    """One part of a close's rebuild (the entries ``first .. last``); the close's sign of
+    life."""
+    closing_services.close_alive(tournament_id=tournament_id)
+    return closing_services.tournament_close_rebuild_part(
+        tournament_id=tournament_id, first=first, last=last
+    )
+
+
+@shared_task
+def tournament_close_announce(tournament_id: int) -> int:
+    """The rebuild's chord's callback: the close announced (``closed_at``)."""
+    closing_services.close_alive(tournament_id=tournament_id)
+    closing_services.tournament_close_announce(tournament_id=tournament_id)
     return tournament_id
 
 

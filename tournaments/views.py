@@ -83,11 +83,10 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             if (page := _page_param(request, f"deal{r}")) is not None
         },
     )
-    # The figures of the rows shown (the board's page, the deals' pages, the viewer's own):
-    # never every row of every deal.
-    shown = analysis.board_games(board) | {
-        row.game_id for d in deal_pages for row in [*d.rows, *([d.me] if d.me else [])]
-    }
+    # The rounds of the board's page and of the viewer's own game (their extras, the
+    # chart): never every row of every deal; the deals' pages take their percentages
+    # from each deal's distribution (``field_pages``).
+    shown = analysis.board_games(board)
     if my_game is not None:
         shown.add(my_game.pk)
     deals = analysis.field_deals(

@@ -11,17 +11,19 @@ close the final ``standings``). The records zip exists once the tournament has c
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -43,15 +45,18 @@ from tournaments.views_organizer import keep_fields
 BOM = "\ufeff"
 
 
+def _csv_delimiter(request: HttpRequest) -> str:
+    return ";" if request.GET.get("sep") in ("semicolon", ";") else ","
+
+
 def csv_response(
     request: HttpRequest, *, filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> HttpResponse:
     """A CSV download: UTF-8 with BOM; ``?sep=semicolon`` for ``;``. Every cell, the
     header's too, through ``safe_cell`` (no text a spreadsheet runs as a formula)."""
-    delimiter = ";" if request.GET.get("sep") in ("semicolon", ";") else ","
     out = io.StringIO()
     out.write(BOM)
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer = csv.writer(out, delimiter=_csv_delimiter(request), lineterminator="\r\n")
     writer.writerow([safe_cell(cell) for cell in header])
     writer.writerows([safe_cell(cell) for cell in row] for row in rows)
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
@@ -59,10 +64,65 @@ def csv_response(
     return response
 
 
-def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+#: Rows of a streamed CSV download sent in one piece.
+CSV_STREAM_ROWS = 500
+
+
+#: How long a streamed download is kept whole in the cache (``csv_stream``'s ``cache_key``).
+CSV_CACHE_SECONDS = 600
+
+
+def csv_stream(
+    request: HttpRequest,
+    *,
+    filename: str,
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    cache_key: str | None = None,
+) -> StreamingHttpResponse:
+    """``csv_response`` sent as the rows are read (a piece every ``CSV_STREAM_ROWS``
+    rows): the same bytes, the BOM and ``safe_cell`` included. With ``cache_key`` (a key
+    that names the rows' state), the pieces sent are kept in the cache once all are sent,
+    and the next request with that key gets them from there (``rows`` not read)."""
+    delimiter = _csv_delimiter(request)
+    key = f"{cache_key}:{delimiter}:{translation.get_language()}" if cache_key else None
+    kept = cache.get(key) if key is not None else None
+    if kept is not None:
+        response = StreamingHttpResponse(iter(kept), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+    def keeping(source: Iterator[bytes]) -> Iterator[bytes]:
+        sent = []
+        for piece in source:
+            sent.append(piece)
+            yield piece
+        if key is not None:
+            cache.set(key, sent, CSV_CACHE_SECONDS)
+
+    def pieces() -> Iterator[bytes]:
+        out = io.StringIO()
+        out.write(BOM)
+        writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+        writer.writerow([safe_cell(cell) for cell in header])
+        for i, row in enumerate(rows, start=1):
+            # only text can read as a formula (``safe_cell`` leaves anything else as it is)
+            writer.writerow([safe_cell(c) if c.__class__ is str and c else c for c in row])
+            if i % CSV_STREAM_ROWS == 0:
+                yield out.getvalue().encode("utf-8")
+                out.seek(0)
+                out.truncate()
+        yield out.getvalue().encode("utf-8")
+
+    response = StreamingHttpResponse(keeping(pieces()), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """The leaderboard as the requester may see it, streamed from one query
+    (``standings_export``)."""
     tournament = views_access.tournament_or_404(request, pk)
-    board = standing_selectors.standings_for_viewer(tournament=tournament, user=request.user)
-    bots = series_services.bot_user_ids([s.user_id for s in board.rows])
     header = [
         _("Rank"),
         _("Player"),
@@ -75,23 +135,32 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
         _("Finished by the bot"),
         _("Under review"),
     ]
-    rows = [
+    # Results repeat across a big field: each distinct one written once.
+    result_cell = functools.lru_cache(maxsize=4096)(result_csv)
+    rows = (
         [
             s.rank or "",
             s.username,
-            "BOT" if s.user_id in bots else "",
-            result_csv(s.result),
+            "BOT" if s.is_bot else "",
+            result_cell(s.result),
             "" if s.total is None else s.total,
-            result_csv(s.opponents_average),
+            result_cell(s.opponents_average),
             s.rounds_played,
             s.rounds_counted,
             "1" if s.bot_finished else "",
             "1" if s.under_review else "",
         ]
-        for s in board.rows
-    ]
-    return csv_response(
-        request, filename=f"tournament-{tournament.pk}-standings.csv", header=header, rows=rows
+        for s in standing_selectors.standings_export(tournament=tournament, user=request.user)
+    )
+    upto = standing_selectors.results_visibility(tournament=tournament, user=request.user).rounds
+    return csv_stream(
+        request,
+        filename=f"tournament-{tournament.pk}-standings.csv",
+        header=header,
+        rows=rows,
+        # the same rows for every viewer who sees as many rounds, until the results change
+        # (an account marked a bot since shows so within CSV_CACHE_SECONDS)
+        cache_key=standing_selectors.stamped_key(tournament, f"standings-csv-{upto}"),
     )
 
 

@@ -139,23 +139,22 @@ def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_managed(request, pk, permissions.may_see_entries)
-    games = (
-        Game.objects.filter(entry__tournament=tournament)
-        .select_related("user", "entry__audit_resolved_by")
-        .order_by("entry__joined_at", "entry_id")
-    )
-    page = Paginator(games, ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
+    # The page's entries from the index of the order they joined (ids only), then their
+    # games: no sort of the whole field.
+    entry_ids = tournament.entries.order_by("joined_at", "id").values_list("id", flat=True)
+    page = Paginator(entry_ids, ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
+    ids = list(page.object_list)
+    games = Game.objects.filter(entry_id__in=ids).select_related("user", "entry__audit_resolved_by")
+    by_entry = {g.entry_id: g for g in games}
     ranks = standing_selectors.entry_standings(
-        tournament=tournament,
-        user=request.user,
-        entry_ids=[g.entry_id for g in page.object_list if g.entry_id is not None],
+        tournament=tournament, user=request.user, entry_ids=ids
     )
     return render(
         request,
         "tournaments/entries.html",
         {
             "tournament": tournament,
-            "rows": [(g, ranks.get(g.pk)) for g in page.object_list],
+            "rows": [(by_entry[i], ranks.get(by_entry[i].pk)) for i in ids if i in by_entry],
             "page": page,
             "now": timezone.now(),
         },

@@ -18,6 +18,7 @@ from tournaments.selectors import standings as standing_selectors
 from tournaments.services import closing
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
 
 pytestmark = pytest.mark.django_db
 
@@ -125,15 +126,16 @@ def test_the_close_is_announced_only_once_its_standings_are_written(
     (``closed_at``) with the standings already written."""
     t, _games = _open_field(organizer, 2)
     seen: list[tuple[Any, str]] = []
-    rebuild = closing_services.standings_rebuild
+    rebuild = closing_services.standings_rebuild_part
 
-    def watched(*, tournament: Tournament) -> int:
+    def watched(*, tournament: Tournament, first: int, last: int) -> int:
         during = Tournament.objects.get(pk=tournament.pk)
         page = client.get(f"/tournaments/{t.pk}/").content.decode()
         seen.append((during.closed_at, page))
-        return rebuild(tournament=tournament)
+        return rebuild(tournament=tournament, first=first, last=last)
 
-    monkeypatch.setattr(closing_services, "standings_rebuild", watched)
+    # the rebuild's parts (one here: two entries)
+    monkeypatch.setattr(closing_services, "standings_rebuild_part", watched)
     closing_services.tournament_close(tournament_id=t.pk)
     ((closed_at, page),) = seen
     assert closed_at is None
@@ -174,3 +176,32 @@ def test_the_close_chooses_each_bot_move_once_and_replays_only_the_round_taken_o
     # every bot move of the game at most once by the finish (those made before the close
     # were made at the join), plus round 0's again by the audit
     assert sum(bot_moves) - bot_moves[0] <= calls <= sum(bot_moves) + bot_moves[0]
+
+
+def test_the_close_task_rebuilds_in_parts_and_announces_after_the_last(
+    organizer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standings' rebuild is fanned out in parts of ``REBUILD_BATCH`` entries (a
+    chord, inline in eager mode); the close is announced after every part, with every
+    entry's final row written; a part delivered again after the close writes nothing."""
+    monkeypatch.setattr(result_services, "REBUILD_BATCH", 2)
+    t, _games = _open_field(organizer, 5)
+    parts = result_services.standings_rebuild_parts(tournament=t)
+    assert len(parts) == 3
+    written: list[tuple[int, int, Any]] = []
+    real = closing_services.standings_rebuild_part
+
+    def part(*, tournament: Tournament, first: int, last: int) -> int:
+        written.append((first, last, Tournament.objects.get(pk=tournament.pk).closed_at))
+        return real(tournament=tournament, first=first, last=last)
+
+    monkeypatch.setattr(closing_services, "standings_rebuild_part", part)
+    tasks.tournament_close.delay(t.pk).get()
+    t.refresh_from_db()
+    assert t.closed_at is not None
+    assert [(first, last) for first, last, _c in written] == parts
+    assert all(closed_at is None for _f, _l, closed_at in written)
+    rows = EntryResult.objects.filter(tournament=t, upto=t.rounds)
+    assert rows.count() == 5 and all(r.finished and r.bot_finished for r in rows)
+    first, last = parts[0]
+    assert tasks.tournament_rebuild_part(t.pk, first, last) == 0

@@ -21,7 +21,8 @@ from tournaments.services import results as result_services
 
 
 def _rows(response: Any, delimiter: str = ",") -> list[list[str]]:
-    raw = response.content
+    # the standings download is streamed, the season's is not
+    raw = b"".join(response.streaming_content) if response.streaming else response.content
     assert raw.startswith("\ufeff".encode())
     return list(csv.reader(io.StringIO(raw.decode("utf-8")[1:]), delimiter=delimiter))
 

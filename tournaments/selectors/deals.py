@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
-from django.db.models import Avg, Count, Min
+from django.db.models import Count, Subquery, Sum
 
-from engine.protocol import GameModule
 from tournaments.games import module_of, result_sign
 from tournaments.models import (
     DealResult,
+    Game,
     Tournament,
 )
-from tournaments.selectors.standings import Visibility, page_bounds, result_key
+from tournaments.selectors.standings import (
+    Visibility,
+    page_bounds,
+    page_rows,
+    result_key,
+    stamped,
+)
 
 
 @dataclass(frozen=True)
@@ -53,49 +60,12 @@ class Deal:
 _DEAL_ORDER = ("by_bot", "sort_result", "name_key", "entry_id")
 
 
-def _deal_ranked(
-    t: Tournament, rows: Sequence[DealResult], offset: int | None = 0
-) -> list[DealRow]:
-    """Competition ranks of consecutive rows of a deal's table from place ``offset`` (as
-    ``_board_ranked``; ``None``: places not known, each rank counted); the bot's rows are
-    unranked."""
-    out: list[DealRow] = []
-    previous: float | None = None
-    rank = 0
-    for i, row in enumerate(rows):
-        if row.by_bot:
-            out.append(
-                DealRow(
-                    row.name, row.game_id, row.score, row.opponents_average, row.result, None, True
-                )
-            )
-            continue
-        if previous is None and offset == 0 and i == 0:
-            rank = 1
-        elif previous is None or offset is None:
-            rank = (
-                1
-                + DealResult.objects.filter(
-                    tournament=t,
-                    round_index=row.round_index,
-                    by_bot=False,
-                    sort_result__lt=row.sort_result,
-                ).count()
-            )
-        elif row.sort_result != previous:
-            rank = (offset or 0) + i + 1
-        previous = row.sort_result
-        out.append(
-            DealRow(row.name, row.game_id, row.score, row.opponents_average, row.result, rank)
-        )
-    return out
-
-
 @dataclass(frozen=True)
 class Distribution:
     """The results of one deal's own rows (the bot's left out) as counts: ``counts`` holds
     (sort key, how many rows) with the best first (the key is ``_result_key`` of the
-    result times ``sign``, as ``DealResult.sort_result``)."""
+    result times ``sign``, as ``DealResult.sort_result``). A row's rank and percentage
+    are a bisection of the keys (``better``), never a loop over the field."""
 
     counts: tuple[tuple[float, int], ...]
     sign: int = 1
@@ -108,9 +78,26 @@ class Distribution:
             counted[key] = counted.get(key, 0) + 1
         return cls(tuple(sorted(counted.items())), sign)
 
+    @functools.cached_property
+    def _keys(self) -> list[float]:
+        return [k for k, _n in self.counts]
+
+    @functools.cached_property
+    def _before(self) -> list[int]:
+        """Per key, the rows with a better (smaller) key; one more entry: every row."""
+        out = [0]
+        for _k, n in self.counts:
+            out.append(out[-1] + n)
+        return out
+
     @property
     def size(self) -> int:
-        return sum(n for _key, n in self.counts)
+        return self._before[-1]
+
+    def better(self, key: float) -> int:
+        """How many rows have a better (smaller) sort key than ``key``: a row's
+        competition rank is one more."""
+        return self._before[bisect.bisect_left(self._keys, key)]
 
     def percentage(self, result: float) -> float | None:
         """The share (0-100) of the other rows that ``result`` (one of them) beats, a tie
@@ -119,8 +106,10 @@ class Distribution:
         others = self.size - 1
         if others < 1:
             return None
-        worse = sum(n for k, n in self.counts if k > key)
-        equal = sum(n for k, n in self.counts if k == key)
+        at = bisect.bisect_left(self._keys, key)
+        below = self._before[at]
+        equal = self.counts[at][1] if at < len(self.counts) and self.counts[at][0] == key else 0
+        worse = self.size - below - equal
         return round(100 * (worse + 0.5 * (equal - 1)) / others, 9)
 
     def median(self) -> float | None:
@@ -128,33 +117,77 @@ class Distribution:
         size = self.size
         if not size:
             return None
-        wanted = sorted({(size - 1) // 2, size // 2})
-        values: list[float] = []
-        seen = 0
-        for key, n in sorted(self.counts, key=lambda kn: self.sign * kn[0]):
-            while wanted and wanted[0] < seen + n:
-                values.append(self.sign * key)
-                wanted.pop(0)
-            seen += n
+        # The keys ascend best first; the results ascend with them (sign 1) or the other
+        # way (sign -1): the middle places are the same either way.
+        places = sorted({(size - 1) // 2, size // 2})
+        values = [
+            self.sign * self.counts[bisect.bisect_right(self._before, p) - 1][0] for p in places
+        ]
         return round(sum(values) / len(values), 9)
+
+
+@dataclass(frozen=True)
+class DealFigures:
+    """Per round: the field's size, average and best result over the rows the entrants
+    played themselves (``fields``), the rows in all (``counts``) and the distribution of
+    the own rows' results (``spreads``): what every per-deal table and percentage needs
+    of the whole field, from one grouped query."""
+
+    fields: dict[int, tuple[int, float, float]]
+    counts: dict[int, int]
+    spreads: dict[int, Distribution]
+
+    def upto(self, rounds: int) -> DealFigures:
+        """The figures of the rounds below ``rounds`` only."""
+        return DealFigures(
+            {r: v for r, v in self.fields.items() if r < rounds},
+            {r: v for r, v in self.counts.items() if r < rounds},
+            {r: v for r, v in self.spreads.items() if r < rounds},
+        )
+
+
+def _figures_of(t: Tournament) -> DealFigures:
+    """Every round's figures (``DealFigures``) from one grouped query over the
+    tournament's per-deal rows: as many rows as distinct results, whatever the field's
+    size."""
+    grouped = (
+        DealResult.objects.filter(tournament=t, round_index__lt=t.rounds)
+        .order_by()
+        .values("round_index", "by_bot", "sort_result")
+        .annotate(n=Count("id"), total=Sum("result"))
+        .values_list("round_index", "by_bot", "sort_result", "n", "total")
+    )
+    sign = result_sign(module_of(t.game))
+    counts: dict[int, int] = {}
+    own: dict[int, dict[float, int]] = {}
+    sums: dict[int, float] = {}
+    for r, by_bot, k, n, total in grouped:
+        counts[r] = counts.get(r, 0) + n
+        if by_bot:
+            continue
+        per = own.setdefault(r, {})
+        per[result_key(k)] = per.get(result_key(k), 0) + n
+        sums[r] = sums.get(r, 0.0) + total
+    spreads = {r: Distribution(tuple(sorted(c.items())), sign) for r, c in own.items()}
+    fields = {
+        r: (spread.size, round(sums[r] / spread.size, 9), sign * spread.counts[0][0])
+        for r, spread in spreads.items()
+    }
+    return DealFigures(fields, counts, spreads)
+
+
+def deal_figures(*, tournament: Tournament, rounds: int) -> DealFigures:
+    """The per-deal figures of the rounds below ``rounds`` (``DealFigures``), open or
+    closed kept in the cache until the tournament's results change (``stamped``): a page
+    view reads them there, the query runs once per change."""
+    t = tournament
+    return stamped(t, "deal-figures", lambda: _figures_of(t)).upto(rounds)
 
 
 def deal_distributions(*, tournament: Tournament, rounds: int) -> dict[int, Distribution]:
     """Per round below ``rounds``: the distribution of the field's own results on that deal
-    (one grouped query: as many rows as distinct results, whatever the field's size)."""
-    sign = result_sign(module_of(tournament.game))
-    grouped = (
-        DealResult.objects.filter(tournament=tournament, round_index__lt=rounds, by_bot=False)
-        .order_by()
-        .values("round_index", "sort_result")
-        .annotate(n=Count("id"))
-        .values_list("round_index", "sort_result", "n")
-    )
-    counted: dict[int, dict[float, int]] = {}
-    for r, key, n in grouped:
-        per = counted.setdefault(r, {})
-        per[result_key(key)] = per.get(result_key(key), 0) + n
-    return {r: Distribution(tuple(sorted(c.items())), sign) for r, c in counted.items()}
+    (``deal_figures``: one grouped query, cached)."""
+    return deal_figures(tournament=tournament, rounds=rounds).spreads
 
 
 def deal_rows_of(
@@ -162,82 +195,35 @@ def deal_rows_of(
     tournament: Tournament,
     visibility: Visibility,
     game_ids: Collection[int],
-    spreads: Mapping[int, Distribution],
+    spreads: Mapping[int, Distribution] | None = None,
 ) -> list[Deal]:
     """``deal_results`` of only the rows of ``game_ids`` (one query), each ranked from its
-    deal's distribution (``spreads``: ``deal_distributions``), the field's figures as
-    there."""
+    deal's distribution (``deal_figures``), the field's figures as there."""
     t = tournament
-    module = module_of(t.game)
     visible = min(t.rounds, visibility.rounds)
-    fields, counts = _deal_fields(t, module, visible)
+    figures = deal_figures(tournament=t, rounds=visible)
     rows: dict[int, list[DealResult]] = {}
+    # by the entries' (entry, round) index: no index leads with the game
+    entries = Game.objects.filter(pk__in=list(game_ids)).values("entry_id")
     for row in DealResult.objects.filter(
-        tournament=t, round_index__lt=visible, game_id__in=list(game_ids)
+        tournament=t, round_index__lt=visible, entry_id__in=Subquery(entries)
     ).order_by("round_index", *_DEAL_ORDER):
         rows.setdefault(row.round_index, []).append(row)
     out = []
     for r in range(visible):
-        spread = spreads.get(r, Distribution(()))
-        ranked = [
-            DealRow(
-                row.name,
-                row.game_id,
-                row.score,
-                row.opponents_average,
-                row.result,
-                None if row.by_bot else 1 + sum(n for k, n in spread.counts if k < row.sort_result),
-                row.by_bot,
-            )
-            for row in rows.get(r, [])
-        ]
-        size, average, best = fields.get(r, (0, None, None))
-        out.append(Deal(r, ranked, size, average, best, count=counts.get(r, 0)))
+        spread = figures.spreads.get(r, Distribution(()))
+        ranked = [_deal_row(row, spread) for row in rows.get(r, [])]
+        size, average, best = figures.fields.get(r, (0, None, None))
+        out.append(Deal(r, ranked, size, average, best, count=figures.counts.get(r, 0)))
     return out
 
 
-def _deal_fields(
-    t: Tournament, module: GameModule, rounds: int
-) -> tuple[dict[int, tuple[int, float, float]], dict[int, int]]:
-    """Per round below ``rounds``: the field's size, average result and best result over
-    the rows the entrants played themselves, and the rows in all (one grouped query;
-    kept in the cache once the tournament has closed and they no longer change)."""
-    key = deal_fields_key(t, rounds)
-    if key is not None:
-        cached = cache.get(key)
-        if cached is not None:
-            fields_json, counts_json = cached
-            return (
-                {int(r): (n, a, b) for r, (n, a, b) in fields_json.items()},
-                {int(r): n for r, n in counts_json.items()},
-            )
-    figures = (
-        DealResult.objects.filter(tournament=t, round_index__lt=rounds)
-        .order_by()
-        .values("round_index", "by_bot")
-        .annotate(n=Count("id"), average=Avg("result"), best=Min("sort_result"))
-        .values_list("round_index", "by_bot", "n", "average", "best")
+def _deal_row(row: DealResult, spread: Distribution) -> DealRow:
+    """A per-deal row ranked from its deal's distribution (the bot's rows unranked)."""
+    rank = None if row.by_bot else 1 + spread.better(row.sort_result)
+    return DealRow(
+        row.name, row.game_id, row.score, row.opponents_average, row.result, rank, row.by_bot
     )
-    sign = result_sign(module)
-    fields: dict[int, tuple[int, float, float]] = {}
-    counts: dict[int, int] = {}
-    for r, by_bot, n, average, best in figures:
-        counts[r] = counts.get(r, 0) + n
-        if not by_bot:
-            fields[r] = (n, round(average, 9), sign * best)
-    if key is not None:
-        cache.set(key, (fields, counts), 24 * 3600)
-    return fields, counts
-
-
-def deal_fields_key(t: Tournament, rounds: int) -> str | None:
-    """The cache key of a closed tournament's per-deal figures; ``None`` while it is open.
-    It names the tournament's last change (``updated_at``, which ``standings_rebuild``
-    moves on), so figures written again are read under a new key: no delete is needed,
-    and none can be lost with the cache out of reach (jokeren/cache.py fails open)."""
-    if t.closed_at is None:
-        return None
-    return f"deal-fields:{t.pk}:{t.commitment[:16]}:{t.updated_at.timestamp():.6f}:{rounds}"
 
 
 def deal_results(
@@ -253,11 +239,12 @@ def deal_results(
     round's result, ranked; the rows the bot played in the entrant's seat are marked,
     unranked and left out of the field's figures. With ``page_size``, one page of each
     deal's rows (``pages[round]``, else the first: the best of the field), and ``user``'s
-    own row beside it when it is not on that page."""
+    own row beside it when it is not on that page. The ranks come from each deal's
+    distribution (``deal_figures``, cached): one query per deal's page and one for the
+    viewer's own rows, whatever the field's size."""
     t = tournament
-    module = module_of(t.game)
     visible = min(t.rounds, visibility.rounds)
-    fields, counts = _deal_fields(t, module, visible)
+    figures = deal_figures(tournament=t, rounds=visible)
     own: dict[int, DealResult] = {}
     if page_size and user is not None and user.is_authenticated:
         own = {
@@ -268,27 +255,26 @@ def deal_results(
         }
     out: list[Deal] = []
     for r in range(visible):
+        spread = figures.spreads.get(r, Distribution(()))
         table = DealResult.objects.filter(tournament=t, round_index=r).order_by(*_DEAL_ORDER)
-        size, average, best = fields.get(r, (0, None, None))
+        size, average, best = figures.fields.get(r, (0, None, None))
         if page_size:
-            count = counts.get(r, 0)
+            count = figures.counts.get(r, 0)
             page, offset = page_bounds((pages or {}).get(r), page_size, count)
-            rows = list(table[offset : offset + page_size])
-            ranked = _deal_ranked(t, rows, offset)
+            rows = page_rows(table, _DEAL_ORDER, offset, page_size)
             n_pages = max(1, -(-count // page_size))
             mine = own.get(r)
             if mine is not None and all(row.pk != mine.pk for row in rows):
-                me = _deal_ranked(t, [mine], None)[0]
+                me = _deal_row(mine, spread)
             else:
                 me = None
         else:
             rows = list(table)
-            ranked = _deal_ranked(t, rows)
             count, page, n_pages, me = len(rows), 1, 1, None
         out.append(
             Deal(
                 round_index=r,
-                rows=ranked,
+                rows=[_deal_row(row, spread) for row in rows],
                 field_size=size,
                 field_average=average,
                 field_best=best,

@@ -21,7 +21,11 @@ from tournaments.models import (
 )
 from tournaments.services.audit import GameAudit, game_audit_stored
 from tournaments.services.play import game_bot_finish_rounds
-from tournaments.services.results import standings_rebuild
+from tournaments.services.results import (
+    standings_rebuild_part,
+    standings_rebuild_parts,
+    standings_rebuilt,
+)
 
 
 def tournament_close_early(*, tournament: Tournament) -> Tournament:
@@ -111,22 +115,40 @@ def games_close(*, game_ids: Sequence[int]) -> list[GameAudit]:
     return [game_close(game_id=game_id) for game_id in game_ids]
 
 
-def tournament_close_finish(*, tournament_id: int) -> Tournament:
-    """The last step of a close, once every game is finished and audited: write the
-    standings once, then reveal the secret and announce the close (``closed_at``), so
-    that no page shows the tournament closed with figures from before the close (until
-    then it is still closing). A game some batch left unfinished (it failed) is finished
-    and audited here first. Once closed, the results mail to the entrants is queued
-    (``tasks.tournament_results_mail``). Idempotent: a closed tournament is left as it
-    is."""
+def tournament_close_results(*, tournament_id: int) -> list[tuple[int, int]] | None:
+    """The step of a close after every batch of games: a game some batch left unfinished
+    (it failed) is finished and audited here; then the parts of the standings' rebuild
+    (``standings_rebuild_parts``, each for ``standings_rebuild_part``, spread over the
+    workers). ``None`` when the tournament is closed already."""
     t = Tournament.objects.get(pk=tournament_id)
     if t.closed_at is not None:
-        return t
+        return None
     left = Game.objects.filter(
         entry__tournament_id=tournament_id, status=Game.Status.PLAYING
     ).values_list("pk", flat=True)
     games_close(game_ids=list(left))
-    standings_rebuild(tournament=t)
+    return standings_rebuild_parts(tournament=t)
+
+
+def tournament_close_rebuild_part(*, tournament_id: int, first: int, last: int) -> int:
+    """One part of a close's rebuild (``standings_rebuild_part``); nothing once closed
+    (a task delivered again after the close)."""
+    t = Tournament.objects.get(pk=tournament_id)
+    if t.closed_at is not None:
+        return 0
+    return standings_rebuild_part(tournament=t, first=first, last=last)
+
+
+def tournament_close_announce(*, tournament_id: int) -> Tournament:
+    """The last step of a close, once every part of the rebuild is written: reveal the
+    secret and announce the close (``closed_at``), so that no page shows the tournament
+    closed with figures from before the close (until then it is still closing). Once
+    closed, the results mail to the entrants is queued (``tasks.tournament_results_mail``).
+    Idempotent: a closed tournament is left as it is."""
+    t = Tournament.objects.get(pk=tournament_id)
+    if t.closed_at is not None:
+        return t
+    standings_rebuilt(tournament=t)
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if t.closed_at is None:
@@ -137,6 +159,18 @@ def tournament_close_finish(*, tournament_id: int) -> Tournament:
             # The final standings count for the entrants' ratings (docs/rules.md, "Ratings").
             jobs.task_on_commit("ratings_update", t.pk)
     return t
+
+
+def tournament_close_finish(*, tournament_id: int) -> Tournament:
+    """The end of a close in this process, once every game is finished and audited:
+    ``tournament_close_results``, every part of the rebuild, ``tournament_close_announce``
+    (the close task fans the rebuild's parts out over the workers instead). Idempotent."""
+    parts = tournament_close_results(tournament_id=tournament_id)
+    if parts is None:
+        return Tournament.objects.get(pk=tournament_id)
+    for first, last in parts:
+        tournament_close_rebuild_part(tournament_id=tournament_id, first=first, last=last)
+    return tournament_close_announce(tournament_id=tournament_id)
 
 
 def tournament_close(*, tournament_id: int) -> Tournament:

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from common.rows import database, hot_cursor, insert_rows
+from common.rows import copy_rows, database, hot_cursor, insert_rows
 from engine.protocol import GameModule
 from tournaments.games import module_of, result_sign
 from tournaments.models import (
@@ -32,7 +33,9 @@ from tournaments.selectors.standings import (
     Visibility,
     board_all,
     figures_of,
+    new_results_stamp,
     result_key,
+    results_stamp_key,
     tournament_parts,
 )
 
@@ -175,27 +178,36 @@ _DEAL_RESULT_FIELDS = [
 ]
 
 
-def _results_write(t: Tournament, games: Sequence[Game], *, last_deals: int | None = None) -> None:
+def _results_write(
+    t: Tournament, games: Sequence[Game], *, last_deals: int | None = None, bulk: bool = False
+) -> None:
     """Write the board rows (one per visible-rounds count) and the per-deal rows of these
     games' entries (an upsert: safe to repeat); with ``last_deals`` only the rows of each
     game's last ``last_deals`` rounds among the per-deal ones (a move that ended them: a
     deal's row does not change in play once written; the bot's takeover, the audit and
-    the close's rebuild write them all, the last also a name changed in the admin)."""
+    the close's rebuild write them all, the last also a name changed in the admin).
+    ``bulk``: many games at once (the rebuild), written with ``copy_rows``."""
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
     field = _entry_rounds(games)
     boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
-    insert_rows(
-        EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
-    )
-    _deal_results_write(t, module, field, last_deals=last_deals)
+    write = copy_rows if bulk else insert_rows
+    write(EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS)
+    if not _deal_results_write(t, module, field, last_deals=last_deals, bulk=bulk):
+        results_changed(tournament=t)
 
 
 def _deal_results_write(
-    t: Tournament, module: GameModule, field: Sequence[EntryRounds], *, last_deals: int | None
-) -> None:
+    t: Tournament,
+    module: GameModule,
+    field: Sequence[EntryRounds],
+    *,
+    last_deals: int | None,
+    bulk: bool = False,
+) -> bool:
     """Upsert the per-deal rows of these entries: every finished round's, or with
-    ``last_deals`` each entry's last ``last_deals`` rounds' only."""
+    ``last_deals`` each entry's last ``last_deals`` rounds' only (then
+    ``results_changed``). Whether there were any."""
     deals = [
         _deal_result(t, module, e, r)
         for e in field
@@ -204,12 +216,28 @@ def _deal_results_write(
             len(e.round_scores),
         )
     ]
-    insert_rows(
+    write = copy_rows if bulk else insert_rows
+    write(
         DealResult,
         deals,
         unique_fields=["entry", "round_index"],
         update_fields=_DEAL_RESULT_FIELDS,
     )
+    if not deals:
+        return False
+    results_changed(tournament=t)
+    return True
+
+
+def results_changed(*, tournament: Tournament) -> None:
+    """A tournament's result rows changed: what is cached of its whole field (the per-deal
+    figures, the board's ranks and count: ``selectors.standings.stamped``) is read under a
+    new stamp from now on, and again once this transaction commits (a page read between
+    the two may have cached the rows as they were before the commit under the first
+    one). No delete: a figure cached under an old stamp is never read again."""
+    key = results_stamp_key(tournament)
+    cache.set(key, new_results_stamp(), None)
+    transaction.on_commit(lambda: cache.set(key, new_results_stamp(), None))
 
 
 #: The columns of an entry's board row that depend on how many rounds its viewer sees
@@ -327,26 +355,59 @@ def user_results_rename(*, user: User) -> int:
     return changed
 
 
-def standings_rebuild(*, tournament: Tournament) -> int:
-    """Write every entry's results of a tournament again from its games (the close does it
-    once at the end; also after games were changed outside the services). The number of
-    entries."""
-    games = Game.objects.filter(entry__tournament=tournament).select_related("user", "entry")
-    count = 0
-    chunk: list[Game] = []
-    for g in games.order_by("entry_id").iterator(chunk_size=500):
-        chunk.append(g)
-        if len(chunk) == 500:
-            _results_write(tournament, chunk)
-            count += len(chunk)
-            chunk = []
-    if chunk:
-        _results_write(tournament, chunk)
-        count += len(chunk)
-    # the cached per-deal figures are keyed by the tournament's last change
-    # (``deal_fields_key``): a new stamp, and the old figures are never read again
+#: Entries whose results ``standings_rebuild`` writes at once (one ``COPY`` and one
+#: upsert per results table on PostgreSQL), and one task of the close's rebuild.
+REBUILD_BATCH = 1000
+
+#: ``standings_rebuild`` writes with ``common.rows.copy_rows`` (``False``: the upserts of
+#: a round's end, ``insert_rows``; the rows are the same).
+REBUILD_COPY = True
+
+
+def standings_rebuild_parts(*, tournament: Tournament) -> list[tuple[int, int]]:
+    """The entries of a tournament in parts of ``REBUILD_BATCH``, each as the range of its
+    entry ids (first, last), for ``standings_rebuild_part``: the close's rebuild fanned
+    out over the workers."""
+    ids = list(
+        Entry.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
+    )
+    return [
+        (ids[i], ids[min(i + REBUILD_BATCH, len(ids)) - 1])
+        for i in range(0, len(ids), REBUILD_BATCH)
+    ]
+
+
+def standings_rebuild_part(*, tournament: Tournament, first: int, last: int) -> int:
+    """Write again the results of the tournament's entries with ids ``first .. last``
+    from their games, in one batch (``standings_rebuild``'s). The number of entries."""
+    games = list(
+        Game.objects.filter(
+            entry__tournament=tournament, entry_id__gte=first, entry_id__lte=last
+        ).select_related("user", "entry")
+    )
+    if games:
+        _results_write(tournament, games, bulk=REBUILD_COPY)
+    return len(games)
+
+
+def standings_rebuilt(*, tournament: Tournament) -> None:
+    """Every part of a rebuild is written: a closed tournament's cached figures are keyed
+    by its last change (``stamped``), so a new ``updated_at`` and the old figures are
+    never read again."""
     tournament.updated_at = timezone.now()
     Tournament.objects.filter(pk=tournament.pk).update(updated_at=tournament.updated_at)
+
+
+def standings_rebuild(*, tournament: Tournament) -> int:
+    """Write every entry's results of a tournament again from its games (the close does it
+    once at the end, fanned out over the workers in ``standings_rebuild_part``s; also after
+    games were changed outside the services): per part of ``REBUILD_BATCH`` entries one
+    ``COPY`` and one upsert of each results table on PostgreSQL (``copy_rows``), the
+    multi-row upserts elsewhere. The number of entries."""
+    count = 0
+    for first, last in standings_rebuild_parts(tournament=tournament):
+        count += standings_rebuild_part(tournament=tournament, first=first, last=last)
+    standings_rebuilt(tournament=tournament)
     return count
 
 
