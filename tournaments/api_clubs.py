@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
@@ -20,6 +20,7 @@ from tournaments import series as series_services
 from tournaments.api import api_view, error_response, forbidden_response
 from tournaments.errors import ServiceError
 from tournaments.models import Club, Series, Tournament
+from tournaments.selectors import clubs as club_selectors
 from tournaments.services import entries as entry_services
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
@@ -71,6 +72,47 @@ def tournament_json(t: Tournament, *, entrants: int | None = None) -> dict[str, 
 def club_json(club: Club) -> dict[str, Any]:
     """A club as a tournament or series names it (its page is ``/clubs/<slug>/``)."""
     return {"slug": club.slug, "name": club.name}
+
+
+@api_view("GET")
+def club_list(request: HttpRequest) -> JsonResponse:
+    """Every club, by name, with its number of members (docs/api.md, Clubs)."""
+    return JsonResponse(
+        {
+            "clubs": [
+                {
+                    **club_json(c),
+                    "description": c.description,
+                    "members": c.members,  # type: ignore[attr-defined]  # an annotation
+                }
+                for c in club_selectors.clubs_with_counts()
+            ]
+        }
+    )
+
+
+@api_view("GET")
+def club_detail(request: HttpRequest, slug: str) -> JsonResponse:
+    """A club as its page shows it to the requester: its open and recent tournaments and
+    its series that the requester may see (a private one only to whom it is not hidden),
+    its number of members, the requester's role in it."""
+    club = get_object_or_404(Club, slug=slug[:60])
+    page = club_selectors.club_page(
+        club=club,
+        tournaments=permissions.visible_tournaments(request.user).select_related("club"),
+        series=permissions.visible_series(request.user).select_related("club"),
+    )
+    return JsonResponse(
+        {
+            **club_json(club),
+            "description": club.description,
+            "members": page.members,
+            "role": permissions.club_role(user=request.user, club=club),
+            "open": [tournament_json(t) for t in page.open],
+            "recent": [tournament_json(t) for t in page.recent],
+            "series": [series_json(s) for s in page.series],
+        }
+    )
 
 
 def _page(request: HttpRequest) -> int:

@@ -529,6 +529,8 @@ ROUTES: dict[str, str] = {
     "api_openapi": PUBLIC,
     "api_docs": PUBLIC,
     "api_tournaments": PUBLIC,
+    "api_clubs": PUBLIC,
+    "api_club": PUBLIC,
     "api_tournament": "may_see_tournament",
     "api_tournament_join": "may_enter_tournament",
     "api_series": "may_see_series",

@@ -85,6 +85,8 @@ urlpatterns = [
     path("api/openapi.json", api_clubs.openapi, name="api_openapi"),
     path("api/docs/", api_clubs.api_docs, name="api_docs"),
     path("api/tournaments/", api_clubs.tournament_list, name="api_tournaments"),
+    path("api/clubs/", api_clubs.club_list, name="api_clubs"),
+    path("api/clubs/<slug:slug>/", api_clubs.club_detail, name="api_club"),
     path(
         "api/tournaments/<int:tournament_id>/",
         api_clubs.tournament_detail,

@@ -75,7 +75,7 @@ def _routes(resolver: Any, prefix: str = "") -> list[str]:
 
 def test_every_api_route_is_described() -> None:
     api = {
-        "/" + re.sub(r"<(?:int|str):(\w+)>", r"{\1}", r)
+        "/" + re.sub(r"<(?:int|str|slug):(\w+)>", r"{\1}", r)
         for r in _routes(get_resolver())
         if r.startswith("api/") and r != "api/docs/"
     }
@@ -358,3 +358,20 @@ def test_rating_responses_match(client: Client, organizer: Any) -> None:
     standings = client.get(reverse("api_tournament_standings", args=[t.pk]) + "?ratings=1")
     assert "rating" in standings.json()["standings"][0]
     check(standings, "/api/tournaments/{tournament_id}/standings/", "get")
+
+
+def test_club_responses_match(player: Client, user: Any) -> None:
+    """The clubs' list and a club as the API gives them, to a visitor and to a member."""
+    club = factories.make_club("De Troefkaart", owner=factories.make_user("cor"))
+    factories.add_member(club, user)
+    factories.make_tournament(club=club, name="Clubavond")
+    check(Client().get(reverse("api_clubs")), "/api/clubs/", "get")
+    visitor = Client().get(reverse("api_club", args=[club.slug]))
+    check(visitor, "/api/clubs/{slug}/", "get")
+    assert visitor.json()["role"] is None
+    assert [t["name"] for t in visitor.json()["open"]] == ["Clubavond"]
+    member = player.get(reverse("api_club", args=[club.slug]))
+    check(member, "/api/clubs/{slug}/", "get")
+    # the owner, this member and the organizer the tournament's factory made
+    assert member.json()["role"] == "member" and member.json()["members"] == 3
+    check(Client().get(reverse("api_club", args=["geen-club"])), "/api/clubs/{slug}/", "get")

@@ -119,6 +119,8 @@ class Field:
             reverse("tournament_standings_csv", args=[self.public.pk]),
             reverse("tournament_standings_csv", args=[self.public.pk]) + "?sep=semicolon",
             reverse("api_tournaments"),
+            reverse("api_clubs"),
+            reverse("api_club", args=[self.club.slug]),
             reverse("api_tournaments") + "?status=open",
             reverse("api_tournaments") + "?page=2",
             reverse("api_tournament", args=[self.public.pk]),
