@@ -487,10 +487,45 @@ def series_form_request(draw: Draw, world: World) -> Request:
 
 
 def account_page_request(draw: Draw, world: World) -> Request:
-    """The account page's forms: a token by any name, revoking any token, marking a bot."""
-    action = draw(st.sampled_from(["create_token", "revoke_token", "mark_bot"]) | form_values())
+    """The account page's forms: a token by any name, revoking any token, marking a bot,
+    the mail settings (language and each kind on or off)."""
+    action = draw(
+        st.sampled_from(["create_token", "revoke_token", "mark_bot", "mail_settings"])
+        | form_values()
+    )
     data = {"action": action, "name": draw(form_values()), "token": draw(form_values())}
+    for key in ("language", "mail_results", "mail_series", "mail_invites"):
+        data[key] = draw(st.sampled_from(["nl", "en", "on", ""]) | form_values())
     return Request(_method(draw, "POST"), "/account/", data)
+
+
+def club_form_request(draw: Draw, world: World) -> Request:
+    """The clubs' forms, any value in any field: joining with a code, typing a code,
+    leaving, the owner's role change, a new invite link, an invitation by name; and the
+    mail's "off" link (any token, GET or the one-click POST)."""
+    kind = draw(st.sampled_from(["join", "code", "leave", "role", "renew", "invite", "off"]))
+    slug = draw(
+        st.sampled_from(["standaard", "geen-club"])
+        | st.text(max_size=8).map(lambda text: quote(text, safe="") or "x")
+    )
+    method = _method(draw, "POST")
+    value = draw(form_values())
+    if kind == "join":
+        return Request(method, f"/clubs/{slug}/join/", {"code": value}, query={"code": value})
+    if kind == "code":
+        return Request(method, "/clubs/code/", {"code": value})
+    if kind == "leave":
+        return Request(method, f"/clubs/{slug}/leave/", {})
+    if kind == "role":
+        data = {"user": value, "role": draw(st.sampled_from(["organizer", "member", "owner"]))}
+        return Request(method, f"/clubs/{slug}/members/", data)
+    if kind == "renew":
+        return Request(method, f"/clubs/{slug}/invite/", {})
+    if kind == "invite":
+        name = draw(st.sampled_from(["fuzz-speler", "fuzz-organisator"]) | form_values())
+        return Request(method, f"/clubs/{slug}/invite-player/", {"username": name})
+    token = draw(st.text(max_size=60).map(lambda text: quote(text, safe="") or "x"))
+    return Request(method, f"/mail/off/{token}/", {"List-Unsubscribe": "One-Click"})
 
 
 def account_request(draw: Draw, world: World) -> Request:
@@ -515,6 +550,7 @@ BUILDERS: list[tuple[Callable[[Draw, World], Request], tuple[str, ...]]] = (
     + [(query_request, ROLES)] * 3
     + [(series_form_request, ("organizer",) * 3 + ("player", "anonymous"))]
     + [(account_page_request, ("player", "organizer", "anonymous"))]
+    + [(club_form_request, ("player", "player", "organizer", "anonymous"))]
     + [(account_request, ("anonymous",))]
 )
 

@@ -199,13 +199,16 @@ def test_the_results_mail_reaches_each_player_in_their_language_and_its_link_tur
 def test_a_forged_or_other_kinds_link_is_not_found_and_changes_nothing(client: Client) -> None:
     anna = player("anna")
     token = mail_links.mail_off_token(user_id=anna.pk, kind=MailKind.RESULTS)
-    value, signature = token.rsplit(":", 1)
+    # Django's signing: "<payload>:<timestamp>:<signature>", the payload base64 JSON
+    payload, stamp, signature = token.split(":")
+    assert payload == signing.b64_encode(b'[%d,"results"]' % anna.pk).decode()
+    other_user = signing.b64_encode(b'[%d,"results"]' % (anna.pk + 1)).decode()
     forged = [
         # one character of the signature changed (its first: the last one of a base64
         # signature may carry only padding bits, which a change there can leave alone)
-        f"{value}:{'A' if signature[0] != 'A' else 'B'}{signature[1:]}",
-        # another user's id under the same signature
-        token.replace(str(anna.pk), str(anna.pk + 1), 1),
+        f"{payload}:{stamp}:{'A' if signature[0] != 'A' else 'B'}{signature[1:]}",
+        # another user's id under the same timestamp and signature
+        f"{other_user}:{stamp}:{signature}",
         # signed with the series' salt but saying "results"
         signing.dumps([anna.pk, "results"], salt=mail_links.salt_of("series")),
         # signed as the site does, but without a kind
