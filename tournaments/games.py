@@ -12,6 +12,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from engine import record
+from engine.errors import IllegalMove
+from engine.match import bot_move
 from engine.protocol import GameModule
 from engine.registry import GAMES, game_module
 from tournaments.errors import InvalidSettings
@@ -74,3 +76,42 @@ def current_round(g: Game, module: GameModule, variant: Any) -> tuple[Any, list[
             own.append(action)
         state = state.apply(module.action_from_json(action))
     return state, actions, own
+
+
+@dataclass(frozen=True)
+class BotRound:
+    """A round played from its deal to its end by bots of one level and version in every
+    seat, South's too: each action's seat and JSON, the state at its end, and where the
+    engine refused a bot's choice (the action's index, the choice's JSON, the refusal and
+    the state it was refused in: ``engine.match.bot_move`` made the simplest legal action
+    instead)."""
+
+    seats: tuple[int, ...]
+    actions: tuple[dict[str, Any], ...]
+    final_state: Any
+    refused: tuple[tuple[int, dict[str, Any], IllegalMove, Any], ...]
+
+
+@functools.lru_cache(maxsize=64)
+def bot_round(
+    game: str, variant: Any, secret: bytes, round_index: int, level: str, version: int
+) -> BotRound:
+    """Round ``round_index`` of ``secret`` played from its deal by bots of ``level`` and
+    ``version`` in every seat (each move ``bot_move``, as the site makes it), kept: the
+    bots are a function of the state, and a duplicate tournament deals every entrant the
+    same rounds, so every round the bot plays from its deal in the entrant's seat (the
+    close's finish of a game) is this one; a process plays it once per tournament."""
+    module = module_of(game)
+    state = dealt_round(game, variant, secret, round_index)
+    seats: list[int] = []
+    actions: list[dict[str, Any]] = []
+    refused: list[tuple[int, dict[str, Any], IllegalMove, Any]] = []
+    while not state.is_terminal:
+        seat = state.current_player
+        move = bot_move(module, state, level=level, version=version)
+        if move.refused is not None:
+            refused.append((len(actions), move.choice.to_json(), move.refused, state))
+        seats.append(seat)
+        actions.append(move.action.to_json())
+        state = move.state
+    return BotRound(tuple(seats), tuple(actions), state, tuple(refused))

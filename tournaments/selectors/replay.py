@@ -16,7 +16,7 @@ from engine import dealing, record
 from engine.protocol import GameModule
 from tournaments.errors import TournamentNotOpen
 from tournaments.games import PLAYER_SEAT, PlayedRound, current_round, module_of
-from tournaments.models import Game, Tournament, WhatIf
+from tournaments.models import Game, GameRound, Tournament, WhatIf
 from tournaments.presentation.delta import observation_delta
 from tournaments.presentation.words import describe_action
 
@@ -74,12 +74,33 @@ class StoredRound:
     first_seq: int
 
 
-def _stored_rounds(game: Game) -> list[StoredRound]:
-    """The game's rounds as stored, in order: the finished rounds' rows, then the round
-    being played (a game still playing)."""
-    rows = game.played_rounds.order_by("round_index").values_list(
-        "round_index", "actions", "bot_from", "moves"
+#: What ``_stored_rounds`` reads of a game's ``GameRound`` rows.
+RoundRow = tuple[int, str, int | None, int]
+
+
+def round_rows(*, game_ids: Sequence[int]) -> dict[int, list[RoundRow]]:
+    """The ``GameRound`` rows of several games in one query (each game's in round order),
+    for ``game_actions``'s ``rows``."""
+    out: dict[int, list[RoundRow]] = {game_id: [] for game_id in game_ids}
+    rows = (
+        GameRound.objects.filter(game_id__in=list(game_ids))
+        .order_by("game_id", "round_index")
+        .values_list("game_id", "round_index", "actions", "bot_from", "moves")
     )
+    for game_id, round_index, actions, bot_from, moves in rows:
+        out[game_id].append((round_index, actions, bot_from, moves))
+    return out
+
+
+def _stored_rounds(game: Game, rows: Sequence[RoundRow] | None = None) -> list[StoredRound]:
+    """The game's rounds as stored, in order: the finished rounds' rows (``rows``: read
+    already, ``round_rows``), then the round being played (a game still playing)."""
+    if rows is None:
+        rows = list(
+            game.played_rounds.order_by("round_index").values_list(
+                "round_index", "actions", "bot_from", "moves"
+            )
+        )
     out: list[StoredRound] = []
     seq = 0
     for round_index, actions, bot_from, moves in rows:
@@ -223,7 +244,9 @@ def tournament_verify(*, tournament: Tournament) -> Verification:
 
 
 def game_actions(
-    game: Game, fresh: Mapping[int, PlayedRound] | None = None
+    game: Game,
+    fresh: Mapping[int, PlayedRound] | None = None,
+    rows: Sequence[RoundRow] | None = None,
 ) -> tuple[list[list[record.RecordedAction]], dict[int, Any], list[str]]:
     """Every action of every stored round, rebuilt from the entrant's actions (the bots'
     recomputed; ``fresh``: rounds this process has just played with the same bots, taken
@@ -233,7 +256,7 @@ def game_actions(
     the end of each round rebuilt without a problem (for ``record.verify``)."""
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
-    stored = _stored_rounds(game)
+    stored = _stored_rounds(game, rows)
     played = max([len(game.round_scores), *(r.round_index + 1 for r in stored)])
     actions: list[list[record.RecordedAction]] = [[] for _ in range(played)]
     problems: list[str] = []

@@ -6,7 +6,7 @@ under review until an organizer resolves it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -23,7 +23,7 @@ from tournaments.models import (
     Game,
     Tournament,
 )
-from tournaments.selectors.replay import game_actions, game_record_of
+from tournaments.selectors.replay import RoundRow, game_actions, game_record_of, round_rows
 from tournaments.services.results import entry_results_update
 
 
@@ -41,7 +41,9 @@ class GameAudit:
         return not self.problems
 
 
-def audit_problems(g: Game, fresh: Mapping[int, PlayedRound] | None = None) -> list[str]:
+def audit_problems(
+    g: Game, fresh: Mapping[int, PlayedRound] | None = None, rows: Sequence[RoundRow] | None = None
+) -> list[str]:
     """Replay ``g`` through the engine from the entrant's stored actions
     (``engine.record.verify``) and compare: every stored round is there and replays with
     its number of moves, ``seq``, every round's scores, the totals, and the stored state
@@ -49,7 +51,7 @@ def audit_problems(g: Game, fresh: Mapping[int, PlayedRound] | None = None) -> l
     replay itself (``_game_actions``), so ``verify`` neither chooses nor applies them
     again."""
     try:
-        actions, final, problems = game_actions(g, fresh)
+        actions, final, problems = game_actions(g, fresh, rows)
         verification = record.verify(
             game_record_of(g, actions), check_bots=False, final_states=final
         )
@@ -66,30 +68,46 @@ def audit_problems(g: Game, fresh: Mapping[int, PlayedRound] | None = None) -> l
 
 
 def _audit_store(g: Game, problems: list[str]) -> GameAudit:
-    """Keep the audit's finding on the game's entry (practice games have none). A mismatch
-    an organizer resolved stays resolved while the audit finds exactly the same."""
-    audit = GameAudit(game_id=g.pk, entry_id=g.entry_id, problems=problems)
-    if g.entry_id is None:
-        return audit
-    detail = "\n".join(problems)
+    """Keep the audit's finding on the game's entry (practice games have none)."""
+    return _audits_store([(g, problems)])[0]
+
+
+def _audits_store(found: Sequence[tuple[Game, list[str]]]) -> list[GameAudit]:
+    """Keep each audit's finding on its game's entry (practice games have none), the
+    entries locked and written in one statement each. A mismatch an organizer resolved
+    stays resolved while the audit finds exactly the same."""
+    audits = [GameAudit(game_id=g.pk, entry_id=g.entry_id, problems=p) for g, p in found]
+    ids = [g.entry_id for g, _problems in found if g.entry_id is not None]
+    if not ids:
+        return audits
+    now = timezone.now()
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().get(pk=g.entry_id)
-        was_under_review = entry.under_review
-        if not problems:
-            entry.audit_status = Entry.AuditStatus.OK
-            entry.audit_resolved_by = None
-        elif entry.audit_status != Entry.AuditStatus.RESOLVED or entry.audit_detail != detail:
-            entry.audit_status = Entry.AuditStatus.MISMATCH
-            entry.audit_resolved_by = None
-        entry.audit_detail = detail
-        entry.audited_at = timezone.now()
-        entry.save(
-            update_fields=["audit_status", "audit_detail", "audited_at", "audit_resolved_by"]
+        entries = Entry.objects.select_for_update().in_bulk(ids)
+        review_changed = []
+        for g, problems in found:
+            if g.entry_id is None:
+                continue
+            entry = entries[g.entry_id]
+            was_under_review = entry.under_review
+            detail = "\n".join(problems)
+            if not problems:
+                entry.audit_status = Entry.AuditStatus.OK
+                entry.audit_resolved_by = None
+            elif entry.audit_status != Entry.AuditStatus.RESOLVED or entry.audit_detail != detail:
+                entry.audit_status = Entry.AuditStatus.MISMATCH
+                entry.audit_resolved_by = None
+            entry.audit_detail = detail
+            entry.audited_at = now
+            if entry.under_review != was_under_review:
+                review_changed.append(g)
+        Entry.objects.bulk_update(
+            list(entries.values()),
+            ["audit_status", "audit_detail", "audited_at", "audit_resolved_by"],
         )
-        if entry.under_review != was_under_review:
+        for g in review_changed:
             entry_results_update(game=g)
             _ratings_follow(g.entry.tournament)  # type: ignore[union-attr]
-    return audit
+    return audits
 
 
 def _ratings_follow(t: Tournament) -> None:
@@ -104,6 +122,23 @@ def game_audit_stored(game_id: int, fresh: Mapping[int, PlayedRound] | None = No
     if g.status != Game.Status.FINISHED:
         raise GameNotFinished.of(_("Only a finished game can be audited."))
     return _audit_store(g, audit_problems(g, fresh))
+
+
+def games_audit_stored(
+    game_ids: Sequence[int], fresh: Mapping[int, Mapping[int, PlayedRound]]
+) -> list[GameAudit]:
+    """``game_audit_stored`` of several finished games (the close's batch; ``fresh``: each
+    game's rounds its bot finish played just now), read in two queries and their entries
+    written in one (``_audits_store``). In the order of their ids."""
+    games = list(
+        Game.objects.select_related("entry__tournament", "user")
+        .filter(pk__in=list(game_ids))
+        .order_by("pk")
+    )
+    if any(g.status != Game.Status.FINISHED for g in games):
+        raise GameNotFinished.of(_("Only a finished game can be audited."))
+    rows = round_rows(game_ids=[g.pk for g in games])
+    return _audits_store([(g, audit_problems(g, fresh.get(g.pk), rows[g.pk])) for g in games])
 
 
 def game_audit(*, game_id: int) -> GameAudit:

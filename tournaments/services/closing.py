@@ -19,8 +19,8 @@ from tournaments.models import (
     Game,
     Tournament,
 )
-from tournaments.services.audit import GameAudit, game_audit_stored
-from tournaments.services.play import game_bot_finish_rounds
+from tournaments.services.audit import GameAudit, game_audit_stored, games_audit_stored
+from tournaments.services.play import game_bot_finish_rounds, games_bot_finish_rounds
 from tournaments.services.results import (
     standings_rebuild_part,
     standings_rebuild_parts,
@@ -111,8 +111,11 @@ def game_close(*, game_id: int) -> GameAudit:
 
 
 def games_close(*, game_ids: Sequence[int]) -> list[GameAudit]:
-    """``game_close`` for a batch of games (one task of the close's fan-out)."""
-    return [game_close(game_id=game_id) for game_id in game_ids]
+    """``game_close`` for a batch of games (one task of the close's fan-out): the bot
+    finishes them in one transaction (``games_bot_finish_rounds``), then they are audited
+    together (``games_audit_stored``), in a few queries for the whole batch."""
+    finished = games_bot_finish_rounds(game_ids)
+    return games_audit_stored([g.pk for g, _ in finished], {g.pk: f for g, f in finished})
 
 
 def tournament_close_results(*, tournament_id: int) -> list[tuple[int, int]] | None:

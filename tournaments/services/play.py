@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ from tournaments.services.runner import (
     run_advance,
     run_record,
     run_store,
+    runs_store,
     seats_of_bots,
 )
 
@@ -286,28 +287,45 @@ def game_bot_finish(*, game_id: int) -> Game:
 def game_bot_finish_rounds(game_id: int) -> tuple[Game, dict[int, PlayedRound]]:
     """``game_bot_finish``, and every action of each round it dealt and played to its end
     (``_Run.fresh``)."""
+    finished = games_bot_finish_rounds([game_id])
+    if not finished:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return finished[0]
+
+
+def games_bot_finish_rounds(game_ids: Sequence[int]) -> list[tuple[Game, dict[int, PlayedRound]]]:
+    """``game_bot_finish_rounds`` of several games (the close's batch), in one transaction:
+    the games read and locked in one query, stored in one insert and one ``executemany``
+    (``runs_store``). In the order of their ids; a finished game is left as it is."""
+    out: list[tuple[Game, dict[int, PlayedRound]]] = []
     with transaction.atomic():
-        g = (
+        games = (
             Game.objects.select_for_update(of=("self",))
             .select_related("entry__tournament")
-            .get(pk=game_id)
+            .filter(pk__in=list(game_ids))
+            .order_by("pk")
         )
-        if g.status == Game.Status.FINISHED:
-            return g, {}
-        module = module_of(g.game)
-        variant = module.variant_from_json(g.variant)
-        state, actions, own = current_round(g, module, variant)
-        run = GameRun(
-            game=g,
-            module=module,
-            variant=variant,
-            secret=g.secret_bytes,
-            state=state,
-            actions=actions,
-            own=own,
-            quiet=True,
-        )
-        run_advance(run, bot_seats=frozenset(range(variant.num_players)))
-        g.bot_finished = True
-        run_store(run)
-    return g, run.fresh
+        runs = []
+        for g in games:
+            if g.status == Game.Status.FINISHED:
+                out.append((g, {}))
+                continue
+            module = module_of(g.game)
+            variant = module.variant_from_json(g.variant)
+            state, actions, own = current_round(g, module, variant)
+            run = GameRun(
+                game=g,
+                module=module,
+                variant=variant,
+                secret=g.secret_bytes,
+                state=state,
+                actions=actions,
+                own=own,
+                quiet=True,
+            )
+            run_advance(run, bot_seats=frozenset(range(variant.num_players)))
+            g.bot_finished = True
+            runs.append(run)
+            out.append((g, run.fresh))
+        runs_store(runs)
+    return out

@@ -108,60 +108,70 @@ def _result_of(figures: tuple[int, float, float] | None) -> float | None:
     return figures[2] if figures is not None else None
 
 
-def _entry_result(
+def _entry_row(
     t: Tournament, module: GameModule, parts: Sequence[range], e: EntryRounds, cap: int
-) -> EntryResult:
-    """An entry's row on the board of a viewer who sees rounds ``0 .. cap - 1``. It is
-    ranked on the rounds it played itself: complete in the view (no bot round, and every
-    visible round played, or its game over) in tier 0, by result; else after them, more
-    rounds of its own first, then by result; without any, unranked, listed last."""
+) -> dict[str, Any]:
+    """An entry's row on the board of a viewer who sees rounds ``0 .. cap - 1``, as the
+    value of each column's attribute (``copy_rows`` takes it as it is). It is ranked on
+    the rounds it played itself: complete in the view (no bot round, and every visible
+    round played, or its game over) in tier 0, by result; else after them, more rounds of
+    its own first, then by result; without any, unranked, listed last."""
     span = min(len(e.round_scores), cap)
     own = [r for r in range(span) if r not in e.bot_rounds]
     complete = len(own) == span and (span == cap or e.finished)
     f = _over(module, e, own)
     unranked = f is None or e.under_review
-    return EntryResult(
-        tournament_id=t.pk,
-        entry_id=e.entry_id,
-        upto=cap,
-        user_id=e.user_id,
-        game_id=e.game_id,
-        name=e.username,
-        name_key=e.username.lower(),
-        unranked=unranked,
-        tier=0 if unranked or complete else MAX_ROUNDS + 1 - len(own),
-        sort_result=None if unranked or f is None else result_sign(module) * result_key(f[2]),
-        total=f[0] if f is not None else None,
-        opponents_average=f[1] if f is not None else None,
-        result=f[2] if f is not None else None,
-        rounds_played=len(e.round_scores),
-        rounds_counted=len(own) if f is not None else 0,
-        bot_rounds=[r for r in e.bot_rounds if r < cap],
-        parts=[_result_of(_over(module, e, [r for r in own if r in part])) for part in parts],
-        finished=e.finished,
-        bot_finished=e.bot_finished,
-        under_review=e.under_review,
-    )
+    return {
+        "tournament_id": t.pk,
+        "entry_id": e.entry_id,
+        "upto": cap,
+        "user_id": e.user_id,
+        "game_id": e.game_id,
+        "name": e.username,
+        "name_key": e.username.lower(),
+        "unranked": unranked,
+        "tier": 0 if unranked or complete else MAX_ROUNDS + 1 - len(own),
+        "sort_result": None if unranked or f is None else result_sign(module) * result_key(f[2]),
+        "total": f[0] if f is not None else None,
+        "opponents_average": f[1] if f is not None else None,
+        "result": f[2] if f is not None else None,
+        "rounds_played": len(e.round_scores),
+        "rounds_counted": len(own) if f is not None else 0,
+        "bot_rounds": [r for r in e.bot_rounds if r < cap],
+        "parts": [_result_of(_over(module, e, [r for r in own if r in part])) for part in parts],
+        "finished": e.finished,
+        "bot_finished": e.bot_finished,
+        "under_review": e.under_review,
+    }
 
 
-def _deal_result(t: Tournament, module: GameModule, e: EntryRounds, r: int) -> DealResult:
+def _entry_result(
+    t: Tournament, module: GameModule, parts: Sequence[range], e: EntryRounds, cap: int
+) -> EntryResult:
+    """``_entry_row`` as a model instance."""
+    return EntryResult(**_entry_row(t, module, parts, e, cap))
+
+
+def _deal_row(t: Tournament, module: GameModule, e: EntryRounds, r: int) -> dict[str, Any]:
+    """An entry's row of round ``r`` (``DealResult``), as the value of each column's
+    attribute."""
     score, against, result = figures_of(module, e.round_scores[r])
     by_bot = r in e.bot_rounds
-    return DealResult(
-        tournament_id=t.pk,
-        entry_id=e.entry_id,
-        round_index=r,
-        user_id=e.user_id,
-        game_id=e.game_id,
-        name=e.username,
-        name_key=e.username.lower(),
-        score=score,
-        opponents_average=against,
-        result=result,
+    return {
+        "tournament_id": t.pk,
+        "entry_id": e.entry_id,
+        "round_index": r,
+        "user_id": e.user_id,
+        "game_id": e.game_id,
+        "name": e.username,
+        "name_key": e.username.lower(),
+        "score": score,
+        "opponents_average": against,
+        "result": result,
         # The bot's rows are unranked and listed after the others by name.
-        sort_result=0.0 if by_bot else result_sign(module) * result_key(result),
-        by_bot=by_bot,
-    )
+        "sort_result": 0.0 if by_bot else result_sign(module) * result_key(result),
+        "by_bot": by_bot,
+    }
 
 
 _ENTRY_RESULT_FIELDS = [
@@ -190,9 +200,18 @@ def _results_write(
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
     field = _entry_rounds(games)
-    boards = [_entry_result(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
-    write = copy_rows if bulk else insert_rows
-    write(EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS)
+    boards = [_entry_row(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
+    if bulk:
+        copy_rows(
+            EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
+        )
+    else:
+        insert_rows(
+            EntryResult,
+            [EntryResult(**row) for row in boards],
+            unique_fields=["entry", "upto"],
+            update_fields=_ENTRY_RESULT_FIELDS,
+        )
     if not _deal_results_write(t, module, field, last_deals=last_deals, bulk=bulk):
         results_changed(tournament=t)
 
@@ -209,20 +228,27 @@ def _deal_results_write(
     ``last_deals`` each entry's last ``last_deals`` rounds' only (then
     ``results_changed``). Whether there were any."""
     deals = [
-        _deal_result(t, module, e, r)
+        _deal_row(t, module, e, r)
         for e in field
         for r in range(
             0 if last_deals is None else max(0, len(e.round_scores) - last_deals),
             len(e.round_scores),
         )
     ]
-    write = copy_rows if bulk else insert_rows
-    write(
-        DealResult,
-        deals,
-        unique_fields=["entry", "round_index"],
-        update_fields=_DEAL_RESULT_FIELDS,
-    )
+    if bulk:
+        copy_rows(
+            DealResult,
+            deals,
+            unique_fields=["entry", "round_index"],
+            update_fields=_DEAL_RESULT_FIELDS,
+        )
+    else:
+        insert_rows(
+            DealResult,
+            [DealResult(**row) for row in deals],
+            unique_fields=["entry", "round_index"],
+            update_fields=_DEAL_RESULT_FIELDS,
+        )
     if not deals:
         return False
     results_changed(tournament=t)

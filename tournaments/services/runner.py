@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from common.rows import database, hot_cursor, insert_rows
 from engine import record
 from engine.match import bot_move
 from engine.protocol import GameModule
-from tournaments.games import PLAYER_SEAT, PlayedRound, dealt_round, module_of
+from tournaments.games import PLAYER_SEAT, PlayedRound, bot_round, dealt_round, module_of
 from tournaments.models import (
     Entry,
     Game,
@@ -241,24 +241,62 @@ def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
         seat = run.state.current_player
         if seat not in bot_seats:
             return
+        if _bot_round_rest(run, bot_seats):
+            continue
         move = bot_move(run.module, run.state, level=g.bot_level, version=g.bot_version)
         if move.refused is not None:
-            # A bot bug must not cost the entrant a 500 nor stop a close: log the position;
-            # the bot made its simplest legal action instead (the replay makes the same).
-            logger.error(
-                "engine refused a bot action: game %s round %s seat %s level %s version %s "
-                "action %s (%s: %s); state %s",
-                g.pk,
-                g.round_index,
-                seat,
-                g.bot_level,
-                g.bot_version,
-                json.dumps(move.choice.to_json()),
-                type(move.refused).__name__,
-                move.refused,
-                json.dumps(run.state.to_json(), separators=(",", ":")),
-            )
+            _log_refused(g, seat, move.choice.to_json(), move.refused, run.state)
         run_record(run, move.action, seat=seat, by_bot=True, after=move.state)
+
+
+def _log_refused(g: Game, seat: int, choice: Any, refused: Exception, state: Any) -> None:
+    """A bot bug must not cost the entrant a 500 nor stop a close: log the position; the
+    bot made its simplest legal action instead (the replay makes the same)."""
+    logger.error(
+        "engine refused a bot action: game %s round %s seat %s level %s version %s "
+        "action %s (%s: %s); state %s",
+        g.pk,
+        g.round_index,
+        seat,
+        g.bot_level,
+        g.bot_version,
+        json.dumps(choice),
+        type(refused).__name__,
+        refused,
+        json.dumps(state.to_json(), separators=(",", ":")),
+    )
+
+
+def _bot_round_rest(run: GameRun, bot_seats: frozenset[int]) -> bool:
+    """The bot's finish (``quiet``, a bot in every seat) of a round whose actions so far
+    are the bots' own from its deal: the rest of the round as ``bot_round`` played it
+    (the same ``bot_move`` from the same states), recorded as ``run_record`` would, the
+    round fresh from its deal for the close's audit (the entrant's seat-0 actions before
+    the bot took over stay theirs). False, nothing changed, when the round went another
+    way (the entrant played otherwise) or the run is not such a finish."""
+    if not run.quiet or len(bot_seats) < run.variant.num_players:
+        return False
+    g = run.game
+    played = bot_round(g.game, run.variant, run.secret, g.round_index, g.bot_level, g.bot_version)
+    done = len(run.actions)
+    if list(played.actions[:done]) != run.actions:
+        return False
+    if run.recorded is None:
+        run.recorded = [
+            record.RecordedAction(seat, action, seat != PLAYER_SEAT)
+            for seat, action in zip(played.seats[:done], run.actions, strict=True)
+        ]
+    for at, choice, refused, state in played.refused:
+        if at >= done:
+            _log_refused(g, played.seats[at], choice, refused, state)
+    for seat, action in zip(played.seats[done:], played.actions[done:], strict=True):
+        run.actions.append(action)
+        if seat == PLAYER_SEAT and run.bot_from is None:
+            run.bot_from = len(run.own)
+        run.recorded.append(record.RecordedAction(seat, action, True))
+    g.seq += len(played.actions) - done
+    run.state = played.final_state
+    return True
 
 
 #: Keys of a finished round's observation that say who ended it and how (Jokeren).
@@ -328,22 +366,42 @@ def _run_update_sql(names: tuple[str, ...]) -> tuple[str, tuple[Any, ...]]:
     return f"UPDATE {qn(Game._meta.db_table)} SET {assignments} WHERE {qn('id')} = %s", fields
 
 
-def run_store(run: GameRun) -> None:
+def _run_row(run: GameRun, fields: Sequence[Any]) -> list[Any]:
+    """The game's row as the run leaves it: the parameters of ``_run_update_sql``'s
+    ``UPDATE`` of ``fields``."""
     g = run.game
     # A game over keeps its last round's actions: its final state (the table shows it).
     over = g.status == Game.Status.FINISHED and not run.actions
     g.round_actions = compact_json(run.last_actions if over else run.actions)
     g.keep_state(run.state)
-    insert_rows(GameRound, run.ended)
     g.updated_at = timezone.now()
-    sql, fields = _run_update_sql(_RUN_FIELDS if run.rounds_done or run.quiet else _TURN_FIELDS)
     db = database()
-    params = [f.get_db_prep_save(getattr(g, f.attname), db) for f in fields]
+    return [*(f.get_db_prep_save(getattr(g, f.attname), db) for f in fields), g.pk]
+
+
+def run_store(run: GameRun) -> None:
+    g = run.game
+    sql, fields = _run_update_sql(_RUN_FIELDS if run.rounds_done or run.quiet else _TURN_FIELDS)
+    row = _run_row(run, fields)
+    insert_rows(GameRound, run.ended)
     with hot_cursor() as cursor:
-        cursor.execute(sql, [*params, g.pk])
+        cursor.execute(sql, row)
     if run.rounds_done and g.entry_id is not None and not run.quiet:
         tournament = g.entry.tournament  # type: ignore[union-attr]
         round_end_results(tournament=tournament, game=g, rounds_done=run.rounds_done)
+
+
+def runs_store(runs: Sequence[GameRun]) -> None:
+    """``run_store`` of several bot finishes (``quiet`` runs: the close's batch of games):
+    the rounds of them all in one insert, the games' rows in one ``executemany``."""
+    if not all(run.quiet for run in runs):
+        raise ValueError("runs_store stores the close's quiet runs only")
+    sql, fields = _run_update_sql(_RUN_FIELDS)
+    rows = [_run_row(run, fields) for run in runs]
+    insert_rows(GameRound, [row for run in runs for row in run.ended])
+    if rows:
+        with database().cursor() as cursor:
+            cursor.executemany(sql, rows)
 
 
 def game_finish(*, game: Game) -> Game:
