@@ -28,7 +28,7 @@ from tournaments.errors import (
     StaleMove,
     TournamentClosed,
 )
-from tournaments.games import PLAYER_SEAT, PlayedRound, current_round, dealt_round, module_of
+from tournaments.games import PLAYER_SEAT, PlayedRound, dealt_round, module_of
 from tournaments.models import (
     Entry,
     Game,
@@ -37,7 +37,7 @@ from tournaments.models import (
     compact_json,
 )
 from tournaments.services.runner import (
-    GameRun,
+    game_run,
     run_advance,
     run_record,
     run_store,
@@ -195,7 +195,8 @@ def game_play_move(
                 raise TournamentClosed.of(_("This tournament is closed for play."))
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
-            state, actions, own = current_round(g, module, variant)
+            run = game_run(g, module, variant)
+            state = run.state
             if state.current_player != PLAYER_SEAT:
                 raise IllegalMoveError.of(_("It is not your turn."))
             try:
@@ -206,17 +207,8 @@ def game_play_move(
                 err = IllegalMoveError.of(_("This move cannot be read."))
                 err.code = "malformed_action"
                 raise err from exc
-            run = GameRun(
-                game=g,
-                module=module,
-                variant=variant,
-                secret=g.secret_bytes,
-                state=state,
-                actions=actions,
-                own=own,
-                shown=state.observation(PLAYER_SEAT, log=False),
-                log_shown=state.log_length,
-            )
+            run.shown = state.observation(PLAYER_SEAT, log=False)
+            run.log_shown = state.log_length
             try:
                 run_record(run, act, seat=PLAYER_SEAT, by_bot=False)
             except IllegalMove as exc:
@@ -312,17 +304,7 @@ def games_bot_finish_rounds(game_ids: Sequence[int]) -> list[tuple[Game, dict[in
                 continue
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
-            state, actions, own = current_round(g, module, variant)
-            run = GameRun(
-                game=g,
-                module=module,
-                variant=variant,
-                secret=g.secret_bytes,
-                state=state,
-                actions=actions,
-                own=own,
-                quiet=True,
-            )
+            run = game_run(g, module, variant, quiet=True)
             run_advance(run, bot_seats=frozenset(range(variant.num_players)))
             g.bot_finished = True
             runs.append(run)

@@ -25,7 +25,14 @@ from common.rows import database, hot_cursor, insert_rows
 from engine import record
 from engine.match import bot_move
 from engine.protocol import GameModule
-from tournaments.games import PLAYER_SEAT, PlayedRound, bot_round, dealt_round, module_of
+from tournaments.games import (
+    PLAYER_SEAT,
+    PlayedRound,
+    bot_round,
+    current_round,
+    dealt_round,
+    module_of,
+)
 from tournaments.models import (
     Entry,
     Game,
@@ -76,6 +83,23 @@ class GameRun:
     #: The actions of the round being played, with their seats, while it is fresh
     #: (``None``: it was begun before this run).
     recorded: list[record.RecordedAction] | None = None
+
+
+def game_run(g: Game, module: GameModule, variant: Any, *, quiet: bool = False) -> GameRun:
+    """The run of a stored game from where it is: its current round's state, actions and
+    the entrant's among them (``current_round``); ``module`` and ``variant`` the game's.
+    ``quiet``: the bot's finish (no events)."""
+    state, actions, own = current_round(g, module, variant)
+    return GameRun(
+        game=g,
+        module=module,
+        variant=variant,
+        secret=g.secret_bytes,
+        state=state,
+        actions=actions,
+        own=own,
+        quiet=quiet,
+    )
 
 
 def game_start(
