@@ -7,16 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
-from engine.registry import GAMES
 from tournaments import permissions
 from tournaments.api import api_view, error_response
 from tournaments.errors import ServiceError
-from tournaments.models import Club
-from tournaments.selectors import clubs as club_selectors
+from tournaments.rating_scope import rating_scope
 from tournaments.selectors import ratings as rating_selectors
 
 #: A page number beyond this is read as this one (then the last page).
@@ -39,12 +37,7 @@ def rating_json(r: rating_selectors.RatingRow) -> dict[str, Any]:
 def rating_list(request: HttpRequest, game: str) -> JsonResponse:
     """A game's rating list, best first, ``PAGE_SIZE`` players a page (``?page=n``);
     ``?club=<slug>``: the list of that club's members."""
-    if game not in GAMES:
-        raise Http404
-    club = None
-    slug = request.GET.get("club", "")
-    if slug:
-        club = get_object_or_404(Club, slug=slug[:60])
+    scope = rating_scope(request, game)
     value = request.GET.get("page", "1")
     digits = value.lstrip("0") if value.isascii() and value.isdigit() else ""
     if not digits:
@@ -55,7 +48,7 @@ def rating_list(request: HttpRequest, game: str) -> JsonResponse:
     page = rating_selectors.rating_list(
         game=game,
         page=min(number, MAX_PAGE),
-        user_ids=club_selectors.member_ids(club=club) if club is not None else None,
+        user_ids=scope.user_ids,
     )
     return JsonResponse(
         {

@@ -5,14 +5,13 @@ Views only translate HTTP to the selectors and back."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from engine.registry import GAMES
 from tournaments import permissions
 from tournaments.games import module_of
-from tournaments.models import Club
-from tournaments.selectors import clubs as club_selectors
+from tournaments.rating_scope import rating_scope
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.variant_form import text_of
 
@@ -33,16 +32,10 @@ def _page_param(request: HttpRequest) -> int | None:
 def rating_list(request: HttpRequest, game: str) -> HttpResponse:
     """A game's rating list, best first, a page at a time (``?page=n``); ``?club=<slug>``:
     the list of that club's members."""
-    if game not in GAMES:
-        raise Http404
-    club = None
-    slug = request.GET.get("club", "")
-    if slug:
-        club = get_object_or_404(Club, slug=slug[:60])
+    scope = rating_scope(request, game)
+    club = scope.club
     page = rating_selectors.rating_list(
-        game=game,
-        page=_page_param(request),
-        user_ids=club_selectors.member_ids(club=club) if club is not None else None,
+        game=game, page=_page_param(request), user_ids=scope.user_ids
     )
     titles = dict(game_titles())
     return render(
