@@ -75,23 +75,60 @@ def _bot_takeover(game_ids: Sequence[int]) -> dict[int, int]:
     return dict(first_rounds)
 
 
+#: What ``_field_of`` reads of a game: its entry, user, name, id, round scores, status,
+#: whether the bot finished it and its entry's audit status (``_FIELD_COLUMNS``).
+GameFacts = tuple[int, int, str, int, list[list[int]], str, bool, str]
+_FIELD_COLUMNS = (
+    "entry_id",
+    "user_id",
+    f"user__{User.USERNAME_FIELD}",
+    "pk",
+    "round_scores",
+    "status",
+    "bot_finished",
+    "entry__audit_status",
+)
+
+
+def _field_of(facts: Sequence[GameFacts]) -> list[EntryRounds]:
+    """The finished rounds of these tournament games, from what is read of each."""
+    taken_over = _bot_takeover([f[3] for f in facts if f[6]])
+    out = []
+    for entry_id, user_id, username, game_id, scores, status, bot_finished, audit in facts:
+        played = len(scores)
+        out.append(
+            EntryRounds(
+                entry_id=entry_id,
+                user_id=user_id,
+                username=username,
+                game_id=game_id,
+                round_scores=tuple(tuple(int(s) for s in r) for r in scores),
+                bot_rounds=tuple(range(taken_over.get(game_id, played), played)),
+                finished=status == Game.Status.FINISHED,
+                bot_finished=bot_finished,
+                under_review=audit == Entry.AuditStatus.MISMATCH,
+            )
+        )
+    return out
+
+
 def _entry_rounds(games: Sequence[Game]) -> list[EntryRounds]:
     """The finished rounds of these tournament games (``select_related("user", "entry")``)."""
-    taken_over = _bot_takeover([g.pk for g in games if g.bot_finished])
-    return [
-        EntryRounds(
-            entry_id=g.entry_id,  # type: ignore[arg-type]
-            user_id=g.user_id,
-            username=g.user.get_username(),
-            game_id=g.pk,
-            round_scores=tuple(tuple(int(s) for s in r) for r in g.round_scores),
-            bot_rounds=tuple(range(taken_over.get(g.pk, len(g.round_scores)), len(g.round_scores))),
-            finished=g.status == Game.Status.FINISHED,
-            bot_finished=g.bot_finished,
-            under_review=g.entry is not None and g.entry.under_review,
-        )
-        for g in games
-    ]
+    return _field_of(
+        [
+            (
+                g.entry_id,  # type: ignore[misc]
+                g.user_id,
+                g.user.get_username(),
+                g.pk,
+                g.round_scores,
+                g.status,
+                g.bot_finished,
+                g.entry.audit_status,  # type: ignore[union-attr]
+            )
+            for g in games
+        ]
+    )
 
 
 def _over(
@@ -197,9 +234,15 @@ def _results_write(
     deal's row does not change in play once written; the bot's takeover, the audit and
     the close's rebuild write them all, the last also a name changed in the admin).
     ``bulk``: many games at once (the rebuild), written with ``copy_rows``."""
+    _field_write(t, _entry_rounds(games), last_deals=last_deals, bulk=bulk)
+
+
+def _field_write(
+    t: Tournament, field: Sequence[EntryRounds], *, last_deals: int | None, bulk: bool
+) -> None:
+    """``_results_write`` of the entries' rounds ``field``."""
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
-    field = _entry_rounds(games)
     boards = [_entry_row(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
     if bulk:
         copy_rows(
@@ -406,14 +449,14 @@ def standings_rebuild_parts(*, tournament: Tournament) -> list[tuple[int, int]]:
 def standings_rebuild_part(*, tournament: Tournament, first: int, last: int) -> int:
     """Write again the results of the tournament's entries with ids ``first .. last``
     from their games, in one batch (``standings_rebuild``'s). The number of entries."""
-    games = list(
+    facts: list[GameFacts] = list(
         Game.objects.filter(
             entry__tournament=tournament, entry_id__gte=first, entry_id__lte=last
-        ).select_related("user", "entry")
+        ).values_list(*_FIELD_COLUMNS)
     )
-    if games:
-        _results_write(tournament, games, bulk=REBUILD_COPY)
-    return len(games)
+    if facts:
+        _field_write(tournament, _field_of(facts), last_deals=None, bulk=REBUILD_COPY)
+    return len(facts)
 
 
 def standings_rebuilt(*, tournament: Tournament) -> None:
