@@ -1,7 +1,8 @@
 """CPU time of the close per game, in this process: ``closing_services.games_close`` (the bot
 finishes each game, then the replay audit) of N Jokeren 7 games (8 rounds, basic bots)
-that have just been joined, the work one Celery worker does for a batch. CPU time
-(``time.process_time``) rather than wall time, so a busy machine slows it less; the
+that have just been joined (``--played 0.3,0.4``: that share played to the end and that
+share part-way, as ``load.py --close-played``), the work one Celery worker does for a
+batch. CPU time (``time.process_time``) rather than wall time, so a busy machine slows it less; the
 database's own work runs in the PostgreSQL server and is not counted (the queries are).
 
 Run against a database of your own (it is migrated; the games stay in it)::
@@ -28,8 +29,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--played",
+        default="0,0",
+        help="shares of the games played to the end and part-way before the close "
+        "(load.py's played_field); the rest just joined",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jokeren.settings")
     import django
 
@@ -39,6 +47,7 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
+    from load import played_field
 
     from jokeren.celery import app
     from tournaments.services import closing as closing_services
@@ -62,9 +71,12 @@ def main() -> None:
         opens_at=now - timedelta(minutes=1),
         closes_at=now + timedelta(days=1),
     )
+    games = []
     for i in range(args.games):
         user = User.objects.create_user(username=f"close-cpu-{t.pk}-{i}", password=None)
-        entry_services.entry_join(tournament_id=t.pk, user=user)
+        games.append(entry_services.entry_join(tournament_id=t.pk, user=user).game)
+    finished, part_way = (float(x) for x in args.played.split(","))
+    print(f"the field: {played_field(games, finished, part_way)}")
     batches = closing_services.tournament_close_start(tournament_id=t.pk) or []
     profile = cProfile.Profile()
     cpu, wall = time.process_time(), time.perf_counter()

@@ -121,6 +121,31 @@ def insert_rows(
 
 
 @functools.cache
+def _update_sql(model: type[Model], names: tuple[str, ...]) -> tuple[str, tuple[Any, ...]]:
+    qn: Callable[[str], str] = connection.ops.quote_name
+    fields = tuple(model._meta.get_field(name) for name in names)
+    sets = ", ".join(f"{qn(str(f.column))} = %s" for f in fields)  # type: ignore[union-attr]
+    pk = qn(str(model._meta.pk.column))
+    return f"UPDATE {qn(model._meta.db_table)} SET {sets} WHERE {pk} = %s", fields
+
+
+def update_rows(model: type[Model], objs: Sequence[Model], fields: Sequence[str]) -> None:
+    """Write ``fields`` of the rows of ``objs`` (instances read from the database) in one
+    ``executemany`` of a plain ``UPDATE ... WHERE pk`` written once per model and fields
+    (``bulk_update`` builds one ``CASE`` per field over every row instead)."""
+    if not objs:
+        return
+    sql, columns = _update_sql(model, tuple(fields))
+    db = database()
+    rows = [
+        [*(f.get_db_prep_save(getattr(obj, f.attname), db) for f in columns), obj.pk]
+        for obj in objs
+    ]
+    with db.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+@functools.cache
 def _copy_sql(
     model: type[Model], unique_fields: tuple[str, ...], update_fields: tuple[str, ...]
 ) -> tuple[str, str, str, str, tuple[tuple[str, bool], ...]]:

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from common.rows import update_rows
 from engine import record
 from tournaments import jobs
 from tournaments.errors import GameNotFinished, NothingToResolve
@@ -100,7 +101,8 @@ def _audits_store(found: Sequence[tuple[Game, list[str]]]) -> list[GameAudit]:
             entry.audited_at = now
             if entry.under_review != was_under_review:
                 review_changed.append(g)
-        Entry.objects.bulk_update(
+        update_rows(
+            Entry,
             list(entries.values()),
             ["audit_status", "audit_detail", "audited_at", "audit_resolved_by"],
         )
