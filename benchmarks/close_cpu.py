@@ -47,7 +47,7 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
-    from load import played_field
+    from load_close import played_field
 
     from jokeren.celery import app
     from tournaments.services import closing as closing_services
