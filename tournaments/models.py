@@ -458,7 +458,9 @@ class EntryResult(models.Model):
     The board a viewer with ``upto`` visible rounds sees is one indexed query over
     ``(tournament, upto)`` in the order of the index: the ranked rows by ``tier`` and
     ``sort_result`` (competition rank over those two), then the unranked ones; ties by
-    progress and name. ``upto == rounds`` is also the final board after the close."""
+    progress and name. ``upto == rounds`` is also the final board after the close, the only
+    one read from then on (every viewer sees every round): the close's rebuild writes only
+    it, and the boards of fewer rounds stay as the window left them."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="+", db_index=False

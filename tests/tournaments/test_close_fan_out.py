@@ -128,11 +128,11 @@ def test_the_close_is_announced_only_once_its_standings_are_written(
     seen: list[tuple[Any, str]] = []
     rebuild = closing_services.standings_rebuild_part
 
-    def watched(*, tournament: Tournament, first: int, last: int) -> int:
+    def watched(*, tournament: Tournament, first: int, last: int, **kwargs: Any) -> int:
         during = Tournament.objects.get(pk=tournament.pk)
         page = client.get(f"/tournaments/{t.pk}/").content.decode()
         seen.append((during.closed_at, page))
-        return rebuild(tournament=tournament, first=first, last=last)
+        return rebuild(tournament=tournament, first=first, last=last, **kwargs)
 
     # the rebuild's parts (one here: two entries)
     monkeypatch.setattr(closing_services, "standings_rebuild_part", watched)
@@ -191,9 +191,9 @@ def test_the_close_task_rebuilds_in_parts_and_announces_after_the_last(
     written: list[tuple[int, int, Any]] = []
     real = closing_services.standings_rebuild_part
 
-    def part(*, tournament: Tournament, first: int, last: int) -> int:
+    def part(*, tournament: Tournament, first: int, last: int, **kwargs: Any) -> int:
         written.append((first, last, Tournament.objects.get(pk=tournament.pk).closed_at))
-        return real(tournament=tournament, first=first, last=last)
+        return real(tournament=tournament, first=first, last=last, **kwargs)
 
     monkeypatch.setattr(closing_services, "standings_rebuild_part", part)
     tasks.tournament_close.delay(t.pk).get()

@@ -139,7 +139,7 @@ def tournament_close_rebuild_part(*, tournament_id: int, first: int, last: int) 
     t = Tournament.objects.get(pk=tournament_id)
     if t.closed_at is not None:
         return 0
-    return standings_rebuild_part(tournament=t, first=first, last=last)
+    return standings_rebuild_part(tournament=t, first=first, last=last, final_only=True)
 
 
 def tournament_close_announce(*, tournament_id: int) -> Tournament:

@@ -238,12 +238,20 @@ def _results_write(
 
 
 def _field_write(
-    t: Tournament, field: Sequence[EntryRounds], *, last_deals: int | None, bulk: bool
+    t: Tournament,
+    field: Sequence[EntryRounds],
+    *,
+    last_deals: int | None,
+    bulk: bool,
+    final_only: bool = False,
 ) -> None:
-    """``_results_write`` of the entries' rounds ``field``."""
+    """``_results_write`` of the entries' rounds ``field``; ``final_only``: of the board
+    rows only the final board's (``upto`` = every round: the close's, see
+    ``standings_rebuild_part``)."""
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
-    boards = [_entry_row(t, module, parts, e, cap) for e in field for cap in range(t.rounds + 1)]
+    caps = [t.rounds] if final_only else range(t.rounds + 1)
+    boards = [_entry_row(t, module, parts, e, cap) for e in field for cap in caps]
     if bulk:
         copy_rows(
             EntryResult, boards, unique_fields=["entry", "upto"], update_fields=_ENTRY_RESULT_FIELDS
@@ -446,16 +454,30 @@ def standings_rebuild_parts(*, tournament: Tournament) -> list[tuple[int, int]]:
     ]
 
 
-def standings_rebuild_part(*, tournament: Tournament, first: int, last: int) -> int:
+def standings_rebuild_part(
+    *, tournament: Tournament, first: int, last: int, final_only: bool = False
+) -> int:
     """Write again the results of the tournament's entries with ids ``first .. last``
-    from their games, in one batch (``standings_rebuild``'s). The number of entries."""
+    from their games, in one batch (``standings_rebuild``'s). The number of entries.
+
+    ``final_only`` (the close's rebuild): of the board rows only the final board's
+    (``upto`` = every round), with every per-deal row. Once closed, every viewer sees
+    every round (docs/rules.md §4): no page, export, API answer or rating reads a board
+    of fewer visible rounds again, so the close leaves those as the window left them
+    and writes 1 board row per entry instead of ``rounds + 1``."""
     facts: list[GameFacts] = list(
         Game.objects.filter(
             entry__tournament=tournament, entry_id__gte=first, entry_id__lte=last
         ).values_list(*_FIELD_COLUMNS)
     )
     if facts:
-        _field_write(tournament, _field_of(facts), last_deals=None, bulk=REBUILD_COPY)
+        _field_write(
+            tournament,
+            _field_of(facts),
+            last_deals=None,
+            bulk=REBUILD_COPY,
+            final_only=final_only,
+        )
     return len(facts)
 
 
