@@ -144,6 +144,7 @@ def replay_round(
     bot_version: int,
     own_actions: Sequence[Mapping[str, Any]],
     bot_from: int | None = None,
+    dealt: Any | None = None,
 ) -> RoundReplay:
     """Deal round ``round_index`` from the secret and play it: the bots (of ``bot_level``
     and ``bot_version``, the game's) choose every other seat's action (they are
@@ -151,8 +152,14 @@ def replay_round(
     action on (the bot took over the entrant's seat) the bot plays seat 0 too. Stops when
     the round is over, or when seat 0 is to move and its actions are used up (a round
     still being played). An action that cannot be read or is illegal, or actions left over
-    after the round ended, are the ``problem``."""
-    deal = module.new_round(variant, secret=secret, round_index=round_index)
+    after the round ended, are the ``problem``. ``dealt``: the round as
+    ``module.new_round`` deals it from these arguments, where the caller keeps it (the
+    engine's states are immutable)."""
+    deal = (
+        dealt
+        if dealt is not None
+        else module.new_round(variant, secret=secret, round_index=round_index)
+    )
     state = deal
     done: list[RecordedAction] = []
     states: list[Any] = []

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from engine import dealing, record
 from engine.protocol import GameModule
 from tournaments.errors import TournamentNotOpen
-from tournaments.games import PLAYER_SEAT, PlayedRound, current_round, module_of
+from tournaments.games import PLAYER_SEAT, PlayedRound, current_round, dealt_round, module_of
 from tournaments.models import Game, GameRound, Tournament, WhatIf
 from tournaments.presentation.delta import observation_delta
 from tournaments.presentation.words import describe_action
@@ -125,6 +125,7 @@ def _replay_stored(game: Game, module: GameModule, variant: Any, stored: StoredR
         bot_version=game.bot_version,
         own_actions=stored.actions,
         bot_from=stored.bot_from,
+        dealt=dealt_round(game.game, variant, game.secret_bytes, stored.round_index),
     )
 
 
