@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Sequence
 
 import django
 
@@ -23,19 +24,23 @@ from tournaments.models import Game  # noqa: E402
 from tournaments.services import closing  # noqa: E402
 
 PAUSE = float(os.environ["CLOSE_PAUSE_SECONDS"])
-_bot_finish = closing.game_bot_finish_rounds
+_bot_finish = closing.games_bot_finish_rounds
 
 
-def _slow_bot_finish(game_id: int) -> tuple[Game, dict[int, PlayedRound]]:
-    finished = _bot_finish(game_id)
-    time.sleep(PAUSE)
+def _slow_bot_finish(game_ids: Sequence[int]) -> list[tuple[Game, dict[int, PlayedRound]]]:
+    """The batch's games finished one by one (each committed on its own), with the pause
+    after each: a kill between two leaves some of the batch finished, some not."""
+    finished = []
+    for game_id in game_ids:
+        finished.extend(_bot_finish([game_id]))
+        time.sleep(PAUSE)
     return finished
 
 
-# The close finishes each unfinished game through game_bot_finish_rounds (game_close: the
-# finish and its audit share one replay); the pool's children are forked from this
-# process, so they inherit the pause.
-closing.game_bot_finish_rounds = _slow_bot_finish
+# The close finishes a batch's unfinished games through games_bot_finish_rounds (then
+# audits them); the pool's children are forked from this process, so they inherit the
+# pause.
+closing.games_bot_finish_rounds = _slow_bot_finish
 
 if __name__ == "__main__":
     from jokeren.celery import app
