@@ -40,7 +40,8 @@ bot's choice on a tie). ``--know`` says what the worlds know:
 would search, compares the worlds with the true hands: the share of the hidden cards
 (those not placed from the log) that a world puts in the right seat, for the uniform
 pool, the kept worlds and the pool weighted; and how many pool worlds the true world's
-weight beats.
+weight beats; and the other seats' mean loose penalty (``expert._penalty``) in the pool,
+the kept worlds and the truth, and its correlation with the truth's across the decisions.
 
 In duplicate play against the strong bot (same deals and sign as ``duplicate.py``:
 negative, the oracle better) the results bound what a determinized search over these
@@ -234,11 +235,19 @@ def _overlap(world: Any, state: expert.JokerenState, seat: int, known: list[list
     return right / hidden if hidden else 1.0
 
 
+def _closeness(world: Any, seat: int) -> float:
+    """The other seats' mean penalty in ``world`` (``expert._penalty``: their loose
+    cards; lower: closer to going out)."""
+    by_cards = world.variant.scoring == "cards"
+    others = [s for s in range(len(world.hands)) if s != seat]
+    return statistics.mean(expert._penalty(world, s, by_cards) for s in others)
+
+
 def diagnose(preset: str, first: int, deals: int, n: int) -> dict[str, float]:
     """See the module text: strong bots in every seat, the worlds at every decision the
     oracle would search compared with the true hands (means over the decisions)."""
     variant = PRESETS[preset]
-    rows: list[tuple[float, float, float, float, float]] = []
+    rows: list[tuple[float, ...]] = []
     for d in range(first, first + deals):
         state = new_round(variant, secret=d.to_bytes(4, "big") * 8, round_index=d % variant.rounds)
         while not state.is_terminal:
@@ -265,11 +274,19 @@ def diagnose(preset: str, first: int, deals: int, n: int) -> dict[str, float]:
                         sum(a * b for a, b in zip(w, ov, strict=True)) / sum(w),
                         sum(x < truth for x in lw) / len(lw),
                         sum(w) ** 2 / sum(x * x for x in w),
+                        statistics.mean(_closeness(x, seat) for x in pool),
+                        statistics.mean(_closeness(x, seat) for x in kept),
+                        _closeness(state, seat),
                     )
                 )
             state = state.apply(strong)
     names = ("uniform", "kept", "weighted", "truth_beats", "ess")
+    names += ("loose_uniform", "loose_kept", "loose_true")
     out = {k: statistics.mean(r[i] for r in rows) for i, k in enumerate(names)}
+    true = [r[7] for r in rows]
+    # across the decisions: does a world see the opponents close to going out when they are?
+    out["corr_uniform"] = statistics.correlation([r[5] for r in rows], true)
+    out["corr_kept"] = statistics.correlation([r[6] for r in rows], true)
     out["decisions"] = len(rows)
     return out
 
