@@ -34,7 +34,10 @@ bot's choice on a tie). ``--know`` says what the worlds know:
 - ``model``: ``--pool`` worlds sampled as ``none``, weighted by the likelihood of every
   other seat's public actions since the deal under a reasonable player's model
   (``engine.jokeren.bots.inference``, not a bot's code), and ``--worlds`` of them kept:
-  the most likely (``--select top``) or drawn by weight (``resample``). Honest.
+  the most likely (``--select top``) or drawn by weight (``resample``); or (``mcmc``)
+  ``--worlds`` worlds of a Metropolis chain over the hidden cards
+  (``inference.sample_posterior``) started at one sampled world, after ``--pool``
+  steps, one every ``--thin`` steps. Honest.
 
 ``--diagnose`` plays strong bots in every seat instead and, at every decision the oracle
 would search, compares the worlds with the true hands: the share of the hidden cards
