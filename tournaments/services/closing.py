@@ -19,8 +19,8 @@ from tournaments.models import (
     Game,
     Tournament,
 )
-from tournaments.services.audit import GameAudit, game_audit_stored, games_audit_stored
-from tournaments.services.play import game_bot_finish_rounds, games_bot_finish_rounds
+from tournaments.services.audit import GameAudit, games_audit_stored
+from tournaments.services.play import games_bot_finish_rounds
 from tournaments.services.results import (
     standings_rebuild_part,
     standings_rebuild_parts,
@@ -99,21 +99,14 @@ def tournament_close_start(*, tournament_id: int, claim: bool = False) -> list[l
     return [ids[i : i + CLOSE_BATCH] for i in range(0, len(ids), CLOSE_BATCH)]
 
 
-def game_close(*, game_id: int) -> GameAudit:
-    """One game's part of its tournament's close: the bot plays it to the end in the
-    entrant's seat when it is unfinished (``game_bot_finish``), then it is audited by
-    replay (``game_audit``). The rounds the bot dealt and played to their end just now
-    are not replayed a second time: the audit compares the stored rows with what the
-    finish played (the same ``bot_move``); the rounds stored before it, the one it took
-    over included, are replayed. Safe to repeat: a finished game is only audited again."""
-    _game, fresh = game_bot_finish_rounds(game_id)
-    return game_audit_stored(game_id, fresh=fresh)
-
-
 def games_close(*, game_ids: Sequence[int]) -> list[GameAudit]:
-    """``game_close`` for a batch of games (one task of the close's fan-out): the bot
-    finishes them in one transaction (``games_bot_finish_rounds``), then they are audited
-    together (``games_audit_stored``), in a few queries for the whole batch."""
+    """A batch of a tournament's games closed (one task of the close's fan-out): the bot
+    plays each unfinished one to its end in the entrant's seat, in one transaction
+    (``games_bot_finish_rounds``), then they are audited by replay together
+    (``games_audit_stored``), in a few queries for the whole batch. The rounds the bot
+    dealt and played just now are not replayed a second time: the audit compares the
+    stored rows with what the finish played (the same ``bot_move``); the rounds stored
+    before it are replayed. Safe to repeat: a finished game is only audited again."""
     finished = games_bot_finish_rounds(game_ids)
     return games_audit_stored([g.pk for g, _ in finished], {g.pk: f for g, f in finished})
 
