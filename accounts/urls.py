@@ -1,13 +1,16 @@
-"""URLs of the accounts app: sign-up, log-in, log-out and the account page."""
+"""URLs of the accounts app: the site's names for sign-up, log-in and log-out (allauth's
+views, throttled), allauth's pages (the mail address, the password and its reset, the
+second factor) and the account page."""
 
-from django.contrib.auth import views as auth_views
-from django.urls import path
+from allauth.account import views as allauth_views
+from django.urls import include, path
 
 from accounts import views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.login_view, name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", allauth_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
     path("account/", views.account, name="account"),
 ]

@@ -1,21 +1,23 @@
-"""Sign-up, log-in (both throttled: jokeren/throttle.py) and the account page: bot
-account, mail settings and personal API tokens."""
+"""Sign-up and log-in (allauth's pages, throttled: jokeren/throttle.py) and the account
+page: the mail address, the password and the second factor (allauth's pages, linked),
+bot account, mail settings and personal API tokens."""
 
 from __future__ import annotations
 
+from functools import wraps
+from typing import Any
+
+from allauth.account import views as allauth_views
+from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import REDIRECT_FIELD_NAME, login
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from common.forms import RefusesControlCharacters, checks_control_characters, form_status
+from common.forms import checks_control_characters, form_status
 from jokeren import throttle
 from tournaments import permissions, tokens
 from tournaments import series as series_services
@@ -25,78 +27,48 @@ from tournaments.permissions import AuthenticatedHttpRequest, is_bot
 from tournaments.services import mail as mail_services
 
 
-class SignupForm(RefusesControlCharacters, UserCreationForm):  # type: ignore[type-arg]
-    """Django's sign-up form; a control character in a field is that field's error."""
+class LoginView(allauth_views.LoginView):  # type: ignore[misc]
+    """allauth's log-in page (the name or the mail address; then the second factor, if
+    the account has one); a field refused for a control character answers 400. A player
+    already logged in goes on to ``next`` (allauth's ``RedirectAuthenticatedUserMixin``)."""
 
-
-class LoginForm(RefusesControlCharacters, AuthenticationForm):
-    """Django's log-in form; a control character in a field is that field's error."""
-
-
-class LoginView(auth_views.LoginView):
-    """Django's log-in page with ``LoginForm``: a field refused for a control character
-    answers 400 (``common.forms.form_status``)."""
-
-    form_class = LoginForm
-
-    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
-        response = super().form_invalid(form)
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response: HttpResponse = super().form_invalid(form)
         response.status_code = form_status(form)
         return response
 
 
+class SignupView(allauth_views.SignupView):  # type: ignore[misc]
+    """allauth's sign-up page: a name, a mail address (the site mails the link that
+    verifies it) and a password; the new account is logged in and goes back to ``next``
+    (a page of this site only), else home."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response: HttpResponse = super().form_invalid(form)
+        response.status_code = form_status(form)
+        return response
+
+
+def throttle_signup(view: Any) -> Any:
+    """A sign-up view behind the sign-up throttle per client IP (jokeren/throttle.py)."""
+
+    @wraps(view)
+    def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if request.method == "POST" and not request.user.is_authenticated:
+            wait = throttle.signup_wait(request)
+            if wait is not None:
+                return throttle.too_many(
+                    request,
+                    wait=wait,
+                    message=_("Too many sign-ups from your address in a short time."),
+                )
+        return view(request, *args, **kwargs)
+
+    return throttled
+
+
 login_view = checks_control_characters(throttle.throttle_login(LoginView.as_view()))
-
-
-def _safe_next(request: HttpRequest) -> str:
-    """The page to go back to (``next`` in the POST or the query), if it is on this site;
-    else ``""``."""
-    target = request.POST.get(REDIRECT_FIELD_NAME) or request.GET.get(REDIRECT_FIELD_NAME, "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return ""
-
-
-@checks_control_characters
-def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account, log in, confirm it and go back to where the visitor came from
-    (``next``, a page of this site only), else home."""
-    target = _safe_next(request)
-    if request.user.is_authenticated:
-        return redirect(target or "home")
-    if request.method == "POST" and (wait := throttle.signup_wait(request)) is not None:
-        return throttle.too_many(
-            request,
-            wait=wait,
-            message=_("Too many sign-ups from your address in a short time."),
-        )
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-        # the language the visitor chose on the site is the one of their mail
-        remember_language(request, translation.get_language())
-        messages.success(
-            request,
-            _("Welcome, %(name)s: your account has been created and you are logged in.")
-            % {"name": user.get_username()},
-        )
-        return redirect(target or "home")
-    return render(
-        request,
-        "registration/signup.html",
-        {"form": form, "next": target},
-        status=form_status(form),
-    )
-
-
-def remember_language(request: HttpRequest, language: str | None) -> None:
-    """A logged-in user's choice of a language of the site is also the language of their
-    mail (``Account.language``)."""
-    if permissions.is_logged_in(request.user) and language in mail_services.LANGUAGES:
-        mail_services.account_language_set(user=request.user, language=language)
+signup = checks_control_characters(throttle_signup(SignupView.as_view()))
 
 
 @login_required
@@ -140,6 +112,10 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
             "new_key": new_key,
             "is_bot": is_bot(request.user),
             "mail_form": mail_form,
+            "address_verified": permissions.has_verified_address(request.user),
+            "has_second_factor": Authenticator.objects.filter(
+                user=request.user, type=Authenticator.Type.TOTP
+            ).exists(),
         },
     )
 

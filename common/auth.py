@@ -53,8 +53,10 @@ class ModelBackend(DjangoModelBackend):
         self, request: Any, username: str | None = None, password: str | None = None, **kw: Any
     ) -> Any:
         user = super().authenticate(request, username=username, password=password, **kw)
-        if user is None and password is not None:
-            raise PermissionDenied  # final: the backends after this one only serve sessions
+        if user is None and password is not None and "email" not in kw:
+            # final: the backends after this one only serve sessions, and allauth's a
+            # log-in by mail address (``email`` given, beside the same text as ``username``)
+            raise PermissionDenied
         return user
 
     def get_user(self, user_id: Any) -> Any:

@@ -78,6 +78,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "tournaments",
     "accounts",
+    # sign-up with a verified address, log-in by name or address, password reset, address
+    # change, throttling (allauth.account) and the second factor (allauth.mfa): accounts/
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
 ]
 
 MIDDLEWARE = [
@@ -93,6 +98,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # 400 for NUL and other control characters, before a view or the CSRF check reads them
     "jokeren.guards.ControlCharacterMiddleware",
     # bearer requests from an address with too many unknown tokens: 429
@@ -289,7 +295,13 @@ CELERY_BEAT_SCHEDULE = {
 # Django's model backend, the session's user read by a query written once (common/auth.py);
 # log-ins store the first. Django's own serves the sessions made before it (a session names
 # the backend that logged it in) and checks no password (common/auth.py).
-AUTHENTICATION_BACKENDS = ["jokeren.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend"]
+# A log-in by mail address goes to allauth's backend (the name's refusal in ours is final,
+# the address's is allauth's); its sessions are served by allauth's backend.
+AUTHENTICATION_BACKENDS = [
+    "jokeren.auth.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -299,6 +311,34 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+#: How long a password reset link works (seconds); it works once (Django's token hashes
+#: the password it replaces).
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=2 * 3600)
+
+# --- Accounts (django-allauth; docs/rules.md, "Accounts") ----------------------------------
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+# The link in the mail verifies the address; until then the account plays, unrated and
+# without mail (tournaments/services/mail.py, tournaments/services/ratings.py).
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+# A new address is verified before it replaces the old one.
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
+# The same answer for a known and an unknown address, and no mail to an unknown one.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+# A changed password keeps this session and ends the others (their hash no longer holds).
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Jokeren: "
+ACCOUNT_USERNAME_MIN_LENGTH = 2
+# allauth's limits; failed log-ins and sign-ups per client IP are jokeren/throttle.py's.
+ACCOUNT_RATE_LIMITS = {"login_failed": None, "signup": None}
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Jokeren"
 
 # --- Internationalization -------------------------------------------------------------
 LANGUAGE_CODE = "nl"

@@ -56,8 +56,10 @@ def client_ip(request: HttpRequest) -> str:
 
 
 def _account(group: str, request: HttpRequest) -> str:
-    """The account a log-in POST is for: the username as typed, case-folded."""
-    return str(request.POST.get("username", "")).strip().casefold()
+    """The account a log-in POST is for: the name or address as typed (``login`` on the
+    site's log-in page, ``username`` on the admin's), case-folded."""
+    typed = request.POST.get("login") or request.POST.get("username", "")
+    return str(typed).strip().casefold()
 
 
 def _login_limits() -> list[tuple[str, str | Callable[[str, HttpRequest], str], str]]:

@@ -18,7 +18,7 @@ from django.views import i18n
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from accounts import views as account_views
+from accounts import preferences
 from jokeren import throttle
 from tournaments import api, permissions
 from tournaments.api import api_view
@@ -78,7 +78,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     ``next``), remembered on the account of a logged-in user for their mail."""
     response = i18n.set_language(request)
     if request.method == "POST":
-        account_views.remember_language(request, request.POST.get("language"))
+        preferences.remember_language(request, request.POST.get("language"))
     return response
 
 

@@ -6,13 +6,17 @@ import hashlib
 import itertools
 import json
 import random
+import time
 from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Any
 
+from allauth.account.models import EmailAddress
+from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from accounts import services as account_services
 from engine import dealing
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Access, Club, Membership, Tournament
@@ -32,21 +36,56 @@ SECRET_DRAWS = 200
 
 
 def make_user(
-    username: str | None = None, *, organizer: bool = False, club: Club | None = None, **extra: Any
+    username: str | None = None,
+    *,
+    organizer: bool = False,
+    club: Club | None = None,
+    email: str | None = None,
+    verified: bool = True,
+    second_factor: bool | None = None,
+    **extra: Any,
 ) -> Any:
     """A user; ``organizer``: an organizer of ``club`` (default: the default club, which
     ``make_tournament`` uses unless told; docs/rules.md, "Clubs: members, organizers, who
-    may enter")."""
+    may enter"). Its mail address ``email`` (default ``<name>@example.org``; ``""`` for
+    none) is verified unless ``verified`` is false (docs/rules.md, "Accounts"). An
+    organizer and staff get a second factor (``add_second_factor``) unless
+    ``second_factor`` is false."""
     User = get_user_model()
     name = username or f"user{next(_counter)}"
-    user = User.objects.create_user(username=name, password=PASSWORD, **extra)
+    address = f"{name}@example.org" if email is None else email
+    user = User.objects.create_user(username=name, password=PASSWORD, email=address, **extra)
+    if address:
+        EmailAddress.objects.create(
+            user=user, email=address.lower(), primary=True, verified=verified
+        )
     if organizer:
         club_services.membership_add(
             club=club or club_services.club_default(),
             user=user,
             role=Membership.Role.ORGANIZER,
         )
+    if second_factor if second_factor is not None else (organizer or user.is_staff):
+        add_second_factor(user)
     return user
+
+
+#: The TOTP secret of every second factor the factories set up (base32): a test computes
+#: its codes with ``totp_code``.
+TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+
+
+def add_second_factor(user: Any) -> list[str]:
+    """A TOTP authenticator with ``TOTP_SECRET`` and recovery codes for ``user`` (what
+    club owners, organizers and staff need before they act on a tournament); the
+    recovery codes."""
+    return account_services.second_factor_add(user=user, secret=TOTP_SECRET)
+
+
+def totp_code(secret: str = TOTP_SECRET, *, at: float | None = None) -> str:
+    """The TOTP code of ``secret`` now (or at the Unix time ``at``)."""
+    counter = int(time.time() if at is None else at) // 30
+    return format_hotp_value(hotp_value(secret, counter))
 
 
 def default_club() -> Club:
@@ -57,11 +96,15 @@ def default_club() -> Club:
 def make_club(name: str | None = None, *, owner: Any = None) -> Club:
     """A new club (``owner`` its owner, if given)."""
     n = next(_counter)
+    if owner is not None:
+        add_second_factor(owner)
     return club_services.club_create(name=name or f"Club {n}", slug=f"club-{n}", owner=owner)
 
 
 def add_member(club: Club, user: Any, role: str = Membership.Role.MEMBER) -> Membership:
-    """``user`` in ``club`` with ``role``."""
+    """``user`` in ``club`` with ``role`` (an owner or organizer with a second factor)."""
+    if role in (Membership.Role.OWNER, Membership.Role.ORGANIZER):
+        add_second_factor(user)
     return club_services.membership_add(club=club, user=user, role=role)
 
 
@@ -254,7 +297,14 @@ def make_closed_field(organizer: Any, size: int) -> Tournament:
     t = make_tournament(created_by=organizer, rounds=3, south_plays=())
     rng = random.Random(7)
     users = get_user_model().objects.bulk_create(
-        [get_user_model()(username=f"veld{i:04d}") for i in range(size)]
+        [
+            get_user_model()(username=f"veld{i:04d}", email=f"veld{i:04d}@example.org")
+            for i in range(size)
+        ]
+    )
+    # verified addresses, as ``make_user`` gives (docs/rules.md, "Accounts")
+    EmailAddress.objects.bulk_create(
+        [EmailAddress(user=u, email=u.email, primary=True, verified=True) for u in users]
     )
     entries = Entry.objects.bulk_create([Entry(tournament=t, user=u) for u in users])
     games = []

@@ -57,3 +57,6 @@ def _test_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.MOVE_RATE_LIMIT = ""
     settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
+    # allauth's limits (reset, verification) count per IP, address and user id in a cache
+    # no test clears: off, but in the accounts' throttle test
+    settings.ACCOUNT_RATE_LIMITS = False

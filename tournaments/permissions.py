@@ -28,6 +28,7 @@ from __future__ import annotations
 import hmac
 from typing import Any, TypeGuard
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
@@ -139,6 +140,33 @@ def is_bot(user: Any) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return Account.objects.filter(user_id=user.pk, is_bot=True).exists()
+
+
+# --- Accounts (docs/rules.md, "Accounts") -----------------------------------------------------
+
+
+def verified_user_ids() -> Any:
+    """The ids of the accounts whose mail address is verified (its primary address, the
+    one on the account, allauth's ``EmailAddress``): a query for a ``user_id__in``
+    filter."""
+    return EmailAddress.objects.filter(primary=True, verified=True).values("user_id")
+
+
+def has_verified_address(user: Any) -> bool:
+    """A logged-in account whose mail address is verified: only it gets mail, and only
+    its entries count for the ratings (docs/rules.md, "Accounts", rules 2 and 3)."""
+    user_id = _user_id(user)
+    return (
+        user_id is not None
+        and bool(user.email)
+        and EmailAddress.objects.filter(user_id=user_id, primary=True, verified=True).exists()
+    )
+
+
+def plays_unrated(user: Any) -> bool:
+    """A logged-in human account whose entries count for no rating because its address
+    is not verified (the tournament's page says so; a bot account is never rated)."""
+    return is_logged_in(user) and not has_verified_address(user) and not is_bot(user)
 
 
 def check_admits(*, tournament: Tournament, user: Any) -> None:
@@ -511,6 +539,33 @@ ROUTES: dict[str, str] = {
     "series_detail": "may_see_series",
     "series_season_csv": "may_see_series",
     "account": "is_logged_in",
+    # the accounts app (allauth's pages: docs/rules.md, "Accounts"): the way in for
+    # anyone, the rest one's own
+    "account_login": SITE,
+    "account_logout": SITE,
+    "account_signup": SITE,
+    "account_inactive": SITE,
+    "account_reset_password": SITE,
+    "account_reset_password_done": SITE,
+    "account_reset_password_from_key": SITE,
+    "account_reset_password_from_key_done": SITE,
+    "account_confirm_email": SITE,
+    "account_email_verification_sent": SITE,
+    "account_confirm_login_code": SITE,
+    "mfa_authenticate": SITE,
+    "account_email": "is_logged_in",
+    "account_change_password": "is_logged_in",
+    "account_set_password": "is_logged_in",
+    "account_reauthenticate": "is_logged_in",
+    "account_request_reauthentication_code": "is_logged_in",
+    "account_confirm_reauthentication_code": "is_logged_in",
+    "mfa_index": "is_logged_in",
+    "mfa_reauthenticate": "is_logged_in",
+    "mfa_activate_totp": "is_logged_in",
+    "mfa_deactivate_totp": "is_logged_in",
+    "mfa_view_recovery_codes": "is_logged_in",
+    "mfa_generate_recovery_codes": "is_logged_in",
+    "mfa_download_recovery_codes": "is_logged_in",
     # clubs (docs/rules.md, "Clubs: members, organizers, who may enter")
     "clubs_list": PUBLIC,
     "club_detail": PUBLIC,

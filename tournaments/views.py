@@ -120,6 +120,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if my_game is not None
         else None,
         "may_manage": permissions.may_manage_tournament(user=request.user, tournament=tournament),
+        "plays_unrated": permissions.plays_unrated(request.user),
     }
     return render(request, "tournaments/detail.html", context)
 

@@ -69,6 +69,7 @@ def sign_up(page: Page, base_url: str, username: str) -> None:
     """Create an account through the sign-up form (the site logs the new user in)."""
     page.goto(f"{base_url}/accounts/signup/")
     page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.org")
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.click("form.stacked button[type=submit]")
@@ -78,7 +79,7 @@ def sign_up(page: Page, base_url: str, username: str) -> None:
 def log_in(page: Page, base_url: str, username: str) -> None:
     """Log in through the log-in form (the user has ``factories.PASSWORD``)."""
     page.goto(f"{base_url}/accounts/login/")
-    page.fill("input[name=username]", username)
+    page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main form button[type=submit]")
     page.wait_for_url(f"{base_url}/")

@@ -139,7 +139,7 @@ def test_pages_sessions_and_rate_limits_with_redis_down(
     # a log-in (throttled without a counter: not at all) makes a session in the database
     fresh = Client()
     response = fresh.post(
-        reverse("login"), {"username": user.username, "password": factories.PASSWORD}
+        reverse("login"), {"login": user.username, "password": factories.PASSWORD}
     )
     assert response.status_code == 302
     assert fresh.get(reverse("home")).wsgi_request.user == user

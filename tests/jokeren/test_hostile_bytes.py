@@ -137,7 +137,12 @@ def _field_error(response: Any, field: str) -> None:
 def test_a_control_character_in_the_sign_up_form_is_the_field_s_error(
     client: Client, control: str
 ) -> None:
-    data = {"username": f"bram{control}", "password1": "ruit-boer-42!", "password2": "x"}
+    data = {
+        "username": f"bram{control}",
+        "email": "bram@example.org",
+        "password1": "ruit-boer-42!",
+        "password2": "x",
+    }
     _field_error(client.post(reverse("signup"), data), "username")
     assert not User.objects.exists()
 
@@ -148,14 +153,14 @@ def test_a_control_character_in_the_log_in_form_is_the_field_s_error_not_a_log_i
 ) -> None:
     user.set_password("ruit-boer-42!")
     user.save()
-    data = {"username": user.username, "password": f"ruit-boer-42!{control}"}
+    data = {"login": user.username, "password": f"ruit-boer-42!{control}"}
     _field_error(client.post(reverse("login"), data), "password")
     assert "_auth_user_id" not in client.session
-    data = {"username": f"{user.username}{control}", "password": "ruit-boer-42!"}
-    _field_error(client.post(reverse("login"), data), "username")
+    data = {"login": f"{user.username}{control}", "password": "ruit-boer-42!"}
+    _field_error(client.post(reverse("login"), data), "login")
     assert "_auth_user_id" not in client.session
     # the right password still logs in
-    data = {"username": user.username, "password": "ruit-boer-42!"}
+    data = {"login": user.username, "password": "ruit-boer-42!"}
     assert client.post(reverse("login"), data).status_code == 302
 
 

@@ -30,8 +30,11 @@ def limits(settings: Any) -> Any:
 
 
 def log_in(client: Client, username: str, password: str, ip: str, path: str = "") -> Any:
+    # the site's log-in page names the field ``login`` (name or address), the admin's
+    # ``username``
+    field = "username" if path else "login"
     return client.post(
-        path or reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+        path or reverse("login"), {field: username, "password": password}, REMOTE_ADDR=ip
     )
 
 
@@ -108,7 +111,12 @@ def sign_up(client: Client, username: str, ip: str) -> Any:
     password = "Harten-Vrouw-77"
     return client.post(
         reverse("signup"),
-        {"username": username, "password1": password, "password2": password},
+        {
+            "username": username,
+            "email": f"{username}@example.org",
+            "password1": password,
+            "password2": password,
+        },
         REMOTE_ADDR=ip,
     )
 
@@ -148,20 +156,20 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_counter(limits: Any) -> 
     for i in range(5):
         Client().post(
             reverse("login"),
-            {"username": f"iemand{i}", "password": WRONG},
+            {"login": f"iemand{i}", "password": WRONG},
             REMOTE_ADDR="127.0.0.1",
             HTTP_X_FORWARDED_FOR=ATTACKER,
         )
     blocked = Client().post(
         reverse("login"),
-        {"username": "achter-nginx", "password": factories.PASSWORD},
+        {"login": "achter-nginx", "password": factories.PASSWORD},
         REMOTE_ADDR="127.0.0.1",
         HTTP_X_FORWARDED_FOR=f"{NEIGHBOUR}, {ATTACKER}",
     )
     assert blocked.status_code == 429
     ok = Client().post(
         reverse("login"),
-        {"username": "achter-nginx", "password": factories.PASSWORD},
+        {"login": "achter-nginx", "password": factories.PASSWORD},
         REMOTE_ADDR="127.0.0.1",
         HTTP_X_FORWARDED_FOR=NEIGHBOUR,
     )

@@ -32,7 +32,13 @@ def _text(response: Any) -> str:
 
 
 def _sign_up(client: Client, query: str = "", **extra: str) -> Any:
-    data = {"username": "nieuweling", "password1": PASSWORD, "password2": PASSWORD, **extra}
+    data = {
+        "username": "nieuweling",
+        "email": "nieuweling@example.org",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+        **extra,
+    }
     return client.post(reverse("signup") + query, data)
 
 
@@ -46,7 +52,10 @@ def test_sign_up_confirms_and_goes_back_to_the_tournament(
     response = _sign_up(client, next=detail)
     assert response.status_code == 302 and response["Location"] == detail
     shown = [str(m) for m in get_messages(response.wsgi_request)]
-    assert shown == ["Welkom, nieuweling: je account is aangemaakt en je bent ingelogd."]
+    assert shown == [
+        "Welkom, nieuweling: je account is aangemaakt en je bent ingelogd.",
+        "We hebben een mail met een bevestigingslink gestuurd naar nieuweling@example.org.",
+    ]
     # Logged in and back on the tournament: it offers joining.
     assert "Doe mee aan dit toernooi" in _text(client.get(detail))
 

@@ -529,15 +529,53 @@ def club_form_request(draw: Draw, world: World) -> Request:
 
 
 def account_request(draw: Draw, world: World) -> Request:
-    kind = draw(st.sampled_from(["signup", "login"]))
+    """The ways in (accounts/, allauth's pages): sign-up, log-in by name or address, the
+    password reset, any value in any field."""
+    kind = draw(st.sampled_from(["signup", "login", "password/reset"]))
     password = draw(st.sampled_from([factories.PASSWORD, "kort"]) | st.text(max_size=30))
+    name = draw(st.text(max_size=40) | st.sampled_from(["fuzz-speler", "nieuw"]))
     data = {
-        "username": draw(st.text(max_size=40) | st.sampled_from(["fuzz-speler", "nieuw"])),
+        "username": name,
+        "login": draw(st.just(name) | st.sampled_from(["fuzz-speler@example.org"])),
+        "email": draw(
+            st.sampled_from(["nieuw@example.org", "fuzz-speler@example.org"]) | form_values()
+        ),
         "password": password,
         "password1": password,
         "password2": draw(st.just(password) | st.text(max_size=10)),
     }
     return Request(_method(draw, "POST"), f"/accounts/{kind}/", data)
+
+
+def account_settings_request(draw: Draw, world: World) -> Request:
+    """One's own account pages (accounts/, allauth's): the address page (add, make
+    primary, send again, remove), the password change, the second factor's pages; any
+    value in any field."""
+    path = draw(
+        st.sampled_from(
+            [
+                "/accounts/email/",
+                "/accounts/password/change/",
+                "/accounts/2fa/",
+                "/accounts/2fa/totp/activate/",
+                "/accounts/2fa/totp/deactivate/",
+                "/accounts/2fa/recovery-codes/",
+                "/accounts/2fa/recovery-codes/generate/",
+                "/accounts/2fa/authenticate/",
+            ]
+        )
+    )
+    data = {
+        draw(st.sampled_from(["action_add", "action_primary", "action_send", "action_remove"])): "",
+        "email": draw(
+            st.sampled_from(["fuzz-speler@example.org", "ander@example.org"]) | form_values()
+        ),
+        "oldpassword": draw(st.just(factories.PASSWORD) | form_values()),
+        "password1": draw(form_values()),
+        "password2": draw(form_values()),
+        "code": draw(st.sampled_from(["123456", ""]) | form_values()),
+    }
+    return Request(_method(draw, "POST"), path, data)
 
 
 #: Each kind of request, how often it comes (repeats) and who sends it (repeats).
@@ -552,6 +590,7 @@ BUILDERS: list[tuple[Callable[[Draw, World], Request], tuple[str, ...]]] = (
     + [(account_page_request, ("player", "organizer", "anonymous"))]
     + [(club_form_request, ("player", "player", "organizer", "anonymous"))]
     + [(account_request, ("anonymous",))]
+    + [(account_settings_request, ("player", "organizer", "anonymous"))]
 )
 
 

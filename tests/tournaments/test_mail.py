@@ -248,7 +248,7 @@ def test_no_mail_to_a_bot_account_one_without_an_address_or_with_results_mail_of
     bot = factories.make_user("robot", email="robot@example.org")
     series_services.account_mark_bot(user=bot)
     quiet = player("stil", mail_results=False)
-    nameless = factories.make_user("zonderadres")
+    nameless = factories.make_user("zonderadres", email="")
     anna = player("anna")
     t = played_tournament([anna, quiet, nameless])
     entry_services.entry_join(tournament_id=t.pk, user=bot)  # the bot plays it at the close
@@ -419,7 +419,12 @@ def test_a_new_account_gets_the_language_the_visitor_chose(client: Client) -> No
     password = "een-lang-wachtwoord-77"
     client.post(
         reverse("signup"),
-        {"username": "nieuw", "password1": password, "password2": password},
+        {
+            "username": "nieuw",
+            "email": "n@example.org",
+            "password1": password,
+            "password2": password,
+        },
     )
     assert Account.objects.get(user__username="nieuw").language == "en"
 

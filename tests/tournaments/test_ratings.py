@@ -333,3 +333,13 @@ def test_a_big_field_is_applied_in_a_few_queries(organizer: Any) -> None:
     assert Rating.objects.count() == 299
     ranks = sorted(RatingChange.objects.values_list("rank", flat=True))
     assert ranks[0] == 1 and len(set(ranks)) < len(ranks)  # shared places
+
+
+def test_an_entry_of_an_account_without_a_verified_address_counts_for_no_rating() -> None:
+    """docs/rules.md, "Accounts": rated play needs a verified mail address."""
+    factories.make_user("cor", verified=False)
+    t = closed_field({"anna": [5], "bert": [10], "cor": [0]}, closed_at=START)
+    assert rating_services.ratings_apply_tournament(tournament_id=t.pk) == 2
+    ranks = {c.user.username: c.rank for c in RatingChange.objects.select_related("user")}
+    assert ranks == {"anna": 1, "bert": 2}
+    assert not Rating.objects.filter(user__username="cor").exists()

@@ -71,7 +71,12 @@ def test_dutch_is_the_default_and_english_the_second(client: Client) -> None:
 def test_sign_up_logs_in_and_log_out(client: Client) -> None:
     response = client.post(
         reverse("signup"),
-        {"username": "nieuweling", "password1": "Harten-Vrouw-77", "password2": "Harten-Vrouw-77"},
+        {
+            "username": "nieuweling",
+            "email": "nieuweling@example.org",
+            "password1": "Harten-Vrouw-77",
+            "password2": "Harten-Vrouw-77",
+        },
     )
     assert response.status_code == 302
     assert get_user_model().objects.filter(username="nieuweling").exists()

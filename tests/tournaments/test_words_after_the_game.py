@@ -120,10 +120,11 @@ def test_sign_up_and_log_in_say_je_as_the_rest_of_the_site() -> None:
     signup = _text(client.get(reverse("signup")))
     assert "Je wachtwoord" in signup
     assert not FORMAL.search(signup)
-    login = client.post(reverse("login"), {"username": "niemand", "password": "fout"})
+    login = client.post(reverse("login"), {"login": "niemand", "password": "fout"})
     assert not FORMAL.search(_text(login))
     weak = client.post(
-        reverse("signup"), {"username": "nieuw", "password1": "12345", "password2": "12345"}
+        reverse("signup"),
+        {"username": "nieuw", "email": "n@example.org", "password1": "12345", "password2": "12345"},
     )
     assert not FORMAL.search(_text(weak))
 

@@ -39,6 +39,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import permissions
 from tournaments.errors import InvalidSettings, ServiceError
 from tournaments.mail_links import mail_off_read, mail_off_token
 from tournaments.models import LANGUAGE_CHOICES, Account, Entry, MailKind, MailSent, Tournament
@@ -121,13 +122,14 @@ def mail_send(
     connection: BaseEmailBackend | None = None,
 ) -> bool:
     """Send ``kind`` mail about ``object_id`` to the user ``user_id`` (see the module's
-    text); ``True`` when it went out now. Nothing for a bot account, a user without an
-    address or with that kind off, or when it went out before (a task run again): the
-    ``MailSent`` row is written in the transaction that sends, so a failed send leaves
-    none and a retry sends it. ``connection``: an open one of a batch (else its own)."""
+    text); ``True`` when it went out now. Nothing for a bot account, a user without a
+    verified address (docs/rules.md, "Accounts") or with that kind off, or when it went
+    out before (a task run again): the ``MailSent`` row is written in the transaction
+    that sends, so a failed send leaves none and a retry sends it. ``connection``: an
+    open one of a batch (else its own)."""
     kind = MailKind(kind)
     user = User.objects.filter(pk=user_id, is_active=True).first()
-    if user is None or not user.email:
+    if user is None or not permissions.has_verified_address(user):
         return False
     account = account_of(user)
     if account.is_bot or not getattr(account, setting_of(kind)):
@@ -150,11 +152,11 @@ def batches(ids: Sequence[int]) -> list[list[int]]:
 
 def recipients(users: QuerySet[User], *, kind: MailKind, object_id: int) -> list[list[int]]:
     """The ids among ``users`` who get ``kind`` mail about ``object_id`` and did not get
-    it yet, in batches of ``MAIL_BATCH``: humans with an address and that kind on (a user
+    it yet, in batches of ``MAIL_BATCH``: humans with a verified address and that kind on (a user
     without an account row has it on)."""
     sent = MailSent.objects.filter(kind=kind, object_id=object_id).values("user_id")
     ids = (
-        users.filter(is_active=True)
+        users.filter(is_active=True, pk__in=permissions.verified_user_ids())
         .exclude(email="")
         .exclude(account__is_bot=True)
         .exclude(**{f"account__{setting_of(kind)}": False})

@@ -12,7 +12,9 @@ entrant with every place, a few seconds for 10,000), not 50 million duels of the
 Which entries count (``_rated_field``): the entries the final leaderboard ranks (not
 under review, with rounds of their own) that the entrant played to the end themselves: an
 entry the bot finished at the close counts for nobody and its entrant's rating does not
-change; a bot account is never rated. A tournament with fewer than two such entries
+change; a bot account is never rated, nor an account whose mail address is not verified
+(docs/rules.md, "Accounts": as it is when the ratings are applied or recomputed; a
+deleted account has none). A tournament with fewer than two such entries
 changes nothing.
 
 The tournaments of a game count in the order they closed (``closed_at``, then id):
@@ -36,6 +38,7 @@ from django.db.models import Q
 from openskill.models import PlackettLuce
 
 from engine.registry import GAMES
+from tournaments import permissions
 from tournaments.models import Account, EntryResult, Rating, RatingChange, Tournament
 from tournaments.selectors.standings import rank_values
 
@@ -90,6 +93,7 @@ def _rated_field(t: Tournament) -> list[Placing]:
             finished=True,
         )
         .exclude(user_id__in=bots)
+        .filter(user_id__in=permissions.verified_user_ids())
         .order_by("tier", "sort_result", "user_id")
         .values_list("user_id", "tier", "sort_result")
     )
