@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "tournaments",
+    "accounts",
 ]
 
 MIDDLEWARE = [
