@@ -66,7 +66,6 @@ urlpatterns = [
     path("series/new/", views_clubs.series_create, name="series_create"),
     path("series/<int:pk>/", views_clubs.series_detail, name="series_detail"),
     path("series/<int:pk>/season.csv", views_clubs.series_season_csv, name="series_season_csv"),
-    path("account/", views_clubs.account, name="account"),
     path("clubs/", views_club.clubs_list, name="clubs_list"),
     path("clubs/code/", views_club.code_enter, name="code_enter"),
     path("clubs/<slug:slug>/", views_club.club_detail, name="club_detail"),

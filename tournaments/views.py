@@ -15,6 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
+from common.device import device_of
 from common.forms import checks_control_characters, form_status
 from tournaments import analysis, permissions, views_access
 from tournaments.api import game_payload
@@ -199,6 +200,7 @@ def tournament_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             tournament_id=tournament.pk,
             user=request.user,
             code=views_access.request_code(request, tournament),
+            device=device_of(request),
         )
     except ServiceError as exc:
         messages.error(request, exc.message())
