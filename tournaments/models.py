@@ -27,6 +27,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from engine.registry import GAMES, game_module
 
@@ -682,12 +683,24 @@ class Series(ContestSettings):
 LANGUAGE_CHOICES = [("nl", _("Dutch")), ("en", _("English"))]
 
 
+class Pace(models.TextChoices):
+    """How fast the card table shows the bots' moves (docs/rules.md, "The card table"):
+    ``slow`` the pause of old, ``normal`` about half of it, ``fast`` a fifth, ``instant``
+    none (every move at once, in the list of moves and for screen readers)."""
+
+    SLOW = "slow", pgettext_lazy("the bots' pace", "slow")
+    NORMAL = "normal", pgettext_lazy("the bots' pace", "normal")
+    FAST = "fast", pgettext_lazy("the bots' pace", "fast")
+    INSTANT = "instant", pgettext_lazy("the bots' pace", "instant")
+
+
 class Account(models.Model):
     """Per-user settings of the site: ``is_bot`` marks a bot account (a program plays it
     through the API; flagged BOT on every leaderboard, lichess's BOT title); ``language``
     is the language of the user's mail (the one last chosen on the site); ``mail_<kind>``
     whether the user gets that kind of mail (``MailKind``; off by the signed link in every
-    such mail). A user without a row has the defaults."""
+    such mail); ``pace`` the bots' pace at the card table (``Pace``; ``""``: never chosen,
+    the browser's choice holds). A user without a row has the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
@@ -703,6 +716,9 @@ class Account(models.Model):
     mail_invites = models.BooleanField(_("mail with club invites"), default=True)
     mail_fairplay = models.BooleanField(
         _("mail when an organizer decides on a fair-play review of my entry"), default=True
+    )
+    pace = models.CharField(
+        _("bots' pace at the table"), max_length=8, choices=Pace.choices, blank=True, default=""
     )
 
     def __str__(self) -> str:

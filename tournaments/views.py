@@ -30,6 +30,7 @@ from tournaments.selectors import deals as deal_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
+from tournaments.selectors import table as table_selectors
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
 from tournaments.services import par as par_services
@@ -491,6 +492,8 @@ def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             if tournament
             else reverse("preset_rules", args=[game.game, game.preset]),
             "back_url": tournament.get_absolute_url() if tournament else reverse("home"),
+            "pace": table_selectors.account_pace(user=request.user),
+            "pace_url": reverse("api_account_pace"),
         },
     )
 
