@@ -125,6 +125,9 @@ def test_staff_see_an_accounts_flags_across_clubs_and_lift_its_bar(organizer: An
     assert PlayBar.objects.filter(user=cheat, lifted_at__isnull=True).exists()
     url = reverse("fairplay_staff")
     assert _as(organizer).get(url).status_code == 404
+    link = f'href="{url}"'
+    assert link not in _as(organizer).get(reverse("home")).content.decode()
+    assert link in _as(staff).get(reverse("home")).content.decode()
     client = _as(staff)
     listing = client.get(url).content.decode()
     assert "valsspeler" in listing
