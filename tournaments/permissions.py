@@ -218,6 +218,24 @@ def may_audit(*, user: Any, tournament: Tournament) -> bool:
     return may_manage_tournament(user=user, tournament=tournament)
 
 
+def may_review_fair_play(*, user: Any, tournament: Tournament) -> bool:
+    """See a tournament's fair-play flags with their evidence (the linked accounts, the
+    telling decisions) and clear or disqualify a flagged entry (docs/rules.md, "Fair
+    play"): its club's organizers and owner, or staff."""
+    return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_see_account_flags(user: Any) -> bool:
+    """See an account's fair-play flags across every club, its linked accounts and its
+    bar (docs/rules.md, "Fair play"): staff only."""
+    return is_staff(user)
+
+
+def may_lift_play_bar(user: Any) -> bool:
+    """Lift an account's bar from rated play (docs/rules.md, "Fair play"): staff only."""
+    return is_staff(user)
+
+
 # --- Clubs: members, organizers, who may enter -----------------------------------------------
 
 
@@ -507,6 +525,9 @@ ROUTES: dict[str, str] = {
     "tournament_entries": "may_see_entries",
     "tournament_close": "may_close_tournament",
     "entry_audit": "may_audit",
+    "entry_fair_play": "may_review_fair_play",
+    "fairplay_staff": "may_see_account_flags",
+    "fairplay_bar_lift": "may_lift_play_bar",
     "tournament_deal_again": "may_play_deal_again",
     "preset_rules": PUBLIC,
     "practice": "is_logged_in",
@@ -559,5 +580,7 @@ ROUTES: dict[str, str] = {
     "api_game_undo": "may_view_game",
     "api_game_meld_readings": "may_view_game",
     "api_tournament_standings": "may_see_tournament",
+    # the bots' pace at one's own tables (docs/rules.md, "The card table")
+    "api_account_pace": "is_logged_in",
     "api_not_found": PUBLIC,
 }
