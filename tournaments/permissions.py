@@ -198,6 +198,20 @@ def may_see_entries(*, user: Any, tournament: Tournament) -> bool:
     return may_manage_tournament(user=user, tournament=tournament)
 
 
+def entries_visibility(*, user: Any, tournament: Tournament) -> Visibility:
+    """The places on the organizer's list of entrants (docs/rules.md section 4, "The
+    organizer's list of entrants"): an organizer or staff member who has not entered sees
+    every ranked entrant's place over the rounds played so far, as an entrant whose game
+    is over would, unless the results are hidden until the close; one who entered sees
+    what any entrant sees (``results_visibility``)."""
+    seen = results_visibility(user=user, tournament=tournament)
+    if seen.final or tournament.hide_results:
+        return seen
+    if is_logged_in(user) and tournament.entries.filter(user_id=user.pk).exists():
+        return seen
+    return Visibility(rounds=tournament.rounds)
+
+
 def may_audit(*, user: Any, tournament: Tournament) -> bool:
     """Audit an entry again or resolve its review (rule 10, rule 23): its club's
     organizers and owner, or staff."""

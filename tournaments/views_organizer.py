@@ -150,7 +150,9 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     games = Game.objects.filter(entry_id__in=ids).select_related("user", "entry__audit_resolved_by")
     by_entry = {g.entry_id: g for g in games}
     ranks = standing_selectors.entry_standings(
-        tournament=tournament, user=request.user, entry_ids=ids
+        tournament=tournament,
+        visibility=permissions.entries_visibility(user=request.user, tournament=tournament),
+        entry_ids=ids,
     )
     return render(
         request,
