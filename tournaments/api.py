@@ -36,6 +36,7 @@ from tournaments.selectors import standings as standing_selectors
 from tournaments.selectors import table
 from tournaments.series import bot_user_ids
 from tournaments.services import play as play_services
+from tournaments.services import table as table_services
 
 #: The largest request body the API reads (a move is well under 1 KiB).
 MAX_BODY_BYTES = 16 * 1024
@@ -404,6 +405,28 @@ def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
     except ServiceError as exc:
         return error_response(exc)
     return JsonResponse(game_payload(game))
+
+
+@api_view("POST")
+def account_pace(request: HttpRequest) -> JsonResponse:
+    """POST {"pace": "slow" | "normal" | "fast" | "instant"}: the bots' pace at your card
+    tables, kept on your account; the answer is {"pace": ...}. See docs/api.md."""
+    if not permissions.is_logged_in(request.user):
+        return forbidden_response()
+    try:
+        body = read_json_object(request)
+    except ServiceError as exc:
+        return error_response(exc)
+    pace = body.get("pace")
+    if not isinstance(pace, str):
+        return error_response(
+            _fail(_('The request must be JSON with "pace" (a text).'), "malformed_request", 400)
+        )
+    try:
+        account = table_services.account_pace_set(user=request.user, pace=pace)
+    except ServiceError as exc:
+        return error_response(exc)
+    return JsonResponse({"pace": account.pace})
 
 
 @api_view("GET")

@@ -155,3 +155,10 @@ class ClubRefused(ServiceError):
     a role that does not exist)."""
 
     code = "club_refused"
+
+
+class PlayBarred(ServiceError):
+    """An account barred from rated play (docs/rules.md, "Fair play") may not enter."""
+
+    code = "play_barred"
+    status = 403

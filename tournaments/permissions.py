@@ -561,5 +561,7 @@ ROUTES: dict[str, str] = {
     "api_game_undo": "may_view_game",
     "api_game_meld_readings": "may_view_game",
     "api_tournament_standings": "may_see_tournament",
+    # the bots' pace at one's own tables (docs/rules.md, "The card table")
+    "api_account_pace": "is_logged_in",
     "api_not_found": PUBLIC,
 }

@@ -109,6 +109,7 @@ urlpatterns = [
         api.game_meld_readings,
         name="api_game_meld_readings",
     ),
+    path("api/account/pace/", api.account_pace, name="api_account_pace"),
     path(
         "api/tournaments/<int:tournament_id>/standings/",
         api.tournament_standings,

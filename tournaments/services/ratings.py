@@ -37,7 +37,7 @@ from django.db.models import Q
 
 from engine.registry import GAMES
 from tournaments import rating_model
-from tournaments.models import Account, EntryResult, Rating, RatingChange, Tournament
+from tournaments.models import Account, Entry, EntryResult, Rating, RatingChange, Tournament
 from tournaments.selectors.standings import rank_values
 
 #: The advisory lock of a game's ratings (PostgreSQL): this base plus the game's index.
@@ -87,6 +87,9 @@ def _rated_field(t: Tournament) -> list[Placing]:
             finished=True,
         )
         .exclude(user_id__in=bots)
+        # a disqualified entry never counts (docs/rules.md, "Fair play"); it has no row
+        # on the boards either
+        .exclude(entry__fair_play=Entry.FairPlay.DISQUALIFIED)
         .order_by("tier", "sort_result", "user_id")
         .values_list("user_id", "tier", "sort_result")
     )
