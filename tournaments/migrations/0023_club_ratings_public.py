@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0020_results_entry_index'),
+        ('tournaments', '0022_account_pace'),
     ]
 
     operations = [
