@@ -198,10 +198,42 @@ def may_see_entries(*, user: Any, tournament: Tournament) -> bool:
     return may_manage_tournament(user=user, tournament=tournament)
 
 
+def entries_visibility(*, user: Any, tournament: Tournament) -> Visibility:
+    """The places on the organizer's list of entrants (docs/rules.md section 4, "The
+    organizer's list of entrants"): an organizer or staff member who has not entered sees
+    every ranked entrant's place over the rounds played so far, as an entrant whose game
+    is over would, unless the results are hidden until the close; one who entered sees
+    what any entrant sees (``results_visibility``)."""
+    seen = results_visibility(user=user, tournament=tournament)
+    if seen.final or tournament.hide_results:
+        return seen
+    if is_logged_in(user) and tournament.entries.filter(user_id=user.pk).exists():
+        return seen
+    return Visibility(rounds=tournament.rounds)
+
+
 def may_audit(*, user: Any, tournament: Tournament) -> bool:
     """Audit an entry again or resolve its review (rule 10, rule 23): its club's
     organizers and owner, or staff."""
     return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_review_fair_play(*, user: Any, tournament: Tournament) -> bool:
+    """See a tournament's fair-play flags with their evidence (the linked accounts, the
+    telling decisions) and clear or disqualify a flagged entry (docs/rules.md, "Fair
+    play"): its club's organizers and owner, or staff."""
+    return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_see_account_flags(user: Any) -> bool:
+    """See an account's fair-play flags across every club, its linked accounts and its
+    bar (docs/rules.md, "Fair play"): staff only."""
+    return is_staff(user)
+
+
+def may_lift_play_bar(user: Any) -> bool:
+    """Lift an account's bar from rated play (docs/rules.md, "Fair play"): staff only."""
+    return is_staff(user)
 
 
 # --- Clubs: members, organizers, who may enter -----------------------------------------------
@@ -508,6 +540,9 @@ ROUTES: dict[str, str] = {
     "tournament_entries": "may_see_entries",
     "tournament_close": "may_close_tournament",
     "entry_audit": "may_audit",
+    "entry_fair_play": "may_review_fair_play",
+    "fairplay_staff": "may_see_account_flags",
+    "fairplay_bar_lift": "may_lift_play_bar",
     "tournament_deal_again": "may_play_deal_again",
     "preset_rules": PUBLIC,
     "practice": "is_logged_in",

@@ -9,6 +9,7 @@ from tournaments import (
     views,
     views_club,
     views_clubs,
+    views_fairplay,
     views_mail,
     views_organizer,
     views_ratings,
@@ -36,6 +37,17 @@ urlpatterns = [
         "tournaments/<int:pk>/entries/<int:entry_id>/audit/",
         views_organizer.entry_audit,
         name="entry_audit",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/fair-play/",
+        views_organizer.entry_fair_play,
+        name="entry_fair_play",
+    ),
+    path("staff/fair-play/", views_fairplay.fairplay_staff, name="fairplay_staff"),
+    path(
+        "staff/fair-play/<int:user_id>/lift/",
+        views_fairplay.fairplay_bar_lift,
+        name="fairplay_bar_lift",
     ),
     path(
         "tournaments/<int:pk>/rounds/<int:round_index>/play-again/",
