@@ -329,6 +329,21 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     return Tournament.objects.filter(listed_tournaments(user))
 
 
+def rating_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments whose share of a player's rating ``user`` may see (docs/rules.md,
+    "Ratings", rule 7): on a player's page and in the API, in the rating history and on the
+    rating lists, the counts of tournaments, the moment a rating last moved and each change
+    come only from these: the ones ``user`` may see (public; their clubs'; the ones they
+    entered; staff every one)."""
+    return visible_tournaments(user)
+
+
+def may_see_club_ratings(*, user: Any, club: Club) -> bool:
+    """The rating list of a club's members (docs/rules.md, "Ratings", rule 7): its
+    members and staff; anyone when the club made it public (``Club.ratings_public``)."""
+    return club.ratings_public or is_staff(user) or is_club_member(user=user, club=club)
+
+
 def may_see_series(*, user: Any, series: Series) -> bool:
     """A series, its page, its season and their exports (docs/rules.md, "Clubs: members,
     organizers, who may enter", rule 5): a public one anyone; a private one its club's
@@ -554,11 +569,12 @@ ROUTES: dict[str, str] = {
     "club_leave": "may_leave_club",
     "club_member_role": "may_manage_members",
     "club_invite_renew": "may_manage_members",
+    "club_settings": "may_manage_members",
     "club_invite_player": "may_manage_members",
     "mail_off": "may_turn_mail_off",
     # the ratings are public, as the final standings they come from (docs/rules.md,
     # "Ratings")
-    "rating_list": PUBLIC,
+    "rating_list": "may_see_club_ratings",
     "player_profile": PUBLIC,
     # the API (a token's user is a logged-in user here)
     "api_openapi": PUBLIC,
@@ -570,7 +586,7 @@ ROUTES: dict[str, str] = {
     "api_tournament_join": "may_enter_tournament",
     "api_series": "may_see_series",
     "api_series_season": "may_see_series",
-    "api_ratings": PUBLIC,
+    "api_ratings": "may_see_club_ratings",
     "api_player": PUBLIC,
     "api_game": "may_view_game",
     # the move and the undo: the same rule in the service's one locked read of the game

@@ -85,6 +85,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/leave/", views_club.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/", views_club.club_member_role, name="club_member_role"),
     path("clubs/<slug:slug>/invite/", views_club.club_invite_renew, name="club_invite_renew"),
+    path("clubs/<slug:slug>/settings/", views_club.club_settings, name="club_settings"),
     path(
         "clubs/<slug:slug>/invite-player/",
         views_club.club_invite_player,
