@@ -400,10 +400,10 @@ def describe_telling(module: GameModule, check: DecisionCheck) -> tuple[str, str
             f" {_points(module, bots, dutch=False)} after the bot's choice)"
         )
     return (
-        f"{where_nl}: de speler heeft {played_nl}; de sterke bot had {bot_nl}. Alleen wie de verborgen kaarten"
-        f" kent, weet dat dit het beste was{result_nl}; een eerlijke speler doet dat hier in"
-        f" {pct} van de gevallen.",
-        f"{where_en}: the player {played_en}; the strong bot would have {bot_en}. Only someone who knows"
-        f" the hidden cards knows this was best{result_en}; an honest player does so here in"
-        f" {pct} of cases.",
+        f"{where_nl}: de speler heeft {played_nl}; de sterke bot had {bot_nl}. Alleen wie"
+        f" de verborgen kaarten kent, weet dat dit het beste was{result_nl}; een eerlijke"
+        f" speler doet dat hier in {pct} van de gevallen.",
+        f"{where_en}: the player {played_en}; the strong bot would have {bot_en}. Only"
+        f" someone who knows the hidden cards knows this was best{result_en}; an honest"
+        f" player does so here in {pct} of cases.",
     )
