@@ -15,8 +15,10 @@ from tournaments import series
 from tournaments.models import Tournament
 from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
+from tournaments.services import fairplay as fairplay_services
 from tournaments.services import mail as mail_services
 from tournaments.services import par
+from tournaments.services import playcheck as playcheck_services
 from tournaments.services import ratings as rating_services
 from tournaments.services import results as result_services
 
@@ -213,3 +215,25 @@ def ratings_recompute(game: str) -> int:
     """Apply every closed tournament of a game again, in order (a closed tournament's
     standings changed: an organizer resolved a review, or an audit flagged an entry)."""
     return rating_services.ratings_recompute_game(game=game)
+
+
+@shared_task
+def sightings_purge() -> int:
+    """Periodic (Celery beat, hourly): delete the devices' sightings older than the kept
+    time (docs/rules.md, "Fair play")."""
+    return fairplay_services.sightings_purge()
+
+
+@shared_task
+def tournament_play_screen(tournament_id: int) -> list[int]:
+    """After a close: choose the entries whose play is checked for knowledge of the deal,
+    each checked in a task of its own (``entry_play_check``)."""
+    return playcheck_services.tournament_play_screen(tournament_id=tournament_id)
+
+
+@shared_task
+def entry_play_check(entry_id: int) -> bool:
+    """Check one screened entry's play against the revealed deal; ``True`` when it is
+    flagged."""
+    check = playcheck_services.entry_play_check(entry_id=entry_id)
+    return bool(check is not None and check.flagged)

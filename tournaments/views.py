@@ -15,6 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
+from common.device import device_of
 from common.forms import checks_control_characters, form_status
 from tournaments import analysis, permissions, views_access
 from tournaments.api import game_payload
@@ -26,9 +27,11 @@ from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.presentation.levels import level_figures
 from tournaments.presentation.words import hand_text, player_name_for, seat_names
 from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import fairplay as fairplay_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
+from tournaments.selectors import table as table_selectors
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
 from tournaments.services import par as par_services
@@ -180,7 +183,7 @@ def _leaderboard_context(
         "standings": board.rows,
         "board": board,
         "visibility": board.visibility,
-        "under_review": standing_selectors.standings_under_review(tournament=tournament),
+        "under_review": _under_review(tournament),
         "parts": standing_selectors.tournament_parts(tournament=tournament),
         "has_sheet": replay_selectors.has_score_sheet(
             game=tournament.game, variant=tournament.variant
@@ -199,11 +202,22 @@ def tournament_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             tournament_id=tournament.pk,
             user=request.user,
             code=views_access.request_code(request, tournament),
+            device=device_of(request),
         )
     except ServiceError as exc:
         messages.error(request, exc.message())
         return redirect(tournament)
     return redirect("play", entry.game.pk)
+
+
+def _under_review(tournament: Tournament) -> list[tuple[standing_selectors.Standing, str]]:
+    """The entries under review, each with why in a few words (the kinds of its reasons,
+    never a flag's evidence: docs/rules.md, "Fair play", rule 5)."""
+    rows = standing_selectors.standings_under_review(tournament=tournament)
+    if not rows:
+        return []
+    reasons = fairplay_selectors.review_reasons(entry_ids=[s.entry_id for s in rows], full=False)
+    return [(s, ", ".join(r["reason"] for r in reasons.get(s.entry_id, []))) for s in rows]
 
 
 def _rules_context(game: str, preset: str, variant: dict[str, Any], rounds: int) -> dict[str, Any]:
@@ -490,6 +504,8 @@ def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             if tournament
             else reverse("preset_rules", args=[game.game, game.preset]),
             "back_url": tournament.get_absolute_url() if tournament else reverse("home"),
+            "pace": table_selectors.account_pace(user=request.user),
+            "pace_url": reverse("api_account_pace"),
         },
     )
 
