@@ -12,7 +12,6 @@ from django.urls import reverse
 from accounts import preferences
 from jokeren import throttle
 
-
 #: allauth's messages the site does not show.
 SILENT = frozenset({"account/messages/logged_in.txt"})
 
