@@ -26,7 +26,7 @@ UA = "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0"
 
 
 def _log_in(client: Client, name: str) -> None:
-    answer = client.post(reverse("login"), {"username": name, "password": factories.PASSWORD})
+    answer = client.post(reverse("login"), {"login": name, "password": factories.PASSWORD})
     assert answer.status_code == 302, answer.content[:300]
 
 
