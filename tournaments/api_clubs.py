@@ -21,6 +21,7 @@ from tournaments import series as series_services
 from tournaments.api import api_view, error_response, forbidden_response
 from tournaments.errors import ServiceError
 from tournaments.models import Club, Series, Tournament
+from tournaments.numbers import figure_json
 from tournaments.selectors import clubs as club_selectors
 from tournaments.services import entries as entry_services
 
@@ -227,13 +228,13 @@ def series_season(request: HttpRequest, series_id: int) -> JsonResponse:
                     "bot_account": r.is_bot,
                     "played": r.played,
                     "counted": r.counted,
-                    "total": r.total,
+                    "total": figure_json(r.total),
                     "best": list(r.best),
                     "poedel": r.poedel,
                     "editions": [
                         {
                             "tournament": e.tournament_id,
-                            "result": e.result,
+                            "result": figure_json(e.result),
                             "rank": e.rank,
                             "counts": e.counts,
                         }
