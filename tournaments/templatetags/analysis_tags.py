@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django import template
+from django.utils import translation
 
 from engine.cards import (
     SUIT_NAMES_EN,
@@ -79,6 +80,16 @@ def result(value: float | None, of: Any = None) -> str:
     "79.3"; Klaverjassen "123"); "–" for ``None`` (``tournaments.numbers.format_result``):
     ``{{ s.result|result:tournament }}``."""
     return format_result(value, _decimals(of))
+
+
+@register.filter
+def seat_scores(scores: Sequence[Any], player: str | None = None) -> str:
+    """A round's points with each seat's name beside them, in the page's language: "Jij 35
+    · West 5 · Noord 12 · Oost 0"; ``player``: the name of seat 0 instead of "Jij" (the
+    split page compares two players)."""
+    language = translation.get_language() or "nl"
+    names = seat_names(language, len(scores), player=player or None)
+    return " · ".join(f"{name} {score}" for name, score in zip(names, scores, strict=True))
 
 
 @register.filter
