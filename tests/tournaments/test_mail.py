@@ -490,31 +490,41 @@ def test_a_mail_the_smtp_server_refused_is_not_marked_sent_and_goes_out_on_the_r
 def test_the_owner_invites_a_player_by_name_who_gets_the_link_by_mail_and_joins(
     smtp: Inbox, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """A club's owner invites a player by name on the club's page: the player receives the
-    invite link in their own language (a real SMTP server), once, and joins with it."""
+    """A club's owner invites a player by name on the club's page: the player receives a
+    link of their own in their own language (a real SMTP server); inviting again sends
+    again (a new link, the earlier one withdrawn); renewing the club's code leaves the
+    personal link working; the player joins with it."""
     owner = factories.make_user("cor")
     club = factories.make_club("De Troefkaart", owner=owner)
     bill = player("bill", language="en")
     page = Client()
     page.force_login(owner)
     invite = reverse("club_invite_player", args=[club.slug])
-    with django_capture_on_commit_callbacks(execute=True):
-        assert page.post(invite, {"username": "Bill"}).status_code == 302
-        assert page.post(invite, {"username": "bill"}).status_code == 302  # again: no 2nd mail
-    (message,) = smtp.messages()
-    assert message["To"] == "bill@example.org"
-    assert message["Subject"] == "An invitation to the club De Troefkaart"
-    body = text_of(message)
+    for name in ("Bill", "bill"):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert page.post(invite, {"username": name}).status_code == 302
+    first, second = smtp.messages()
+    assert first["To"] == second["To"] == "bill@example.org"
+    assert second["Subject"] == "An invitation to the club De Troefkaart"
+    body = text_of(second)
     assert "cor invites you to join the club De Troefkaart." in body
-    [link] = re.findall(r"https?://\S+/clubs/\S+/join/\?code=\S+", body)
+    assert "Turn this mail off with one click:" in body
+    links = [
+        urlsplit(re.findall(r"https?://\S+/clubs/invitations/\S+/", text_of(m))[0]).path
+        for m in (first, second)
+    ]
+    assert links[0] != links[1]
+    assert page.post(reverse("club_invite_renew", args=[club.slug])).status_code == 302
     joiner = Client()
     joiner.force_login(bill)
-    parts = urlsplit(link)
-    response = joiner.post(f"{parts.path}?{parts.query}")
+    assert joiner.get(links[0]).status_code == 410  # replaced by the second invitation
+    assert joiner.get(links[1]).status_code == 200
+    response = joiner.post(links[1])
     assert response.status_code == 302
     assert club.memberships.filter(user=bill).exists()
+    assert joiner.get(links[1])["Location"] == club.get_absolute_url()
     # a member already, or nobody of that name: refused, no mail
     with django_capture_on_commit_callbacks(execute=True):
         page.post(invite, {"username": "bill"})
         page.post(invite, {"username": "niemand"})
-    assert len(smtp.messages()) == 1
+    assert len(smtp.messages()) == 2
