@@ -50,7 +50,7 @@ class JoinMode(models.TextChoices):
     who may enter", rule 7)."""
 
     CODE = "code", _("with the club's invite code or link")
-    REQUEST = "request", _("by request, approved by the owner or an organizer")
+    REQUEST = "request", _("by request, approved by the owner")
     INVITATION = "invitation", _("by personal invitation only")
 
 

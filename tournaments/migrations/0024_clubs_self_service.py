@@ -56,7 +56,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='club',
             name='join_mode',
-            field=models.CharField(choices=[('code', "with the club's invite code or link"), ('request', 'by request, approved by the owner or an organizer'), ('invitation', 'by personal invitation only')], default='code', max_length=12, verbose_name='how to join'),
+            field=models.CharField(choices=[('code', "with the club's invite code or link"), ('request', 'by request, approved by the owner'), ('invitation', 'by personal invitation only')], default='code', max_length=12, verbose_name='how to join'),
         ),
         migrations.AddField(
             model_name='club',
