@@ -1065,3 +1065,45 @@ class PlayBar(models.Model):
 
     def __str__(self) -> str:
         return f"bar of {self.user_id}{' (lifted)' if self.lifted_at else ''}"
+
+
+class PlayCheck(models.Model):
+    """The check of an entry's play for knowledge of the deal (docs/rules.md, "Fair play";
+    ``engine.fairplay``), made after the close for the entries the close's screen chose
+    (``services.playcheck``): pending until the check has run. ``evidence`` is the
+    entry's ``engine.fairplay.Evidence`` as JSON (the honest rate at each opportunity and
+    the number of telling decisions), ``figure`` its figure, ``account_figure`` the
+    figure of the account's recent checked entries of the same game together (this one
+    included); ``telling`` the telling decisions in words, ``[[nl, en], ...]``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("to be checked")
+        DONE = "done", _("checked")
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="play_check")
+    #: Denormalised from the entry: an account's recent checks in one indexed query.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    #: Why the screen chose it: "leading", "flagged", "watched".
+    reasons = models.JSONField(default=list)
+    #: The method's version (``services.playcheck.CHECK_VERSION``).
+    version = models.PositiveSmallIntegerField(default=1)
+    decisions = models.PositiveIntegerField(default=0)
+    opportunities = models.PositiveIntegerField(default=0)
+    telling_count = models.PositiveIntegerField(default=0)
+    expected = models.FloatField(default=0.0)
+    figure = models.FloatField(null=True, blank=True)
+    account_figure = models.FloatField(null=True, blank=True)
+    flagged = models.BooleanField(default=False)
+    evidence = models.JSONField(default=dict)
+    telling = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "game", "checked_at"], name="play_check_user")]
+
+    def __str__(self) -> str:
+        return f"play check of entry {self.entry_id} ({self.status})"

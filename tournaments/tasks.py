@@ -18,6 +18,7 @@ from tournaments.services import closing as closing_services
 from tournaments.services import club_announcements, club_invitations, par
 from tournaments.services import fairplay as fairplay_services
 from tournaments.services import mail as mail_services
+from tournaments.services import playcheck as playcheck_services
 from tournaments.services import ratings as rating_services
 from tournaments.services import results as result_services
 
@@ -246,3 +247,18 @@ def sightings_purge() -> int:
     """Periodic (Celery beat, hourly): delete the devices' sightings older than the kept
     time (docs/rules.md, "Fair play")."""
     return fairplay_services.sightings_purge()
+
+
+@shared_task
+def tournament_play_screen(tournament_id: int) -> list[int]:
+    """After a close: choose the entries whose play is checked for knowledge of the deal,
+    each checked in a task of its own (``entry_play_check``)."""
+    return playcheck_services.tournament_play_screen(tournament_id=tournament_id)
+
+
+@shared_task
+def entry_play_check(entry_id: int) -> bool:
+    """Check one screened entry's play against the revealed deal; ``True`` when it is
+    flagged."""
+    check = playcheck_services.entry_play_check(entry_id=entry_id)
+    return bool(check is not None and check.flagged)

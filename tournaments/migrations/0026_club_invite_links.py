@@ -17,11 +17,11 @@ def fill_invites(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    """The invitations made before get a link of their own (apart from 0024: on
+    """The invitations made before get a link of their own (apart from 0025: on
     PostgreSQL a table is not altered in the transaction that wrote its rows)."""
 
     dependencies = [
-        ("tournaments", "0024_clubs_self_service"),
+        ("tournaments", "0025_clubs_self_service"),
     ]
 
     operations = [
