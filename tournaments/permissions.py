@@ -618,6 +618,9 @@ ROUTES: dict[str, str] = {
     "club_suspend": "may_suspend_club",
     "club_announce": "may_announce",
     "club_invitation": PUBLIC,
+    # lists only what a visitor may see (visible_tournaments, visible_series)
+    "sitemap": PUBLIC,
+    "robots_txt": PUBLIC,
     "club_invite_player": "may_manage_members",
     "mail_off": "may_turn_mail_off",
     # the ratings are public, as the final standings they come from (docs/rules.md,

@@ -15,8 +15,11 @@ from tournaments import (
     views_organizer,
     views_ratings,
 )
+from tournaments.sitemaps import robots_txt, sitemap_xml
 
 urlpatterns = [
+    path("sitemap.xml", sitemap_xml, name="sitemap"),
+    path("robots.txt", robots_txt, name="robots_txt"),
     path("tournaments/new/", views_organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path(
