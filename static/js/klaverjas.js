@@ -117,6 +117,7 @@ function render() {
   renderPractice();
   scores.renderNow();
   scores.renderBoom();
+  scores.renderGlance(roundIndex(), glanceLastTrick());
   renderLog();
   renderLastTrickButton();
   announceChanges($("status").textContent, `${roundIndex()}:${state.obs.deal_number ?? 0}`, logLines().map((line) => line.text));
@@ -361,6 +362,18 @@ function renderLastTrickButton() {
   const none = lastTrick() === null;
   btn.setAttribute("aria-disabled", String(none));
   btn.title = none ? T.no_last_trick : "";
+}
+
+/** "Laatste slag" in the glance at the top of the felt (on a phone the side panel with
+ *  its own button is below the fold). */
+function glanceLastTrick() {
+  const none = lastTrick() === null;
+  return button("glance-last-trick", T.last_trick, showLastTrick, {
+    class: "kj-btn kj-btn-ghost kj-glance-btn",
+    "aria-haspopup": "dialog",
+    "aria-disabled": String(none),
+    title: none ? T.no_last_trick : null,
+  });
 }
 
 /** The previous trick in a dialog: who played which card, and who won it. */

@@ -166,6 +166,7 @@ function render() {
   renderActions();
   renderInfo();
   scores.render();
+  scores.renderGlance(roundIndex());
   renderLog();
   pile.render();
   announceChanges($("status").textContent, String(roundIndex()), logLines().map((line) => line.text));
