@@ -51,6 +51,16 @@ export const roundLabel = (T, game, index) =>
 /** The JSON of a <script type="application/json"> element (json_script, the strings). */
 export const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
 
+/** The page's strings `T` as a touch screen reads them (a coarse pointer: a finger): each
+ * string that has a `<key>_tap` form ("Tik op ..." for "Klik op ...") takes that form. */
+export function touchWords(T) {
+  const touch = Boolean(window.matchMedia?.("(pointer: coarse)").matches);
+  if (!touch) return T;
+  const out = { ...T };
+  for (const key of Object.keys(T)) if (key.endsWith("_tap")) out[key.slice(0, -4)] = T[key];
+  return out;
+}
+
 /** "en" when the page is English, else "nl" (Dutch is the default). */
 export function pageLanguage(root) {
   return (root.dataset.lang || document.documentElement.lang || "nl").startsWith("en") ? "en" : "nl";

@@ -38,6 +38,7 @@ import {
   showFinal,
   showLog,
   tableButton,
+  touchWords,
   turnReader,
 } from "./table-common.js";
 import { moveSender, practiceHelp } from "./table-moves.js";
@@ -58,7 +59,7 @@ import { jokerenScores } from "./table-scores.js";
 import { moveWords } from "./table-words.js";
 
 const root = document.getElementById("jk-table");
-const T = readJson("table-strings");
+const T = touchWords(readJson("table-strings"));
 const LANG = pageLanguage(root);
 
 const NAMES = cardNames(T, T.joker);
