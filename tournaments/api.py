@@ -30,6 +30,7 @@ from tournaments.errors import ClaimNotHeld, ServiceError, StaleMove
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game
 from tournaments.presentation.words import seat_names
+from tournaments.selectors import fairplay as fairplay_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
@@ -461,6 +462,10 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
         if request.GET.get("ratings") == "1"
         else None
     )
+    reasons = fairplay_selectors.review_reasons(
+        entry_ids=[s.entry_id for s in shown if s.under_review],
+        full=permissions.may_review_fair_play(user=request.user, tournament=tournament),
+    )
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -472,8 +477,12 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
             "pages": board.pages,
             "page_size": board.page_size,
             "q": board.q,
-            "me": _standing_json(board.me, extras, bots, ratings) if board.me is not None else None,
-            "standings": [_standing_json(s, extras, bots, ratings) for s in board.rows],
+            "me": (
+                _standing_json(board.me, extras, bots, ratings, reasons)
+                if board.me is not None
+                else None
+            ),
+            "standings": [_standing_json(s, extras, bots, ratings, reasons) for s in board.rows],
         }
     )
 
@@ -483,9 +492,11 @@ def _standing_json(
     extras: dict[int, analysis.BoardExtra],
     bots: set[int],
     ratings: dict[int, rating_selectors.BoardRating] | None = None,
+    reasons: dict[int, list[dict[str, str]]] | None = None,
 ) -> dict[str, Any]:
     """A leaderboard row; with ``ratings`` (``?ratings=1``) also the player's rating in
-    the game now and what this tournament changed of it."""
+    the game now and what this tournament changed of it; ``reasons``: why each entry
+    under review is (``selectors.fairplay.review_reasons``)."""
     rated: dict[str, Any] = {}
     if ratings is not None:
         r = ratings[s.user_id]
@@ -504,6 +515,7 @@ def _standing_json(
         "finished": s.finished,
         "bot_finished": s.bot_finished,
         "under_review": s.under_review,
+        "review_reasons": (reasons or {}).get(s.entry_id, []) if s.under_review else [],
         "parts": list(s.parts),
         "percentage": extras[s.game_id].percentage,
         "vs_par": extras[s.game_id].vs_par,

@@ -162,3 +162,11 @@ class PlayBarred(ServiceError):
 
     code = "play_barred"
     status = 403
+
+
+class AlreadyDecided(ServiceError):
+    """A fair-play decision on an entry that is not (or no longer) under review, or a bar
+    lifted that is not there: decided already (a repeated or stale request)."""
+
+    code = "already_decided"
+    status = 409

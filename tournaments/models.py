@@ -57,6 +57,13 @@ class Club(models.Model):
     description = models.TextField(_("description"), blank=True)
     #: The club's invite: the link ``/clubs/<slug>/join/?code=...`` or the code typed in.
     invite_code = models.CharField(_("invite code"), max_length=32, unique=True)
+    #: The members' rating list for everyone (else for the members only: docs/rules.md,
+    #: "Ratings", rule 7).
+    ratings_public = models.BooleanField(
+        _("rating list public"),
+        default=False,
+        help_text=_("Anyone may see the rating list of the members, not only the members."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,6 +9,7 @@ from tournaments import (
     views,
     views_club,
     views_clubs,
+    views_fairplay,
     views_mail,
     views_organizer,
     views_ratings,
@@ -36,6 +37,17 @@ urlpatterns = [
         "tournaments/<int:pk>/entries/<int:entry_id>/audit/",
         views_organizer.entry_audit,
         name="entry_audit",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/fair-play/",
+        views_organizer.entry_fair_play,
+        name="entry_fair_play",
+    ),
+    path("staff/fair-play/", views_fairplay.fairplay_staff, name="fairplay_staff"),
+    path(
+        "staff/fair-play/<int:user_id>/lift/",
+        views_fairplay.fairplay_bar_lift,
+        name="fairplay_bar_lift",
     ),
     path(
         "tournaments/<int:pk>/rounds/<int:round_index>/play-again/",
@@ -73,6 +85,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/leave/", views_club.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/", views_club.club_member_role, name="club_member_role"),
     path("clubs/<slug:slug>/invite/", views_club.club_invite_renew, name="club_invite_renew"),
+    path("clubs/<slug:slug>/settings/", views_club.club_settings, name="club_settings"),
     path(
         "clubs/<slug:slug>/invite-player/",
         views_club.club_invite_player,

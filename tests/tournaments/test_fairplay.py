@@ -13,7 +13,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from tournaments.errors import NothingToResolve, PlayBarred
+from tournaments.errors import AlreadyDecided, PlayBarred
 from tournaments.models import (
     Entry,
     EntryFlag,
@@ -68,7 +68,7 @@ def test_a_flag_puts_the_entry_under_review_once(organizer: Any) -> None:
 def test_clearing_ranks_the_entry_again_and_keeps_who_decided(organizer: Any) -> None:
     t, entries = _field(organizer, ["anna", "bert"])
     anna = entries["anna"]
-    with pytest.raises(NothingToResolve):
+    with pytest.raises(AlreadyDecided):
         fairplay_services.entry_review_clear(entry=anna, by=organizer)
     fairplay_services.entry_flag(entry=anna, kind="linked", reason=REASON, key="entry:1")
     cleared = fairplay_services.entry_review_clear(entry=anna, by=organizer)
@@ -77,7 +77,7 @@ def test_clearing_ranks_the_entry_again_and_keeps_who_decided(organizer: Any) ->
     assert cleared.fair_play_decided_at is not None
     assert not _final(t)["anna"].under_review
     # Cleared twice is a conflict; a new flag is new evidence: under review again.
-    with pytest.raises(NothingToResolve):
+    with pytest.raises(AlreadyDecided):
         fairplay_services.entry_review_clear(entry=anna, by=organizer)
     fairplay_services.entry_flag(entry=anna, kind="play", reason=REASON, key="v1")
     anna.refresh_from_db()
@@ -103,7 +103,7 @@ def test_disqualifying_takes_the_entry_out_and_mails_the_entrant(
     assert "gediskwalificeerd" in message.subject.lower() or "disqualified" in message.subject
     assert "verdacht spel" in message.body
     # Decided already: a second decision is a conflict.
-    with pytest.raises(NothingToResolve):
+    with pytest.raises(AlreadyDecided):
         fairplay_services.entry_review_disqualify(entry=anna, by=organizer)
     # A later round's end keeps it out.
     result_services.entry_results_update(game=anna.game)
@@ -145,7 +145,7 @@ def test_two_disqualifications_bar_the_account_until_staff_lift_it(organizer: An
     assert refused.value.status == 403
     lifted = fairplay_services.play_bar_lift(account=cheat, by=staff)
     assert lifted.lifted_by == staff and lifted.lifted_at is not None
-    with pytest.raises(NothingToResolve):
+    with pytest.raises(AlreadyDecided):
         fairplay_services.play_bar_lift(account=cheat, by=staff)
     entry_services.entry_join(tournament_id=later.pk, user=cheat)
     # One more disqualification after the lift is not two: no new bar.

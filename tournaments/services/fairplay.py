@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.device import Device
 from tournaments import jobs
-from tournaments.errors import NothingToResolve, PlayBarred
+from tournaments.errors import AlreadyDecided, PlayBarred
 from tournaments.models import Entry, EntryFlag, MailKind, PlayBar, Sighting, Tournament
 from tournaments.services.mail import site_url
 from tournaments.services.results import entry_results_remove, entry_results_update
@@ -107,7 +107,7 @@ def _decide(
     with transaction.atomic():
         locked = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
         if locked.fair_play not in allowed:
-            raise NothingToResolve.of(_("This entry is not under review for fair play."))
+            raise AlreadyDecided.of(_("This entry is not under review for fair play."))
         locked.fair_play = status
         locked.fair_play_decided_by = by
         locked.fair_play_decided_at = timezone.now()
@@ -119,7 +119,7 @@ def _decide(
 def entry_review_clear(*, entry: Entry, by: User) -> Entry:
     """An organizer clears an entry under fair-play review, or one disqualified before
     (an objection upheld): it is ranked again and counts for the ratings. A bar its
-    disqualification brought stays until staff lift it. Raises ``NothingToResolve`` (409)
+    disqualification brought stays until staff lift it. Raises ``AlreadyDecided`` (409)
     when it is neither."""
     return _decide(
         entry,
@@ -132,7 +132,7 @@ def entry_review_clear(*, entry: Entry, by: User) -> Entry:
 def entry_review_disqualify(*, entry: Entry, by: User) -> Entry:
     """An organizer disqualifies an entry under fair-play review: out of the standings
     and the ratings; the entrant is told by mail; a second disqualification since the
-    account's last lifted bar bars it from rated play. Raises ``NothingToResolve`` (409)
+    account's last lifted bar bars it from rated play. Raises ``AlreadyDecided`` (409)
     when it is not under review."""
     with transaction.atomic():
         decided = _decide(entry, by, Entry.FairPlay.DISQUALIFIED, (Entry.FairPlay.UNDER_REVIEW,))
@@ -191,13 +191,13 @@ def check_not_barred(*, user: User) -> None:
 
 def play_bar_lift(*, account: User, by: User) -> PlayBar:
     """Staff lift ``account``'s bar from rated play, kept with who and when. Raises
-    ``NothingToResolve`` (409) when it is not barred."""
+    ``AlreadyDecided`` (409) when it is not barred."""
     with transaction.atomic():
         bar = (
             PlayBar.objects.select_for_update().filter(user=account, lifted_at__isnull=True).first()
         )
         if bar is None:
-            raise NothingToResolve.of(_("This account is not barred."))
+            raise AlreadyDecided.of(_("This account is not barred."))
         bar.lifted_at = timezone.now()
         bar.lifted_by = by
         bar.save(update_fields=["lifted_at", "lifted_by"])
