@@ -229,6 +229,12 @@ def _rank_counts(t: Tournament, upto: int) -> RankCounts:
     return stamped(t, f"board-ranks-{upto}", compute)
 
 
+def ranked_entries(*, tournament: Tournament) -> int:
+    """How many entries the final leaderboard of ``tournament`` ranks (the "of n" of a
+    place: docs/rules.md, "Mail", the results mail)."""
+    return _rank_counts(tournament, tournament.rounds).before[-1]
+
+
 MAX_PAGE_SIZE = 200
 
 

@@ -194,7 +194,7 @@ def tournament_results_mail(*, tournament_id: int, user_ids: Sequence[int]) -> i
         visibility=standing_selectors.results_visibility(tournament=t, user=None),
         entry_ids=list(entry_ids),
     )
-    field = Entry.objects.filter(tournament=t).count()
+    field = standing_selectors.ranked_entries(tournament=t)
     url = site_url(t.get_absolute_url())
     sent = 0
     with get_connection() as connection:
