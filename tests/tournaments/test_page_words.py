@@ -87,5 +87,5 @@ def test_the_verify_page_says_it_plainly_first(client: Client) -> None:
 
 def test_the_brand_names_both_games(client: Client) -> None:
     html = client.get("/").content.decode()
-    assert "🃏 Jokeren &amp; Klaverjassen</a>" in html
+    assert '🃏 <span class="brand-name">Jokeren &amp; Klaverjassen</span></a>' in html
     assert "· Jokeren &amp; Klaverjassen</title>" in html
