@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -98,6 +98,8 @@ def club_detail(request: HttpRequest, slug: str) -> JsonResponse:
     its series that the requester may see (a private one only to whom it is not hidden),
     its number of members, the requester's role in it."""
     club = get_object_or_404(Club, slug=slug[:60])
+    if not permissions.may_see_club(user=request.user, club=club):
+        raise Http404
     page = club_selectors.club_page(
         club=club,
         tournaments=permissions.visible_tournaments(request.user).select_related("club"),
