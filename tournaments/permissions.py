@@ -156,12 +156,7 @@ def verified_user_ids() -> Any:
 def has_verified_address(user: Any) -> bool:
     """A logged-in account whose mail address is verified: only it gets mail, and only
     its entries count for the ratings (docs/rules.md, "Accounts", rules 2 and 3)."""
-    user_id = _user_id(user)
-    return (
-        user_id is not None
-        and bool(user.email)
-        and EmailAddress.objects.filter(user_id=user_id, primary=True, verified=True).exists()
-    )
+    return club_selectors.has_verified_address(user=user)
 
 
 def plays_unrated(user: Any) -> bool:

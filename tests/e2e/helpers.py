@@ -13,6 +13,8 @@ from typing import Any
 from urllib.parse import urljoin
 
 import factories
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from playwright.sync_api import Page
 
 TABLE = "[data-testid=table]"
@@ -77,12 +79,28 @@ def sign_up(page: Page, base_url: str, username: str) -> None:
 
 
 def log_in(page: Page, base_url: str, username: str) -> None:
-    """Log in through the log-in form (the user has ``factories.PASSWORD``)."""
+    """Log in through the log-in form (the user has ``factories.PASSWORD``), with the
+    code of ``factories.TOTP_SECRET`` when the account has a second factor."""
     page.goto(f"{base_url}/accounts/login/")
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main form button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    if "/accounts/2fa/authenticate/" in page.url:
+        enter_second_factor(page, username)
     page.wait_for_url(f"{base_url}/")
+
+
+def enter_second_factor(page: Page, username: str, code: str | None = None) -> None:
+    """Type the second factor's code (now's TOTP code of ``factories.TOTP_SECRET`` unless
+    given) on the log-in's second step. A TOTP code works once: the site's mark that it
+    was used is cleared first, so that a test may log the same account in twice within
+    the code's 30 seconds."""
+    code = code or factories.totp_code()
+    user_id = get_user_model().objects.get(username=username).pk
+    cache.delete(f"allauth.mfa.totp.used?user={user_id}&code={code}")
+    page.fill("input[name=code]", code)
+    page.press("input[name=code]", "Enter")
 
 
 def join(page: Page, base_url: str, tournament_id: int) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
@@ -37,9 +38,14 @@ def clubs_with_counts() -> QuerySet[Club]:
 
 
 def has_verified_address(*, user: Any) -> bool:
-    """Whether ``user`` has a mail address the site may count on (docs/rules.md, "Clubs",
-    rule 7: who may create a club). Until the site verifies addresses: any address."""
-    return bool(getattr(user, "is_authenticated", False) and user.email)
+    """Whether ``user`` has a mail address the site may count on: a logged-in account
+    whose address (its primary one, allauth's ``EmailAddress``) is verified (docs/rules.md,
+    "Accounts", rules 2 and 3; "Clubs", rule 7: who may create a club)."""
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and user.email
+        and EmailAddress.objects.filter(user_id=user.pk, primary=True, verified=True).exists()
+    )
 
 
 def clubs_created(*, user: Any) -> int:
