@@ -142,6 +142,16 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "the rounds they have played."
         ),
     )
+    show_round_hands = forms.BooleanField(
+        label=_("Show every hand at a round's end (club members only)"),
+        required=False,
+        help_text=_(
+            "Off: while the tournament runs, a round's end shows the points and how many "
+            "cards each player has left; the hands come with the close, so that nobody can "
+            "tell a second account a deal before it is played. A members-only tournament "
+            "may show them anyway."
+        ),
+    )
     admits_bots = forms.BooleanField(
         label=_("Admits bot accounts"),
         required=False,
@@ -184,6 +194,7 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
             initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
             initial.setdefault("hide_results", tournament.hide_results)
+            initial.setdefault("show_round_hands", tournament.show_round_hands)
             initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
@@ -334,6 +345,11 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
+        if data.get("show_round_hands") and (data.get("access") or Access.PUBLIC) != Access.MEMBERS:
+            self.add_error(
+                "show_round_hands",
+                _("Only a members-only tournament can show every hand at a round's end."),
+            )
         self.ignore_what_does_not_apply(data)
         level_offered(self, data, stored_for=self.tournament)
         return data
@@ -369,6 +385,7 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "opens_at": data["opens_at"],
             "closes_at": data["closes_at"],
             "hide_results": bool(data.get("hide_results")),
+            "show_round_hands": bool(data.get("show_round_hands")),
             "admits_bots": bool(data.get("admits_bots")),
             "access": data.get("access") or Access.PUBLIC,
         }
@@ -476,8 +493,10 @@ class SeriesForm(TournamentForm):
         super().__init__(*args, **kwargs)
         del self.fields["opens_at"]
         del self.fields["closes_at"]
-        # A series's editions show their results as they come (no hidden-results option).
+        # A series's editions show their results as they come (no hidden-results option)
+        # and their hands with the close.
         del self.fields["hide_results"]
+        del self.fields["show_round_hands"]
         self.fields["name"].label = _("Name of the series")
         self.initial.setdefault("starts_on", timezone.localdate())
         self.initial.setdefault("time_of_day", time(20, 0))
@@ -500,7 +519,7 @@ class SeriesForm(TournamentForm):
         kwargs = {
             k: v
             for k, v in super().service_kwargs().items()
-            if k not in ("opens_at", "closes_at", "hide_results")
+            if k not in ("opens_at", "closes_at", "hide_results", "show_round_hands")
         }
         kwargs.update(
             kind=data["kind"],

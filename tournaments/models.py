@@ -285,6 +285,11 @@ class Tournament(ContestSettings):
     #: Funbridge style: until the close the leaderboard shows only who finished, no scores
     #: (``permissions.results_visibility``).
     hide_results = models.BooleanField(_("results hidden until the close"), default=False)
+    #: A members-only tournament whose organizer shows every hand at a round's end while
+    #: it runs (``permissions.may_see_round_hands``; docs/rules.md, "The card table").
+    show_round_hands = models.BooleanField(
+        _("every hand shown at a round's end (members only)"), default=False
+    )
     commitment = models.CharField(max_length=64, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"

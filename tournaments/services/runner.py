@@ -39,6 +39,7 @@ from tournaments.models import (
     GameRound,
     compact_json,
 )
+from tournaments.permissions import may_see_round_hands
 from tournaments.presentation.delta import observation_delta
 from tournaments.presentation.words import describe_action
 from tournaments.services.results import round_end_results
@@ -83,6 +84,8 @@ class GameRun:
     #: The actions of the round being played, with their seats, while it is fresh
     #: (``None``: it was begun before this run).
     recorded: list[record.RecordedAction] | None = None
+    #: Whether a round's end shows every hand (``None``: not asked yet, ``_hands_shown``).
+    hands_shown: bool | None = None
 
 
 def game_run(g: Game, module: GameModule, variant: Any, *, quiet: bool = False) -> GameRun:
@@ -239,14 +242,14 @@ def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
             g.totals = [t + s for t, s in zip(g.totals, scores, strict=True)]
             run.rounds_done += 1
             _end_round(run)
+            hands = [] if run.quiet else _revealed_hands(run.state, run.variant.num_players)
             run.events.append(
                 {
                     "type": "round_over",
                     "round": g.round_index,
                     "scores": scores,
-                    "hands": []
-                    if run.quiet
-                    else _revealed_hands(run.state, run.variant.num_players),
+                    "hands": hands if hands and _hands_shown(run) else [],
+                    "hand_counts": [len(cards) for cards in hands],
                     "result": outcome,
                 }
             )
@@ -346,6 +349,14 @@ def _game_over(run: GameRun) -> bool:
     return record.game_is_over(
         run.module, run.variant, rounds=g.rounds, round_scores=g.round_scores
     )
+
+
+def _hands_shown(run: GameRun) -> bool:
+    """Whether a round's end shows every seat's remaining cards in this game
+    (``permissions.may_see_round_hands``), asked once per run."""
+    if run.hands_shown is None:
+        run.hands_shown = may_see_round_hands(game=run.game)
+    return run.hands_shown
 
 
 def _revealed_hands(state: Any, num_players: int) -> list[Any]:

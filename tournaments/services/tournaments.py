@@ -37,6 +37,15 @@ def check_access(access: str) -> None:
         raise InvalidSettings.of(_("Unknown access: %(access)s."), access=access)
 
 
+def check_round_hands(*, show_round_hands: bool, access: str) -> None:
+    """Every hand shown at a round's end while the tournament runs: only a members-only
+    tournament may (docs/rules.md, "The card table", rule 2)."""
+    if show_round_hands and access != Access.MEMBERS:
+        raise InvalidSettings.of(
+            _("Only a members-only tournament can show every hand at a round's end.")
+        )
+
+
 def tournament_create(
     *,
     created_by: User,
@@ -52,6 +61,7 @@ def tournament_create(
     opens_at: datetime,
     closes_at: datetime,
     hide_results: bool = False,
+    show_round_hands: bool = False,
     admits_bots: bool = True,
     series: Any = None,
 ) -> Tournament:
@@ -60,6 +70,7 @@ def tournament_create(
     the series it is an edition of (``tournaments.series``). ``club``: the club it belongs
     to; ``access``: who may enter (an invite tournament gets its invite code)."""
     check_access(access)
+    check_round_hands(show_round_hands=show_round_hands, access=access)
     checked = game_settings_check(
         game=game,
         preset=preset,
@@ -91,6 +102,7 @@ def tournament_create(
             access=access,
             invite_code=tournament_invite_code() if access == Access.INVITE else "",
             hide_results=hide_results,
+            show_round_hands=show_round_hands,
             admits_bots=admits_bots,
             series=series,
         )
@@ -112,6 +124,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         "opens_at",
         "closes_at",
         "hide_results",
+        "show_round_hands",
         "admits_bots",
         "access",
         *_GAME_FIELDS,
@@ -137,6 +150,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         for key, value in changes.items():
             setattr(t, key, value)
         check_access(t.access)
+        check_round_hands(show_round_hands=t.show_round_hands, access=t.access)
         if t.access == Access.INVITE and not t.invite_code:
             t.invite_code = tournament_invite_code()
         module = module_of(t.game)
