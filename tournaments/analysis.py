@@ -371,7 +371,9 @@ def games_split(
         theirs, their_scores = _game_line(other, round_index)
     # the games split at the first action that is another move in the rules: the same
     # meld in another card order, another copy of a card, is none (``same_move``)
-    position = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    position = module.new_round(
+        variant, secret=game.deal_secret(round_index), round_index=round_index
+    )
     shared = 0
     while shared < min(len(mine), len(theirs)) and mine[shared][0] == theirs[shared][0]:
         action = module.action_from_json(mine[shared][1])
@@ -461,7 +463,7 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
     best_level = module.DEFAULT_BOT_LEVEL
     levels = [best_level] + [game.bot_level] * (n - 1)
     v = game.bot_version
-    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    state = module.new_round(variant, secret=game.deal_secret(round_index), round_index=round_index)
     decisions = []
     first_difference = None
     for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
@@ -536,7 +538,7 @@ def game_review(*, game: Game, round_index: int) -> Review:
     n = variant.num_players
     result = game_analysis(game=game, round_index=round_index)
     by_index = {d.index: d for d in result.decisions}
-    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    state = module.new_round(variant, secret=game.deal_secret(round_index), round_index=round_index)
     steps = []
     for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
         action = module.action_from_json(a.action)

@@ -263,8 +263,12 @@ def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
             ]
             deals.append(
                 {
+                    "round": deal["round"] + 1,
+                    "copy": deal["copy"] + 1,
                     "hands": list(zip(names, texts, strict=False)) if hands else None,
-                    "rest": [(k, v) for k, v in deal.items() if k != "hands"],
+                    "rest": [
+                        (k, v) for k, v in deal.items() if k not in ("hands", "round", "copy")
+                    ],
                 }
             )
     return render(

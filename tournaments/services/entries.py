@@ -46,7 +46,6 @@ def entry_join(*, tournament_id: int, user: User, code: str = "") -> Entry:
             bot_level=t.bot_level,
             bot_version=t.bot_version,
             secret=None,
-            deal_secret=t.secret_bytes,
         )
         entry_results_update(game=game)
     return entry
@@ -74,6 +73,5 @@ def game_practice_start(
             bot_level=level,
             bot_version=module.BOT_VERSION,
             secret=secret,
-            deal_secret=secret,
         )
     return g

@@ -41,7 +41,8 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
         raise InvalidSettings.of(_("There is no move left to play from this position."))
     module = module_of(source.game)
     variant = module.variant_from_json(source.variant)
-    secret = source.secret_bytes
+    # the round's copy in a deal pool: the what-if game deals that copy from its secret
+    secret = source.deal_secret(round_index)
     state = module.new_round(variant, secret=secret, round_index=round_index)
     with transaction.atomic():
         g = Game(
@@ -60,7 +61,7 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
             round_results=[],
         )
         g.save()
-        run = GameRun(game=g, module=module, variant=variant, secret=secret, state=state)
+        run = GameRun(game=g, module=module, variant=variant, state=state)
         # The source's actions up to ``start`` become the what-if's: seat 0's are stored as
         # the entrant's (``bot_from`` can only mark the bot taking over South for good,
         # and the entrant plays on from here), the other seats' are the bots'.
