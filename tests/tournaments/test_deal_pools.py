@@ -114,11 +114,16 @@ def _pooled_field(organizer: Any, *, players: int, copies: int, rounds: int = 2)
         created_by=organizer, rounds=rounds, pool_copies=copies, south_plays=()
     )
     games = []
-    for i in range(players):
+    # at least ``players``, and more until every copy of round 0 has one (the secret and
+    # so the copies are random)
+    for i in itertools.count():
+        drawn = {t.copy_of(entry_id=g.entry_id, round_index=0) for g in games}
+        if i >= players and len(drawn) == copies:
+            return t, games
         player = factories.make_user(f"pool{i}")
         game = entry_services.entry_join(tournament_id=t.pk, user=player).game
         games.append(factories.play_to_end(game, player)[0])
-    return t, games
+    raise AssertionError("unreachable")
 
 
 def test_each_entry_is_dealt_its_copy_and_measured_against_its_par(organizer: Any) -> None:
@@ -195,3 +200,44 @@ def _verify_page(t: Any) -> str:
     from django.test import Client
 
     return Client().get(f"/tournaments/{t.pk}/verify/").content.decode()
+
+
+def test_the_per_deal_tables_and_the_split_follow_the_copy(organizer: Any) -> None:
+    from django.test import Client
+
+    from tournaments import analysis
+
+    t, games = _pooled_field(organizer, players=6, copies=2, rounds=1)
+    closing_services.tournament_close(tournament_id=t.pk)
+    copy_of = {g.pk: t.copy_of(entry_id=g.entry_id, round_index=0) for g in games}
+    assert set(copy_of.values()) == {0, 1}
+    viewer = games[0]
+    client = Client()
+    client.force_login(viewer.user)
+    for shown in (None, 0, 1):
+        query = "" if shown is None else f"?copy0={shown + 1}"
+        page = client.get(f"/tournaments/{t.pk}/{query}")
+        (view,) = page.context["field_deals"]
+        copy = copy_of[viewer.pk] if shown is None else shown
+        assert view.deal.copy == copy and view.deal.copies == 2
+        assert {f.row.game_id for f in view.rows} == {g for g, c in copy_of.items() if c == copy}
+        assert view.par is not None and view.par.copy == copy
+        # the rows hold the result against the copy's par already
+        assert all(f.vs_par == f.row.result for f in view.rows)
+        assert f"Ronde 1, kopie {copy + 1}" in page.content.decode()
+    same = next(g for g in games[1:] if copy_of[g.pk] == copy_of[viewer.pk])
+    other = next(g for g in games if copy_of[g.pk] != copy_of[viewer.pk])
+    assert analysis.games_split(game=viewer, other=same, round_index=0).round_index == 0
+    with pytest.raises(InvalidSettings):
+        analysis.games_split(game=viewer, other=other, round_index=0)
+    # against par: the bots on the viewer's copy
+    split = analysis.games_split(game=viewer, other=None, round_index=0)
+    par = ParRound.objects.get(tournament=t, round_index=0, copy=copy_of[viewer.pk])
+    assert split.right.scores == par.scores
+    # "play this deal again" from a copy's table deals that copy
+    response = client.post(
+        f"/tournaments/{t.pk}/rounds/0/play-again/", {"copy": str(copy_of[other.pk])}
+    )
+    assert response.status_code == 302
+    practice = Game.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
+    assert practice.deal_secret(0) == t.copy_secret(copy_of[other.pk])
