@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "tournaments",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -92,6 +93,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # the browser's long-lived device identifier (fair play: linked accounts)
+    "jokeren.device.DeviceMiddleware",
     # 400 for NUL and other control characters, before a view or the CSRF check reads them
     "jokeren.guards.ControlCharacterMiddleware",
     # bearer requests from an address with too many unknown tokens: 429
@@ -277,6 +280,11 @@ CELERY_BEAT_SCHEDULE = {
     "catch-up-par": {
         "task": "tournaments.tasks.tournaments_par_catch_up",
         "schedule": env.float("PAR_CATCH_UP_EVERY_SECONDS", default=600.0),
+    },
+    # fair play keeps sightings of devices for a bounded time (docs/rules.md, "Fair play")
+    "purge-old-sightings": {
+        "task": "tournaments.tasks.sightings_purge",
+        "schedule": env.float("SIGHTINGS_PURGE_EVERY_SECONDS", default=3600.0),
     },
     "create-due-series-editions": {
         "task": "tournaments.tasks.series_editions_create_due",

@@ -1,7 +1,6 @@
 """URLs of the site."""
 
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from jokeren import views
@@ -14,15 +13,13 @@ urlpatterns = [
     # (behind the ~60 of tournaments.urls it took 25 us to resolve, 9 us here).
     path("api/games/<int:game_id>/moves/", api.game_move, name="api_game_move"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", views.login_view, name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Django's language switch, remembered on the account for the mail (jokeren/views.py)
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("jsi18n/", views.JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # before admin.site.urls: the admin's log-in page behind the same throttle
     path("admin/login/", views.admin_login_view),
     path("admin/", admin.site.urls),
+    path("", include("accounts.urls")),
     path("", include("tournaments.urls")),
 ]
 

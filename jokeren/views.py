@@ -1,59 +1,30 @@
-"""Site pages: home (the tournaments), sign-up and log-in (both throttled: jokeren/throttle.py)."""
+"""Site pages: home (the tournaments), the admin's log-in (throttled: jokeren/throttle.py),
+the language switch; sign-up and log-in are the accounts app's."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from django.contrib import admin, messages
-from django.contrib.auth import REDIRECT_FIELD_NAME, login
-from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib import admin
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from common.forms import RefusesControlCharacters, checks_control_characters, form_status
+from accounts import views as account_views
 from jokeren import throttle
 from tournaments import api, permissions
 from tournaments.api import api_view
 from tournaments.models import Tournament
 from tournaments.selectors import standings as standing_selectors
-from tournaments.services import mail as mail_services
 
-#: Django's log-in page and the admin's, each behind the log-in throttle.
-
-
-class SignupForm(RefusesControlCharacters, UserCreationForm):  # type: ignore[type-arg]
-    """Django's sign-up form; a control character in a field is that field's error."""
-
-
-class LoginForm(RefusesControlCharacters, AuthenticationForm):
-    """Django's log-in form; a control character in a field is that field's error."""
-
-
-class LoginView(auth_views.LoginView):
-    """Django's log-in page with ``LoginForm``: a field refused for a control character
-    answers 400 (``common.forms.form_status``)."""
-
-    form_class = LoginForm
-
-    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
-        response = super().form_invalid(form)
-        response.status_code = form_status(form)
-        return response
-
-
-login_view = checks_control_characters(throttle.throttle_login(LoginView.as_view()))
 admin_login_view = throttle.throttle_login(admin.site.login)
 
 
@@ -102,63 +73,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"groups": cards, "now": now})
 
 
-def _safe_next(request: HttpRequest) -> str:
-    """The page to go back to (``next`` in the POST or the query), if it is on this site;
-    else ``""``."""
-    target = request.POST.get(REDIRECT_FIELD_NAME) or request.GET.get(REDIRECT_FIELD_NAME, "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return ""
-
-
-@checks_control_characters
-def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account, log in, confirm it and go back to where the visitor came from
-    (``next``, a page of this site only), else home."""
-    target = _safe_next(request)
-    if request.user.is_authenticated:
-        return redirect(target or "home")
-    if request.method == "POST" and (wait := throttle.signup_wait(request)) is not None:
-        return throttle.too_many(
-            request,
-            wait=wait,
-            message=_("Too many sign-ups from your address in a short time."),
-        )
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-        # the language the visitor chose on the site is the one of their mail
-        remember_language(request, translation.get_language())
-        messages.success(
-            request,
-            _("Welcome, %(name)s: your account has been created and you are logged in.")
-            % {"name": user.get_username()},
-        )
-        return redirect(target or "home")
-    return render(
-        request,
-        "registration/signup.html",
-        {"form": form, "next": target},
-        status=form_status(form),
-    )
-
-
-def remember_language(request: HttpRequest, language: str | None) -> None:
-    """A logged-in user's choice of a language of the site is also the language of their
-    mail (``Account.language``)."""
-    if permissions.is_logged_in(request.user) and language in mail_services.LANGUAGES:
-        mail_services.account_language_set(user=request.user, language=language)
-
-
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's language switch (``django.views.i18n.set_language``: the cookie, back to
     ``next``), remembered on the account of a logged-in user for their mail."""
     response = i18n.set_language(request)
     if request.method == "POST":
-        remember_language(request, request.POST.get("language"))
+        account_views.remember_language(request, request.POST.get("language"))
     return response
 
 

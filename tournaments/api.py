@@ -30,12 +30,14 @@ from tournaments.errors import ClaimNotHeld, ServiceError, StaleMove
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game
 from tournaments.presentation.words import seat_names
+from tournaments.selectors import fairplay as fairplay_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
 from tournaments.selectors import table
 from tournaments.series import bot_user_ids
 from tournaments.services import play as play_services
+from tournaments.services import table as table_services
 
 #: The largest request body the API reads (a move is well under 1 KiB).
 MAX_BODY_BYTES = 16 * 1024
@@ -408,6 +410,28 @@ def game_undo(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse(game_payload(game))
 
 
+@api_view("POST")
+def account_pace(request: HttpRequest) -> JsonResponse:
+    """POST {"pace": "slow" | "normal" | "fast" | "instant"}: the bots' pace at your card
+    tables, kept on your account; the answer is {"pace": ...}. See docs/api.md."""
+    if not permissions.is_logged_in(request.user):
+        return forbidden_response()
+    try:
+        body = read_json_object(request)
+    except ServiceError as exc:
+        return error_response(exc)
+    pace = body.get("pace")
+    if not isinstance(pace, str):
+        return error_response(
+            _fail(_('The request must be JSON with "pace" (a text).'), "malformed_request", 400)
+        )
+    try:
+        account = table_services.account_pace_set(user=request.user, pace=pace)
+    except ServiceError as exc:
+        return error_response(exc)
+    return JsonResponse({"pace": account.pace})
+
+
 @api_view("GET")
 @cache_control(private=True)
 @vary_on_cookie
@@ -440,6 +464,10 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
         if request.GET.get("ratings") == "1"
         else None
     )
+    reasons = fairplay_selectors.review_reasons(
+        entry_ids=[s.entry_id for s in shown if s.under_review],
+        full=permissions.may_review_fair_play(user=request.user, tournament=tournament),
+    )
     return JsonResponse(
         {
             "tournament": tournament.pk,
@@ -451,8 +479,12 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> JsonRespon
             "pages": board.pages,
             "page_size": board.page_size,
             "q": board.q,
-            "me": _standing_json(board.me, extras, bots, ratings) if board.me is not None else None,
-            "standings": [_standing_json(s, extras, bots, ratings) for s in board.rows],
+            "me": (
+                _standing_json(board.me, extras, bots, ratings, reasons)
+                if board.me is not None
+                else None
+            ),
+            "standings": [_standing_json(s, extras, bots, ratings, reasons) for s in board.rows],
         }
     )
 
@@ -462,9 +494,11 @@ def _standing_json(
     extras: dict[int, analysis.BoardExtra],
     bots: set[int],
     ratings: dict[int, rating_selectors.BoardRating] | None = None,
+    reasons: dict[int, list[dict[str, str]]] | None = None,
 ) -> dict[str, Any]:
     """A leaderboard row; with ``ratings`` (``?ratings=1``) also the player's rating in
-    the game now and what this tournament changed of it."""
+    the game now and what this tournament changed of it; ``reasons``: why each entry
+    under review is (``selectors.fairplay.review_reasons``)."""
     rated: dict[str, Any] = {}
     if ratings is not None:
         r = ratings[s.user_id]
@@ -483,6 +517,7 @@ def _standing_json(
         "finished": s.finished,
         "bot_finished": s.bot_finished,
         "under_review": s.under_review,
+        "review_reasons": (reasons or {}).get(s.entry_id, []) if s.under_review else [],
         "parts": list(s.parts),
         "percentage": extras[s.game_id].percentage,
         "vs_par": extras[s.game_id].vs_par,

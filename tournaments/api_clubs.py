@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from common.device import device_of
 from tournaments import permissions, views_access
 from tournaments import series as series_services
 from tournaments.api import api_view, error_response, forbidden_response
@@ -164,6 +165,7 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> JsonResponse:
             tournament_id=tournament_id,
             user=request.user,
             code=views_access.request_code(request, tournament),
+            device=device_of(request),
         )
     except ServiceError as exc:
         return error_response(exc)

@@ -1,5 +1,6 @@
 """The JSON API of the ratings (docs/api.md, "Ratings"): a game's rating list and a
-player's ratings. Public, as the final standings they come from. Views only translate
+player's ratings, public as far as the requester may see the tournaments behind them
+(docs/rules.md, "Ratings", rule 8). Views only translate
 HTTP to the selectors and back."""
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def rating_list(request: HttpRequest, game: str) -> JsonResponse:
         game=game,
         page=min(number, MAX_PAGE),
         user_ids=scope.user_ids,
+        tournaments=scope.tournaments,
     )
     return JsonResponse(
         {
@@ -68,7 +70,7 @@ def player_detail(request: HttpRequest, username: str) -> JsonResponse:
     tournaments did to it, newest first."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     ratings = rating_selectors.player_ratings(
-        user_id=player.pk, tournaments=permissions.visible_tournaments(request.user)
+        user_id=player.pk, tournaments=permissions.rating_tournaments(request.user)
     )
     return JsonResponse(
         {

@@ -155,3 +155,18 @@ class ClubRefused(ServiceError):
     a role that does not exist)."""
 
     code = "club_refused"
+
+
+class PlayBarred(ServiceError):
+    """An account barred from rated play (docs/rules.md, "Fair play") may not enter."""
+
+    code = "play_barred"
+    status = 403
+
+
+class AlreadyDecided(ServiceError):
+    """A fair-play decision on an entry that is not (or no longer) under review, or a bar
+    lifted that is not there: decided already (a repeated or stale request)."""
+
+    code = "already_decided"
+    status = 409

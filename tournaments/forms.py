@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import time, timedelta
 from typing import Any, cast
 
 from django import forms
@@ -76,6 +76,17 @@ def with_time_zone(label: Any) -> str:
         "zone": timezone.get_current_timezone_name(),
         "abbr": timezone.localtime().tzname(),
     }
+
+
+class IsoDateInput(forms.DateInput):
+    """A date field the browser's date picker accepts: always ``yyyy-mm-dd``, never the
+    language's own form (``05-12-2026`` in Dutch, which the picker rejects and shows empty,
+    blocking the first submit)."""
+
+    input_type = "date"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%d", **kwargs)
 
 
 class DateTimeLocalInput(forms.DateTimeInput):
@@ -471,7 +482,7 @@ class SeriesForm(TournamentForm):
     )
     time_of_day = forms.TimeField(
         label=_("Starts at (Amsterdam time)"),
-        widget=forms.TimeInput(attrs={"type": "time"}),
+        widget=forms.TimeInput(format="%H:%M", attrs={"type": "time"}),
         help_text=_("The time each edition opens (Europe/Amsterdam, summer time included)."),
     )
     window_minutes = forms.IntegerField(
@@ -483,13 +494,13 @@ class SeriesForm(TournamentForm):
     )
     starts_on = forms.DateField(
         label=_("First day"),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=IsoDateInput(),
         help_text=_("The day of the first edition."),
     )
     ends_on = forms.DateField(
         label=_("Last day"),
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=IsoDateInput(),
         help_text=_("No edition after this day; leave it empty for a series without end."),
     )
     best_k = forms.IntegerField(
@@ -511,6 +522,7 @@ class SeriesForm(TournamentForm):
         del self.fields["pool"]
         self.fields["name"].label = _("Name of the series")
         self.initial.setdefault("starts_on", timezone.localdate())
+        self.initial.setdefault("time_of_day", time(20, 0))
         self.initial.setdefault("best_k", 10)
 
     def clean(self) -> dict[str, Any]:

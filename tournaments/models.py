@@ -27,6 +27,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from engine import dealing
 from engine.registry import GAMES, game_module
@@ -67,6 +68,13 @@ class Club(models.Model):
     description = models.TextField(_("description"), blank=True)
     #: The club's invite: the link ``/clubs/<slug>/join/?code=...`` or the code typed in.
     invite_code = models.CharField(_("invite code"), max_length=32, unique=True)
+    #: The members' rating list for everyone (else for the members only: docs/rules.md,
+    #: "Ratings", rule 7).
+    ratings_public = models.BooleanField(
+        _("rating list public"),
+        default=False,
+        help_text=_("Anyone may see the rating list of the members, not only the members."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -306,6 +314,12 @@ class Entry(models.Model):
         MISMATCH = "mismatch", _("under review: the replay differs")
         RESOLVED = "resolved", _("resolved by an organizer")
 
+    class FairPlay(models.TextChoices):
+        OK = "ok", _("no flag")
+        UNDER_REVIEW = "under_review", _("under review: fair play")
+        CLEARED = "cleared", _("cleared by an organizer")
+        DISQUALIFIED = "disqualified", _("disqualified")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries"
@@ -326,6 +340,22 @@ class Entry(models.Model):
         verbose_name=_("resolved by"),
     )
 
+    #: Fair play (docs/rules.md, "Fair play"): a flag (``EntryFlag``) puts the entry under
+    #: review; an organizer clears it (ranked again) or disqualifies it, kept with who
+    #: decided and when.
+    fair_play = models.CharField(
+        _("fair play"), max_length=12, choices=FairPlay.choices, default=FairPlay.OK
+    )
+    fair_play_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    fair_play_decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
     class Meta:
         ordering = ["joined_at", "id"]
         constraints = [
@@ -342,8 +372,18 @@ class Entry(models.Model):
 
     @property
     def under_review(self) -> bool:
-        """The audit found a mismatch that nobody has resolved: not ranked."""
-        return self.audit_status == self.AuditStatus.MISMATCH
+        """The audit found a mismatch that nobody has resolved, or a fair-play flag that no
+        organizer has decided on: not ranked (provisional)."""
+        return (
+            self.audit_status == self.AuditStatus.MISMATCH
+            or self.fair_play == self.FairPlay.UNDER_REVIEW
+        )
+
+    @property
+    def disqualified(self) -> bool:
+        """An organizer disqualified the entry (fair play): out of the standings and the
+        ratings."""
+        return self.fair_play == self.FairPlay.DISQUALIFIED
 
 
 class Game(models.Model):
@@ -726,12 +766,24 @@ class Series(ContestSettings):
 LANGUAGE_CHOICES = [("nl", _("Dutch")), ("en", _("English"))]
 
 
+class Pace(models.TextChoices):
+    """How fast the card table shows the bots' moves (docs/rules.md, "The card table"):
+    ``slow`` the pause of old, ``normal`` about half of it, ``fast`` a fifth, ``instant``
+    none (every move at once, in the list of moves and for screen readers)."""
+
+    SLOW = "slow", pgettext_lazy("the bots' pace", "slow")
+    NORMAL = "normal", pgettext_lazy("the bots' pace", "normal")
+    FAST = "fast", pgettext_lazy("the bots' pace", "fast")
+    INSTANT = "instant", pgettext_lazy("the bots' pace", "instant")
+
+
 class Account(models.Model):
     """Per-user settings of the site: ``is_bot`` marks a bot account (a program plays it
     through the API; flagged BOT on every leaderboard, lichess's BOT title); ``language``
     is the language of the user's mail (the one last chosen on the site); ``mail_<kind>``
     whether the user gets that kind of mail (``MailKind``; off by the signed link in every
-    such mail). A user without a row has the defaults."""
+    such mail); ``pace`` the bots' pace at the card table (``Pace``; ``""``: never chosen,
+    the browser's choice holds). A user without a row has the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
@@ -745,6 +797,12 @@ class Account(models.Model):
         _("mail when a new edition of a series I play opens"), default=True
     )
     mail_invites = models.BooleanField(_("mail with club invites"), default=True)
+    mail_fairplay = models.BooleanField(
+        _("mail when an organizer decides on a fair-play review of my entry"), default=True
+    )
+    pace = models.CharField(
+        _("bots' pace at the table"), max_length=8, choices=Pace.choices, blank=True, default=""
+    )
 
     def __str__(self) -> str:
         return f"{self.user} ({'bot' if self.is_bot else 'human'})"
@@ -778,6 +836,7 @@ class MailKind(models.TextChoices):
     RESULTS = "results", _("final results")
     SERIES = "series", _("new editions of your series")
     INVITES = "invites", _("club invites")
+    FAIRPLAY = "fairplay", _("fair-play decisions")
 
 
 class MailSent(models.Model):
@@ -883,3 +942,97 @@ class RatingChange(models.Model):
     @property
     def shown_after(self) -> int:
         return shown_rating(self.mu_after - 3 * self.sigma_after)
+
+
+class EntryFlag(models.Model):
+    """Why an entry went under review (docs/rules.md, "Fair play"): ``kind`` linked (an
+    account that shares a device with this one entered the same tournament or series) or
+    play (its decisions knew too much). ``reason`` is the reason in words as data, a
+    ``[nl, en]`` pair shown in the page's language; ``evidence`` what it rests on (JSON).
+    ``key`` tells one flag from another of the same kind on the same entry (the linked
+    entry, a statistic's version): flagging again with the same key adds nothing."""
+
+    class Kind(models.TextChoices):
+        LINKED = "linked", _("linked accounts")
+        PLAY = "play", _("play that knows too much")
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="flags")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    key = models.CharField(max_length=80, default="", blank=True)
+    reason = models.JSONField(_("reason"))
+    evidence = models.JSONField(_("evidence"), default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "kind", "key"], name="entry_flag_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} flag on entry {self.entry_id}"
+
+    def reason_in(self, language: str) -> str:
+        """The reason in ``language`` (``nl`` or ``en``; Dutch for any other)."""
+        nl, en = self.reason
+        return str(en if language.startswith("en") else nl)
+
+
+class Sighting(models.Model):
+    """A log-in or an entry seen from a browser (docs/rules.md, "Fair play"): the
+    browser's device identifier (a signed random cookie), the address's network prefix
+    (``/24`` of IPv4, ``/48`` of IPv6, never the full address) and the user agent. Kept
+    for ``services.fairplay.SIGHTINGS_KEPT_DAYS`` days (a beat task purges older rows).
+    Two accounts seen on one device are linked; a shared network alone links nobody."""
+
+    class Kind(models.TextChoices):
+        LOGIN = "login", _("log-in")
+        ENTRY = "entry", _("entry")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    device = models.CharField(max_length=64)
+    network = models.CharField(max_length=50, blank=True)
+    user_agent = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["device", "user"], name="sighting_device"),
+            models.Index(fields=["user", "device"], name="sighting_user"),
+            models.Index(fields=["created_at"], name="sighting_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.user_id} on {self.device[:8]}"
+
+
+class PlayBar(models.Model):
+    """An account disqualified twice (since any earlier bar was lifted) may not enter a
+    tournament, all of which are rated, until staff lift the bar (docs/rules.md, "Fair
+    play"). Active while ``lifted_at`` is empty; at most one active bar per account."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_bars"
+    )
+    #: The disqualified entries that brought it (ids).
+    entries = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(lifted_at__isnull=True), name="play_bar_one_active"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"bar of {self.user_id}{' (lifted)' if self.lifted_at else ''}"

@@ -198,10 +198,42 @@ def may_see_entries(*, user: Any, tournament: Tournament) -> bool:
     return may_manage_tournament(user=user, tournament=tournament)
 
 
+def entries_visibility(*, user: Any, tournament: Tournament) -> Visibility:
+    """The places on the organizer's list of entrants (docs/rules.md section 4, "The
+    organizer's list of entrants"): an organizer or staff member who has not entered sees
+    every ranked entrant's place over the rounds played so far, as an entrant whose game
+    is over would, unless the results are hidden until the close; one who entered sees
+    what any entrant sees (``results_visibility``)."""
+    seen = results_visibility(user=user, tournament=tournament)
+    if seen.final or tournament.hide_results:
+        return seen
+    if is_logged_in(user) and tournament.entries.filter(user_id=user.pk).exists():
+        return seen
+    return Visibility(rounds=tournament.rounds)
+
+
 def may_audit(*, user: Any, tournament: Tournament) -> bool:
     """Audit an entry again or resolve its review (rule 10, rule 23): its club's
     organizers and owner, or staff."""
     return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_review_fair_play(*, user: Any, tournament: Tournament) -> bool:
+    """See a tournament's fair-play flags with their evidence (the linked accounts, the
+    telling decisions) and clear or disqualify a flagged entry (docs/rules.md, "Fair
+    play"): its club's organizers and owner, or staff."""
+    return may_manage_tournament(user=user, tournament=tournament)
+
+
+def may_see_account_flags(user: Any) -> bool:
+    """See an account's fair-play flags across every club, its linked accounts and its
+    bar (docs/rules.md, "Fair play"): staff only."""
+    return is_staff(user)
+
+
+def may_lift_play_bar(user: Any) -> bool:
+    """Lift an account's bar from rated play (docs/rules.md, "Fair play"): staff only."""
+    return is_staff(user)
 
 
 # --- Clubs: members, organizers, who may enter -----------------------------------------------
@@ -295,6 +327,21 @@ def listed_tournaments(user: Any) -> Q:
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     """``Tournament.objects`` filtered by ``listed_tournaments``."""
     return Tournament.objects.filter(listed_tournaments(user))
+
+
+def rating_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments whose share of a player's rating ``user`` may see (docs/rules.md,
+    "Ratings", rule 7): on a player's page and in the API, in the rating history and on the
+    rating lists, the counts of tournaments, the moment a rating last moved and each change
+    come only from these: the ones ``user`` may see (public; their clubs'; the ones they
+    entered; staff every one)."""
+    return visible_tournaments(user)
+
+
+def may_see_club_ratings(*, user: Any, club: Club) -> bool:
+    """The rating list of a club's members (docs/rules.md, "Ratings", rule 7): its
+    members and staff; anyone when the club made it public (``Club.ratings_public``)."""
+    return club.ratings_public or is_staff(user) or is_club_member(user=user, club=club)
 
 
 def may_see_series(*, user: Any, series: Series) -> bool:
@@ -493,6 +540,9 @@ ROUTES: dict[str, str] = {
     "tournament_entries": "may_see_entries",
     "tournament_close": "may_close_tournament",
     "entry_audit": "may_audit",
+    "entry_fair_play": "may_review_fair_play",
+    "fairplay_staff": "may_see_account_flags",
+    "fairplay_bar_lift": "may_lift_play_bar",
     "tournament_deal_again": "may_play_deal_again",
     "preset_rules": PUBLIC,
     "practice": "is_logged_in",
@@ -519,11 +569,12 @@ ROUTES: dict[str, str] = {
     "club_leave": "may_leave_club",
     "club_member_role": "may_manage_members",
     "club_invite_renew": "may_manage_members",
+    "club_settings": "may_manage_members",
     "club_invite_player": "may_manage_members",
     "mail_off": "may_turn_mail_off",
     # the ratings are public, as the final standings they come from (docs/rules.md,
     # "Ratings")
-    "rating_list": PUBLIC,
+    "rating_list": "may_see_club_ratings",
     "player_profile": PUBLIC,
     # the API (a token's user is a logged-in user here)
     "api_openapi": PUBLIC,
@@ -535,7 +586,7 @@ ROUTES: dict[str, str] = {
     "api_tournament_join": "may_enter_tournament",
     "api_series": "may_see_series",
     "api_series_season": "may_see_series",
-    "api_ratings": PUBLIC,
+    "api_ratings": "may_see_club_ratings",
     "api_player": PUBLIC,
     "api_game": "may_view_game",
     # the move and the undo: the same rule in the service's one locked read of the game
@@ -545,5 +596,7 @@ ROUTES: dict[str, str] = {
     "api_game_undo": "may_view_game",
     "api_game_meld_readings": "may_view_game",
     "api_tournament_standings": "may_see_tournament",
+    # the bots' pace at one's own tables (docs/rules.md, "The card table")
+    "api_account_pace": "is_logged_in",
     "api_not_found": PUBLIC,
 }

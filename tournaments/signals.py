@@ -1,16 +1,20 @@
 """What the site keeps in step with a model it does not own: an account renamed (in the
 admin, or anywhere else that saves the user) is renamed on its entries' standings rows;
-an entry deleted (by the staff, in the admin) leaves its tournament's cached figures."""
+an entry deleted (by the staff, in the admin) leaves its tournament's cached figures; a
+log-in is seen from its browser's device (fair play: linked accounts)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from tournaments.models import Entry, Tournament
+from common.device import device_of
+from tournaments.models import Entry, Sighting, Tournament
+from tournaments.services import fairplay as fairplay_services
 from tournaments.services import results as result_services
 
 
@@ -32,3 +36,10 @@ def _entry_deleted(sender: Any, instance: Entry, **kwargs: Any) -> None:
     tournament = Tournament.objects.filter(pk=instance.tournament_id).first()
     if tournament is not None:
         result_services.results_changed(tournament=tournament)
+
+
+@receiver(user_logged_in, dispatch_uid="tournaments.login_seen")
+def _logged_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    fairplay_services.sighting_record(
+        user=user, device=device_of(request), kind=Sighting.Kind.LOGIN
+    )

@@ -15,6 +15,7 @@ from tournaments import series
 from tournaments.models import Tournament
 from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
+from tournaments.services import fairplay as fairplay_services
 from tournaments.services import mail as mail_services
 from tournaments.services import par
 from tournaments.services import ratings as rating_services
@@ -213,3 +214,10 @@ def ratings_recompute(game: str) -> int:
     """Apply every closed tournament of a game again, in order (a closed tournament's
     standings changed: an organizer resolved a review, or an audit flagged an entry)."""
     return rating_services.ratings_recompute_game(game=game)
+
+
+@shared_task
+def sightings_purge() -> int:
+    """Periodic (Celery beat, hourly): delete the devices' sightings older than the kept
+    time (docs/rules.md, "Fair play")."""
+    return fairplay_services.sightings_purge()

@@ -9,6 +9,7 @@ from tournaments import (
     views,
     views_club,
     views_clubs,
+    views_fairplay,
     views_mail,
     views_organizer,
     views_ratings,
@@ -36,6 +37,17 @@ urlpatterns = [
         "tournaments/<int:pk>/entries/<int:entry_id>/audit/",
         views_organizer.entry_audit,
         name="entry_audit",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/fair-play/",
+        views_organizer.entry_fair_play,
+        name="entry_fair_play",
+    ),
+    path("staff/fair-play/", views_fairplay.fairplay_staff, name="fairplay_staff"),
+    path(
+        "staff/fair-play/<int:user_id>/lift/",
+        views_fairplay.fairplay_bar_lift,
+        name="fairplay_bar_lift",
     ),
     path(
         "tournaments/<int:pk>/rounds/<int:round_index>/play-again/",
@@ -66,7 +78,6 @@ urlpatterns = [
     path("series/new/", views_clubs.series_create, name="series_create"),
     path("series/<int:pk>/", views_clubs.series_detail, name="series_detail"),
     path("series/<int:pk>/season.csv", views_clubs.series_season_csv, name="series_season_csv"),
-    path("account/", views_clubs.account, name="account"),
     path("clubs/", views_club.clubs_list, name="clubs_list"),
     path("clubs/code/", views_club.code_enter, name="code_enter"),
     path("clubs/<slug:slug>/", views_club.club_detail, name="club_detail"),
@@ -74,6 +85,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/leave/", views_club.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/", views_club.club_member_role, name="club_member_role"),
     path("clubs/<slug:slug>/invite/", views_club.club_invite_renew, name="club_invite_renew"),
+    path("clubs/<slug:slug>/settings/", views_club.club_settings, name="club_settings"),
     path(
         "clubs/<slug:slug>/invite-player/",
         views_club.club_invite_player,
@@ -109,6 +121,7 @@ urlpatterns = [
         api.game_meld_readings,
         name="api_game_meld_readings",
     ),
+    path("api/account/pace/", api.account_pace, name="api_account_pace"),
     path(
         "api/tournaments/<int:tournament_id>/standings/",
         api.tournament_standings,

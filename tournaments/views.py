@@ -15,6 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_cookie
 
+from common.device import device_of
 from common.forms import checks_control_characters, form_status
 from tournaments import analysis, permissions, views_access
 from tournaments.api import game_payload
@@ -29,6 +30,7 @@ from tournaments.selectors import deals as deal_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
+from tournaments.selectors import table as table_selectors
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
 from tournaments.services import par as par_services
@@ -207,6 +209,7 @@ def tournament_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             tournament_id=tournament.pk,
             user=request.user,
             code=views_access.request_code(request, tournament),
+            device=device_of(request),
         )
     except ServiceError as exc:
         messages.error(request, exc.message())
@@ -507,6 +510,8 @@ def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             if tournament
             else reverse("preset_rules", args=[game.game, game.preset]),
             "back_url": tournament.get_absolute_url() if tournament else reverse("home"),
+            "pace": table_selectors.account_pace(user=request.user),
+            "pace_url": reverse("api_account_pace"),
         },
     )
 

@@ -80,6 +80,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             if manages
             else "",
             "may_create": permissions.may_create_in_club(user=request.user, club=club),
+            "may_see_ratings": permissions.may_see_club_ratings(user=request.user, club=club),
             "games": [(game, text_of(module_of(game).TITLE)) for game in GAMES],
         },
     )
@@ -207,4 +208,16 @@ def club_invite_renew(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
     club = _managed_club(request, slug)
     club_services.club_invite_renew(club=club)
     messages.success(request, _("A new invite link: the old one no longer works."))
+    return redirect(club)
+
+
+@login_required
+@require_POST
+def club_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The owner's settings of the club: whether the members' rating list is public."""
+    club = _managed_club(request, slug)
+    club_services.club_settings_set(
+        club=club, ratings_public=request.POST.get("ratings_public") == "on"
+    )
+    messages.success(request, _("The club's settings are saved."))
     return redirect(club)

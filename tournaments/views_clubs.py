@@ -1,5 +1,5 @@
 """HTML pages and downloads of clubs and programs: series and seasons, CSV exports, the
-zip of a tournament's game records, the account page (bot account, API tokens).
+zip of a tournament's game records (the account page is the accounts app's).
 
 Exports (docs/api.md, Exports): CSV in UTF-8 with a BOM (Excel then reads Dutch names
 right), ``,`` as separator or ``;`` with ``?sep=semicolon`` (Dutch Excel's list
@@ -18,8 +18,6 @@ import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -29,17 +27,16 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from common.forms import checks_control_characters, form_status
-from tournaments import permissions, tokens, views_access
+from tournaments import permissions, views_access
 from tournaments import series as series_services
 from tournaments.errors import ServiceError
-from tournaments.forms import MailSettingsForm, SeriesForm
+from tournaments.forms import SeriesForm
 from tournaments.models import Game
 from tournaments.numbers import result_csv
-from tournaments.permissions import AuthenticatedHttpRequest, is_bot
+from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.presentation.cells import safe_cell
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
-from tournaments.services import mail as mail_services
 from tournaments.views_organizer import keep_fields
 
 BOM = "\ufeff"
@@ -277,73 +274,3 @@ def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         form = SeriesForm(user=request.user)
     return render(request, "tournaments/series_form.html", {"form": form}, status=form_status(form))
-
-
-@login_required
-def account(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Bot account, mail settings and personal API tokens. A new token is shown once, on
-    this answer."""
-    new_key = None
-    mail_form = MailSettingsForm.of(mail_services.account_of(request.user))
-    if request.method == "POST":
-        action = request.POST.get("action")
-        try:
-            if action == "mail_settings":
-                mail_form = MailSettingsForm(request.POST)
-                if mail_form.is_valid():
-                    return mail_settings_save(request, mail_form)
-            elif action == "create_token":
-                new_key = tokens.token_create(
-                    user=request.user, name=request.POST.get("name", "")
-                ).key
-            elif action == "revoke_token":
-                tokens.token_revoke(
-                    user=request.user, token_id=int(request.POST.get("token", "0") or 0)
-                )
-                messages.success(request, _("The token is revoked."))
-                return redirect("account")
-            elif action == "mark_bot":
-                series_services.account_mark_bot(user=request.user)
-                messages.success(request, _("This is a bot account now."))
-                return redirect("account")
-            else:
-                return HttpResponse(status=400)
-        except (ServiceError, ValueError) as exc:
-            message = exc.message() if isinstance(exc, ServiceError) else _("No such token.")
-            messages.error(request, message)
-            return redirect("account")
-    return render(
-        request,
-        "tournaments/account.html",
-        {
-            "tokens": request.user.api_tokens.all(),
-            "new_key": new_key,
-            "is_bot": is_bot(request.user),
-            "mail_form": mail_form,
-        },
-    )
-
-
-def mail_settings_save(request: AuthenticatedHttpRequest, form: MailSettingsForm) -> HttpResponse:
-    """Store the account page's mail settings; the site follows the mail's language."""
-    account = mail_services.account_mail_settings_update(
-        user=request.user,
-        language=form.cleaned_data["language"],
-        mail_results=form.cleaned_data["mail_results"],
-        mail_series=form.cleaned_data["mail_series"],
-        mail_invites=form.cleaned_data["mail_invites"],
-    )
-    translation.activate(account.language)
-    messages.success(request, _("Your mail settings are saved."))
-    response = redirect("account")
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        account.language,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH,
-        domain=settings.LANGUAGE_COOKIE_DOMAIN,
-        secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-    )
-    return response

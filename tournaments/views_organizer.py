@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -22,11 +23,13 @@ from common.forms import CONTROL_IN_TEXT, checks_control_characters, form_status
 from tournaments import permissions
 from tournaments.errors import ServiceError, TournamentClosed
 from tournaments.forms import TournamentForm
-from tournaments.models import Game, Tournament
+from tournaments.models import Entry, Game, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, is_organizer
+from tournaments.selectors import fairplay as fairplay_selectors
 from tournaments.selectors import standings as standing_selectors
 from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
+from tournaments.services import fairplay as fairplay_services
 from tournaments.services import tournaments as tournament_services
 
 
@@ -147,7 +150,9 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     games = Game.objects.filter(entry_id__in=ids).select_related("user", "entry__audit_resolved_by")
     by_entry = {g.entry_id: g for g in games}
     ranks = standing_selectors.entry_standings(
-        tournament=tournament, user=request.user, entry_ids=ids
+        tournament=tournament,
+        visibility=permissions.entries_visibility(user=request.user, tournament=tournament),
+        entry_ids=ids,
     )
     return render(
         request,
@@ -157,6 +162,10 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
             "rows": [(by_entry[i], ranks.get(by_entry[i].pk)) for i in ids if i in by_entry],
             "page": page,
             "now": timezone.now(),
+            "reviews": fairplay_selectors.flagged_entries(
+                tournament=tournament, language=get_language() or "nl"
+            ),
+            "may_see_account_flags": permissions.may_see_account_flags(request.user),
         },
     )
 
@@ -180,6 +189,28 @@ def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> Ht
             audit_services.entry_audit_resolve(entry_id=entry_id, user=request.user)
         else:
             return HttpResponseBadRequest(str(_("Unknown audit action.")))
+    except ServiceError as exc:
+        messages.error(request, exc.message())
+    return redirect("tournament_entries", pk)
+
+
+@login_required
+@require_POST
+def entry_fair_play(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """An organizer's decision on an entry under fair-play review: ``clear`` (ranked
+    again) or ``disqualify`` (out of the standings and the ratings, the entrant told)."""
+    tournament_managed(request, pk, permissions.may_review_fair_play)
+    entry = get_object_or_404(Entry, pk=entry_id, tournament_id=pk)
+    action = request.POST.get("action")
+    try:
+        if action == "clear":
+            fairplay_services.entry_review_clear(entry=entry, by=request.user)
+            messages.success(request, _("The entry is cleared: it is ranked again."))
+        elif action == "disqualify":
+            fairplay_services.entry_review_disqualify(entry=entry, by=request.user)
+            messages.success(request, _("The entry is disqualified; its entrant gets a mail."))
+        else:
+            return HttpResponseBadRequest(str(_("Unknown decision: choose clear or disqualify.")))
     except ServiceError as exc:
         messages.error(request, exc.message())
     return redirect("tournament_entries", pk)

@@ -35,7 +35,7 @@ def rating_list(request: HttpRequest, game: str) -> HttpResponse:
     scope = rating_scope(request, game)
     club = scope.club
     page = rating_selectors.rating_list(
-        game=game, page=_page_param(request), user_ids=scope.user_ids
+        game=game, page=_page_param(request), user_ids=scope.user_ids, tournaments=scope.tournaments
     )
     titles = dict(game_titles())
     return render(
@@ -57,7 +57,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     what the latest tournaments did to it."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     ratings = rating_selectors.player_ratings(
-        user_id=player.pk, tournaments=permissions.visible_tournaments(request.user)
+        user_id=player.pk, tournaments=permissions.rating_tournaments(request.user)
     )
     titles = dict(game_titles())
     return render(

@@ -32,17 +32,16 @@ import {
   showLog,
   sleep,
   tableButton,
-  tableDelay,
   turnReader,
 } from "./table-common.js";
 import { moveSender, practiceHelp } from "./table-moves.js";
+import { tablePace } from "./table-pace.js";
 import { cardFace as drawCard, cardName, RED_SUITS, shortLabel, sortKlaverjasHand, SUIT_SYMBOLS } from "./table-cards.js";
 import { klaverjasScores } from "./klaverjas-scores.js";
 
 const root = document.getElementById("kj-table");
 const T = readJson("table-strings");
 const LANG = pageLanguage(root);
-const DELAY = tableDelay(650);
 
 const SUITS = "cdhs";
 const KJ_RANKS = "789TJQKA";
@@ -473,18 +472,21 @@ function applyObservation(obs) {
   scores.keepDetail(obs);
 }
 
+/** The bots' pace: 650 ms between two shown moves at "slow", the pause of old. */
+const pace = tablePace({ root, prefix: "kj", T, slowest: 650 });
+
 const send = moveSender({
   root,
   state,
   T,
-  delay: DELAY,
+  delay: pace.delay,
   render,
   renderFinal,
   applyObservation,
   roundOver: scores.showRoundOver,
   // A finished trick stays in view a little longer (its winner and roem).
   afterMove: async (before) => {
-    if ((state.obs.tricks || []).length > (before.tricks || []).length) await sleep(DELAY);
+    if ((state.obs.tricks || []).length > (before.tricks || []).length) await sleep(pace.delay());
   },
 });
 
@@ -497,6 +499,6 @@ const restoreFocus = focusKeeper(root, $("hand"));
 handKeys($("hand"));
 followHandFocus($("hand"), state);
 $("btn-last-trick").addEventListener("click", showLastTrick);
-$("btn-last-trick").before(fourColourToggle(root, "kj", T));
+$("btn-last-trick").before(fourColourToggle(root, "kj", T), pace.control);
 render();
 renderFinal();

@@ -155,7 +155,7 @@ export async function showEvents(data, delay, { show, roundOver }) {
     if (event.type === "round_over") {
       await roundOver(event, data.status === "finished" && i === lastRoundOver);
     } else {
-      if (i > 0) await sleep(delay);
+      if (i > 0 && delay > 0) await sleep(delay);
       await show(event);
     }
   }
@@ -206,8 +206,10 @@ export function announce(root, text, { urgent = false } = {}) {
 /**
  * What changed at the table, announced after each render: the new lines of the list of
  * moves (the bots' moves as they are shown; a new `key`, a new round or deal, starts
- * again) and the status line when its text changed (whose turn it is). The first call only
- * notes the moves already made and says the status.
+ * again), each on its own, or at the pace "instant" (the root's `data-pace`, table-pace.js:
+ * a render then brings every bot move of a turn) together as one announcement, read
+ * whole where many would push each other out; and the status line when its text changed
+ * (whose turn it is). The first call only notes the moves already made and says the status.
  */
 export function changeAnnouncer(root) {
   let key = null;
@@ -216,7 +218,8 @@ export function changeAnnouncer(root) {
   return function update(statusText, logKey, lines) {
     if (key !== null) {
       const fresh = logKey === key ? lines.slice(count) : lines;
-      for (const line of fresh) announce(root, line);
+      if (root.dataset.pace === "instant") announce(root, fresh.join(" "));
+      else for (const line of fresh) announce(root, line);
     }
     key = logKey;
     count = lines.length;
@@ -350,10 +353,6 @@ export function fourColourToggle(root, prefix, T) {
 
 /** The table's element by its data-testid: `const $ = byTestid(root)`, then `$("hand")`. */
 export const byTestid = (root) => (testid) => root.querySelector(`[data-testid="${testid}"]`);
-
-/** The pause between two shown moves (ms): `fallback`, unless the page (or a test) set
- * `window.JK_TABLE_DELAY` first. */
-export const tableDelay = (fallback) => (Number.isFinite(window.JK_TABLE_DELAY) ? window.JK_TABLE_DELAY : fallback);
 
 /** The card names of table-cards.js (`cardName`, `shortLabel`) from the page's strings `T`;
  * `joker` is the joker's name ("" at a table without jokers). */

@@ -35,9 +35,12 @@ export function payloadOf(data) {
  * is already under way (`state.busy`), it empties the error line, marks the table busy,
  * renders, POSTs the action to `root.dataset.movesUrl` and then, by the answer:
  * - moved: `forget()` (the player's half-made choices), then the response's events one
- *   after another, `delay` ms apart: a move's changes are applied to the shown observation
- *   (`applyObservation(withDelta(state.obs, event))`, which sets `state.obs`), the table rendered and
- *   `afterMove(before)` awaited (`before`: the observation shown until then); a round over
+ *   after another, `delay()` ms apart (the bots' pace, table-pace.js): a move's changes are
+ *   applied to the shown observation (`applyObservation(withDelta(state.obs, event))`,
+ *   which sets `state.obs`), the table rendered and `afterMove(before)` awaited (`before`:
+ *   the observation shown until then); at the pace "instant" (`delay()` 0) the changes are
+ *   only applied, and the table is rendered once they all are (a round's end still
+ *   renders first, so its moves are in the list before its dialog opens); a round over
  *   adds the round's scores to `state.game`, renders and awaits `roundOver(event, isLast)`
  *   (`isLast` when it ends the game). Then the table settles on the response's state.
  * - stale (409, the game moved on elsewhere): the game is loaded again from
@@ -68,7 +71,8 @@ export function moveSender({
 
   /** Show each event of a POST response in turn, then settle on the response's state. */
   async function playEvents(data) {
-    await showEvents(data, delay, {
+    const pause = delay();
+    await showEvents(data, pause, {
       roundOver: async (event, isLast) => {
         state.game = addRoundScores(state.game, event.scores || []);
         render();
@@ -77,6 +81,7 @@ export function moveSender({
       show: async (event) => {
         const before = state.obs;
         applyObservation(withDelta(state.obs, event));
+        if (pause === 0) return;
         render();
         await afterMove(before);
       },

@@ -38,10 +38,10 @@ import {
   showFinal,
   showLog,
   tableButton,
-  tableDelay,
   turnReader,
 } from "./table-common.js";
 import { moveSender, practiceHelp } from "./table-moves.js";
+import { tablePace } from "./table-pace.js";
 import {
   cardInfo,
   cardName,
@@ -60,7 +60,6 @@ import { moveWords } from "./table-words.js";
 const root = document.getElementById("jk-table");
 const T = readJson("table-strings");
 const LANG = pageLanguage(root);
-const DELAY = tableDelay(550);
 
 const NAMES = cardNames(T, T.joker);
 
@@ -548,11 +547,14 @@ function applyObservation(obs) {
   for (const c of [...state.selected]) if (!present.has(c)) state.selected.delete(c);
 }
 
+/** The bots' pace: 550 ms between two shown moves at "slow", the pause of old. */
+const pace = tablePace({ root, prefix: "jk", T, slowest: 550 });
+
 const send = moveSender({
   root,
   state,
   T,
-  delay: DELAY,
+  delay: pace.delay,
   render,
   renderFinal,
   applyObservation,
@@ -583,7 +585,7 @@ handKeys($("hand"), drag.moveByKey);
 followHandFocus($("hand"), state);
 state.order = loadStored(orderKey(), null);
 state.drawn = loadDrawn();
-$("btn-scores").after(fourColourToggle(root, "jk", T));
+$("btn-scores").after(fourColourToggle(root, "jk", T), pace.control);
 $("btn-scores").addEventListener("click", (e) => {
   const box = $("scores");
   box.hidden = !box.hidden;

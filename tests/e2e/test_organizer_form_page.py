@@ -31,7 +31,7 @@ def _open_form(page: Page, base_url: str, preset: str) -> None:
 def _submit(page: Page, name: str) -> Tournament:
     """Name the tournament, create it and return it."""
     page.fill("#id_name", name)
-    page.click("#tournament-form button[type=submit]:not(#load-preset)")
+    page.click("#save-tournament")
     page.wait_for_url("**/tournaments/*/")
     return Tournament.objects.get(name=name)
 
@@ -104,3 +104,13 @@ def test_a_hidden_field_left_empty_does_not_stop_the_form(live_server: Any, page
     page.eval_on_selector("#id_v_opening_points", "i => { i.value = ''; }")
     t = _submit(page, "Zonder eis")
     assert t.variant["opening"] == "none" and t.variant["opening_points"] == 40
+
+
+def test_enter_in_the_name_field_creates_the_tournament(live_server: Any, page: Page) -> None:
+    """Issue 35, item 4: Enter in the name field submits the form with the default values;
+    it does not press "Instellingen van deze variant laden" (which reloads the page)."""
+    _open_form(page, live_server.url, "jokeren:jokeren7")
+    page.fill("#id_name", "Vrijdagavond")
+    page.press("#id_name", "Enter")
+    page.wait_for_url("**/tournaments/*/")
+    assert Tournament.objects.filter(name="Vrijdagavond", preset="jokeren7").exists()

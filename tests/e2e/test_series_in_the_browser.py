@@ -63,3 +63,21 @@ def test_create_a_series_see_its_first_edition_and_download_the_csv(
     assert info.value.suggested_filename == f"tournament-{edition.pk}-standings.csv"
     text = target.read_bytes().decode("utf-8")
     assert text.startswith("\ufeffPlaats,Speler,Botaccount,Resultaat")
+
+
+def test_the_series_form_submits_with_its_default_values_on_enter(
+    live_server: Any, page: Page
+) -> None:
+    """Issue 35, items 3 and 4: the first day is filled in as the date field wants it
+    (yyyy-mm-dd, not the Dutch 05-12-2026 the browser rejects and shows empty), and Enter
+    in the name field creates the series instead of reloading the variant's settings."""
+    factories.make_user("clubleider", organizer=True)
+    log_in(page, live_server.url, "clubleider")
+    page.goto(f"{live_server.url}/series/new/")
+    today = timezone.localdate()
+    expect(page.locator("#id_starts_on")).to_have_value(f"{today:%Y-%m-%d}")
+    page.fill("#id_name", "Dinsdagavond")
+    page.press("#id_name", "Enter")
+    page.wait_for_url("**/series/*/")
+    series = Series.objects.get(name="Dinsdagavond")
+    assert series.starts_on == today

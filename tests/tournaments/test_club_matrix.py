@@ -21,7 +21,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import tokens
-from tournaments.models import Access, ClubInvite, Entry, Membership, Series, Tournament
+from tournaments.models import (
+    Access,
+    Club,
+    ClubInvite,
+    Entry,
+    Membership,
+    Series,
+    Tournament,
+)
 from tournaments.series import series_create
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
@@ -58,6 +66,7 @@ JOINED = "joined"
 LEFT = "left"
 STAYED = "stayed"
 SHOWN = "shown"
+SAVED = "saved"
 NONE = "none"
 
 #: action -> the answer of each role, in ``ROLES``' order: the seven roles with a session
@@ -139,6 +148,11 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "invite_renew": (LOGIN, 403, 403, 403, 403, RENEWED, RENEWED, *[LOGIN] * 6),
     # inviting a player by name (mailed): the owner and staff
     "invite_player": (LOGIN, 403, 403, 403, 403, INVITED, INVITED, *[LOGIN] * 6),
+    # the members' rating list: members and staff (the page's token column a visitor's)
+    "club_ratings": (404, 404, 200, 404, 200, 200, 200, *[404] * 6),
+    "api_club_ratings": (404, 404, 200, 404, 200, 200, 200, 404, 200, 404, 200, 200, 200),
+    # the club's settings (its rating list public): the owner and staff
+    "club_settings": (LOGIN, 403, 403, 403, 403, SAVED, SAVED, *[LOGIN] * 6),
     # joining another club C by its invite link: anyone logged in
     "club_join_by_link": (LOGIN, JOINED, JOINED, JOINED, JOINED, JOINED, JOINED, *[LOGIN] * 6),
     # last (it changes who is in club A): leaving; its last owner may not, a non-member 404
@@ -332,6 +346,19 @@ class Clubs:
         if action == "series_list_lists_it":
             text = client.get(reverse("series_list")).content.decode()
             return LISTED if self.series.name in text else HIDDEN
+        if action == "club_ratings":
+            url = reverse("rating_list", args=["jokeren"]) + f"?club={self.club.slug}"
+            return _answer(client.get(url))
+        if action == "api_club_ratings":
+            url = reverse("api_ratings", args=["jokeren"]) + f"?club={self.club.slug}"
+            return _answer(client.get(url))
+        if action == "club_settings":
+            url = reverse("club_settings", args=[self.club.slug])
+            response = client.post(url, {"ratings_public": "on"})
+            self.club.refresh_from_db()
+            saved = self.club.ratings_public
+            Club.objects.filter(pk=self.club.pk).update(ratings_public=False)
+            return SAVED if saved else _answer(response)
         if action == "club_join_by_link":
             club = factories.make_club()
             link = reverse("club_join", args=[club.slug])

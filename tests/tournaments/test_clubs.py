@@ -290,11 +290,19 @@ def test_a_clubs_rating_list_lists_its_members_only() -> None:
     assert rating_services.ratings_apply_tournament(tournament_id=t.pk) == 2
     everyone = Client().get(reverse("rating_list", args=["jokeren"]))
     assert {r.username for r in everyone.context["page"].rows} == {"clublid", "buiten"}
-    members = Client().get(reverse("rating_list", args=["jokeren"]) + f"?club={club.slug}")
+    club_list = reverse("rating_list", args=["jokeren"]) + f"?club={club.slug}"
+    member = Client()
+    member.force_login(owner)
+    members = member.get(club_list)
     assert [r.username for r in members.context["page"].rows] == ["clublid"]
     assert 'data-testid="rating-club"' in members.content.decode()
-    page = Client().get(club.get_absolute_url()).content.decode()
-    assert reverse("rating_list", args=["jokeren"]) + f"?club={club.slug}" in page
+    assert club_list in member.get(club.get_absolute_url()).content.decode()
+    # for the members only, by default: to others not found, and not linked
+    assert Client().get(club_list).status_code == 404
+    assert club_list not in Client().get(club.get_absolute_url()).content.decode()
+    club_services.club_settings_set(club=club, ratings_public=True)
+    assert club_list in Client().get(club.get_absolute_url()).content.decode()
+    assert Client().get(club_list).status_code == 200
     missing = reverse("rating_list", args=["jokeren"]) + "?club=bestaat-niet"
     assert Client().get(missing).status_code == 404
     api = reverse("api_ratings", args=["jokeren"])

@@ -41,6 +41,10 @@ def test_demo_creates_users_and_an_open_tournament_per_preset() -> None:
     assert is_club_member(user=player, club=private.club)
     # The Jokeren presets are all there (and Klaverjas's when its engine imports).
     assert {p for g, p in found if g == "jokeren"} >= {"jokeren7", "jokeren13", "klassiek"}
+    # Readable names (issue 35, item 5): the variant's title, not its key.
+    names = set(in_default.values_list("name", flat=True))
+    assert {"Demo Jokeren 7", "Demo Jokeren Veertigen", "Demo Klaverjassen Rotterdams"} <= names
+    assert not any("jokeren7" in name or "·" in name for name in names)
 
     # A few rated players: the closed demo tournament counted for its four entrants.
     (played,) = Tournament.objects.filter(closed_at__isnull=False)

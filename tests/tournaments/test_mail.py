@@ -317,6 +317,20 @@ def test_an_entry_the_bot_played_is_told_it_is_not_ranked(mailoutbox: list[Any])
     assert "The bot finished your game at the close" in message.body
 
 
+def test_the_place_is_among_the_ranked_entries_only(mailoutbox: list[Any]) -> None:
+    # anna and bill play; cor enters and never plays (no round of her own: not ranked)
+    anna, bill, cor = (player(name, language="en") for name in ("anna", "bill", "cor"))
+    t = played_tournament([anna, bill])
+    entry_services.entry_join(tournament_id=t.pk, user=cor)
+    closing_services.tournament_close(tournament_id=t.pk)
+    tasks.tournament_results_mail.delay(t.pk)
+    bodies = {m.to[0]: m.body for m in mailoutbox}
+    assert len(bodies) == 3
+    for name in ("anna", "bill"):
+        assert re.search(r"Your place: [12] of 2\.", bodies[f"{name}@example.org"])
+    assert "Your entry is not ranked." in bodies["cor@example.org"]
+
+
 # --- A new edition of a series ----------------------------------------------------------------
 
 

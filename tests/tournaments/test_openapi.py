@@ -375,3 +375,17 @@ def test_club_responses_match(player: Client, user: Any) -> None:
     # the owner, this member and the organizer the tournament's factory made
     assert member.json()["role"] == "member" and member.json()["members"] == 3
     check(Client().get(reverse("api_club", args=["geen-club"])), "/api/clubs/{slug}/", "get")
+
+
+def test_pace_responses_match(player: Client) -> None:
+    path = "/api/account/pace/"
+
+    def post(client: Client, body: Any) -> Any:
+        return client.post(path, data=json.dumps(body), content_type="application/json")
+
+    check(post(player, {"pace": "fast"}), path, "post")
+    check(post(player, {"pace": "warp"}), path, "post")
+    check(post(player, {"speed": 1}), path, "post")
+    check(player.post(path, data="pace=fast", content_type="text/plain"), path, "post")  # 415
+    check(post(Client(), {"pace": "fast"}), path, "post")
+    check(player.get(path), path, "get")  # 405

@@ -95,6 +95,19 @@ class Field:
             window_minutes=120,
             starts_on=date(2026, 1, 1),
         )
+        # a public one the member and the player played, rated before the private one
+        self.public_closed = factories.make_tournament(
+            created_by=self.owner, club=self.club, name="Open afgesloten"
+        )
+        for user in (self.member, self.player):
+            game = entry_services.entry_join(tournament_id=self.public_closed.pk, user=user).game
+            factories.play_to_end(game, user)
+        type(self.public_closed).objects.filter(pk=self.public_closed.pk).update(
+            closes_at=timezone.now()
+        )
+        closing_services.tournament_close(tournament_id=self.public_closed.pk)
+        assert rating_services.ratings_apply_tournament(tournament_id=self.public_closed.pk) == 2
+        self.public_closed.refresh_from_db()
         self.closed = factories.make_tournament(
             created_by=self.owner, club=self.club, access=Access.MEMBERS, name=MEMBERS_NAME + " 2"
         )
@@ -105,6 +118,7 @@ class Field:
         type(self.closed).objects.filter(pk=self.closed.pk).update(closes_at=timezone.now())
         closing_services.tournament_close(tournament_id=self.closed.pk)
         assert rating_services.ratings_apply_tournament(tournament_id=self.closed.pk) == 2
+        self.closed.refresh_from_db()
 
     def lists(self) -> list[str]:
         """Every address that lists tournaments or series, or may name one."""
@@ -190,6 +204,50 @@ def test_private_tournaments_never_show_to_anyone_who_may_not_see_them() -> None
             response = client.get(url)
             assert response.status_code == 404, (who, url, response.status_code)
             _no_secret(_body(response), f"{url} for {who}")
+
+
+def test_ratings_count_and_date_only_the_tournaments_the_viewer_may_see() -> None:
+    # The member played a public and (later) a private tournament, the owner the private
+    # one only: to others the member's rating counts one tournament, last moved at the
+    # public one's close; the owner is not rated in the game, nor on its lists.
+    field = Field()
+    public_close = field.public_closed.closed_at
+    assert public_close is not None and field.closed.closed_at is not None
+    assert public_close < field.closed.closed_at
+    outsiders = {
+        "visitor": _client(),
+        "player": _client(field.player),
+        "other club's organizer": _client(field.other),
+        "player's token": _client(token=tokens.token_create(user=field.player, name="t").key),
+    }
+    insiders = {"member": _client(field.member), "owner": _client(field.owner)}
+    for who, client in {**outsiders, **insiders}.items():
+        inside = who in insiders
+        member = client.get(reverse("api_player", args=[field.member.username])).json()
+        rating = member["ratings"]["jokeren"]
+        assert rating["tournaments"] == (2 if inside else 1), who
+        shown_close = field.closed.closed_at if inside else public_close
+        assert rating["updated_at"] == shown_close.isoformat(), who
+        assert len(member["changes"]) == rating["tournaments"], who
+        owner = client.get(reverse("api_player", args=[field.owner.username])).json()
+        assert (owner["ratings"]["jokeren"] is None) is not inside, who
+        listed = {
+            r["player"]: r["tournaments"]
+            for r in client.get(reverse("api_ratings", args=["jokeren"])).json()["ratings"]
+        }
+        assert listed[field.member.username] == (2 if inside else 1), who
+        assert (field.owner.username in listed) is inside, who
+        page = client.get(reverse("player_profile", args=[field.owner.username])).content
+        row = page.decode().split('data-game="jokeren"')[1].split("</tr>")[0]
+        assert ('data-testid="not-rated"' in row) is not inside, who
+        # the club's rating list: its members only, until the club makes it public
+        club_list = reverse("rating_list", args=["jokeren"]) + f"?club={field.club.slug}"
+        assert client.get(club_list).status_code == (200 if inside else 404), who
+    field.club.ratings_public = True
+    field.club.save(update_fields=["ratings_public"])
+    club_list = reverse("api_ratings", args=["jokeren"]) + f"?club={field.club.slug}"
+    listed = {r["player"]: r["tournaments"] for r in _client().get(club_list).json()["ratings"]}
+    assert listed == {field.member.username: 1}
 
 
 def test_a_member_sees_them_in_the_same_lists() -> None:

@@ -253,6 +253,14 @@ def test_the_series_page_lists_coming_editions(organizer: Any, client: Any) -> N
     assert first.astimezone(series_services.SERIES_TIMEZONE).time() == time(20, 0)
 
 
+def test_the_series_pages_show_the_variants_title(organizer: Any, client: Any) -> None:
+    """Issue 35, item 5: "Jokeren 7" (the variant's title), not its key "jokeren7"."""
+    s = _series(organizer, starts_on=timezone.localdate() + timedelta(days=2))
+    for url in (reverse("series_detail", args=[s.pk]), reverse("series_list")):
+        page = client.get(url).content.decode()
+        assert "Jokeren 7 ·" in page and "jokeren7" not in page
+
+
 def test_a_series_keeps_to_the_tournament_bounds(organizer: Any) -> None:
     with pytest.raises(InvalidSettings):
         _series(organizer, starts_on=date(2150, 1, 1))

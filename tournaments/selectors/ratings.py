@@ -5,6 +5,12 @@ beside a leaderboard's rows. Reads only; ``services.ratings`` writes them.
 The rating list takes the players it lists as an argument (``user_ids``: any iterable or
 query of user ids, ``None`` for everyone), so a list of one group of players (a club's
 members) is the same call with that group's ids.
+
+What a viewer sees of where a rating came from (docs/rules.md, "Ratings", rule 7): the
+callers pass ``tournaments``, the tournaments the viewer may see
+(``permissions.rating_tournaments``). A rating's count of tournaments and the moment it
+last moved then count only those; a player none of whose tournaments of a game the viewer
+may see is not on that game's list for them, and not rated in it on their page.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet
 
 from engine.registry import GAMES
 from tournaments.models import Rating, RatingChange, Tournament, shown_rating
@@ -43,7 +49,9 @@ class RatingRow:
     updated_at: datetime
 
 
-def _row(r: Rating, rank: int | None = None) -> RatingRow:
+def _row(r: Rating, rank: int | None = None, seen: tuple[int, datetime] | None = None) -> RatingRow:
+    """``seen``: the count and the last close of the tournaments the viewer may see that
+    made it (``None``: every one's)."""
     return RatingRow(
         rank=rank,
         user_id=r.user_id,
@@ -52,9 +60,42 @@ def _row(r: Rating, rank: int | None = None) -> RatingRow:
         rating=r.shown,
         mu=r.mu,
         sigma=r.sigma,
-        tournaments=r.tournaments,
-        updated_at=r.updated_at,
+        tournaments=r.tournaments if seen is None else seen[0],
+        updated_at=r.updated_at if seen is None else seen[1],
     )
+
+
+def _seen(
+    *, game: str | None, user_ids: Iterable[int], tournaments: QuerySet[Tournament]
+) -> dict[tuple[int, str], tuple[int, datetime]]:
+    """By (user id, game): how many of ``tournaments`` changed the rating, and when the
+    last of them closed. One query."""
+    changes = RatingChange.objects.filter(
+        user_id__in=list(user_ids), tournament__in=tournaments.values("pk")
+    )
+    if game is not None:
+        changes = changes.filter(game=game)
+    return {
+        (row["user_id"], row["game"]): (row["n"], row["last"])
+        for row in changes.values("user_id", "game").annotate(
+            n=Count("pk"), last=Max("tournament__closed_at")
+        )
+    }
+
+
+def _shown_players(
+    ratings: QuerySet[Rating], tournaments: QuerySet[Tournament] | None
+) -> QuerySet[Rating]:
+    """``ratings`` of the players one of whose rated tournaments of the rating's game is in
+    ``tournaments`` (``None``: every one)."""
+    if tournaments is None:
+        return ratings
+    seen = RatingChange.objects.filter(
+        user_id=OuterRef("user_id"),
+        game=OuterRef("game"),
+        tournament__in=tournaments.values("pk"),
+    )
+    return ratings.filter(Exists(seen))
 
 
 @dataclass(frozen=True)
@@ -78,11 +119,14 @@ def rating_list(
     page: int | None = None,
     page_size: int = PAGE_SIZE,
     user_ids: Iterable[int] | QuerySet[Any] | None = None,
+    tournaments: QuerySet[Tournament] | None = None,
 ) -> RatingPage:
     """A page of the rating list of ``game``, best first (by ``mu - 3 sigma``, then by
     the oldest account): every rated player, or only those of ``user_ids``. Places are competition
-    ranks over the shown order ("1, 2, 2, 4": equal ``mu - 3 sigma``). Raises ``KeyError``
-    for an unknown game. One indexed query for the page and one count per page."""
+    ranks over the shown order ("1, 2, 2, 4": equal ``mu - 3 sigma``). ``tournaments``:
+    the ones the viewer may see (the module's text; ``None``: every one). Raises
+    ``KeyError`` for an unknown game. One indexed query for the page and one count per
+    page (and one for the counts the viewer may see)."""
     if game not in GAMES:
         raise KeyError(f"unknown game: {game!r}")
     ratings = Rating.objects.filter(game=game)
@@ -90,10 +134,16 @@ def rating_list(
         ratings = ratings.filter(
             user_id__in=user_ids if isinstance(user_ids, QuerySet) else list(user_ids)
         )
+    ratings = _shown_players(ratings, tournaments)
     count = ratings.count()
     page, offset = page_bounds(page, page_size, count)
     found = list(
         ratings.select_related("user").order_by("-ordinal", "user_id")[offset : offset + page_size]
+    )
+    seen = (
+        None
+        if tournaments is None
+        else _seen(game=game, user_ids=[r.user_id for r in found], tournaments=tournaments)
     )
     rows: list[RatingRow] = []
     previous: float | None = None
@@ -106,7 +156,7 @@ def rating_list(
                 else 1 + ratings.filter(ordinal__gt=r.ordinal).count()
             )
         previous = r.ordinal
-        rows.append(_row(r, rank))
+        rows.append(_row(r, rank, None if seen is None else seen[(r.user_id, game)]))
     return RatingPage(game=game, rows=rows, count=count, page=page, page_size=page_size)
 
 
@@ -155,19 +205,27 @@ def player_ratings(
     recent: int = RECENT_CHANGES,
     tournaments: QuerySet[Tournament] | None = None,
 ) -> PlayerRatings:
-    """A player's rating in every game (the rating list's place included) and what the
-    latest ``recent`` tournaments did to them; of those only the ones in ``tournaments``
-    (the ones the viewer may see: ``permissions.visible_tournaments``; ``None`` every
-    one)."""
+    """A player's rating in every game (the place on the list the viewer sees included)
+    and what the latest ``recent`` tournaments did to them; of those only the ones in
+    ``tournaments`` (the ones the viewer may see: ``permissions.rating_tournaments``;
+    ``None`` every one), which also make the counts and the moment of the last change
+    (the module's text)."""
     ratings = {r.game: r for r in Rating.objects.filter(user_id=user_id).select_related("user")}
+    seen = (
+        None
+        if tournaments is None
+        else _seen(game=None, user_ids=[user_id], tournaments=tournaments)
+    )
     by_game: dict[str, RatingRow | None] = {}
     for game in GAMES:
         r = ratings.get(game)
-        if r is None:
+        if r is None or (seen is not None and (user_id, game) not in seen):
             by_game[game] = None
             continue
-        better = Rating.objects.filter(game=game, ordinal__gt=r.ordinal).count()
-        by_game[game] = _row(r, better + 1)
+        better = _shown_players(
+            Rating.objects.filter(game=game, ordinal__gt=r.ordinal), tournaments
+        ).count()
+        by_game[game] = _row(r, better + 1, None if seen is None else seen[(user_id, game)])
     changes = RatingChange.objects.filter(user_id=user_id)
     if tournaments is not None:
         changes = changes.filter(tournament__in=tournaments.values("pk"))

@@ -92,7 +92,7 @@ def game_result(game: Game) -> tuple[int, float, float]:
     the entry's final board row holds it (docs/rules.md §5, "Deal pools")."""
     total, against, result = figures_of(module_of(game.game), game.totals)
     t = game.tournament
-    if t is not None and t.pooled:
+    if t is not None and t.pooled and game.entry_id is not None:
         kept = (
             EntryResult.objects.filter(entry_id=game.entry_id, upto=t.rounds)
             .values_list("result", flat=True)
@@ -238,6 +238,12 @@ def _rank_counts(t: Tournament, upto: int) -> RankCounts:
         return RankCounts(tuple(keys), tuple(before))
 
     return stamped(t, f"board-ranks-{upto}", compute)
+
+
+def ranked_entries(*, tournament: Tournament) -> int:
+    """How many entries the final leaderboard of ``tournament`` ranks (the "of n" of a
+    place: docs/rules.md, "Mail", the results mail)."""
+    return _rank_counts(tournament, tournament.rounds).before[-1]
 
 
 MAX_PAGE_SIZE = 200
@@ -483,12 +489,13 @@ def standings_page(
 
 
 def entry_standings(
-    *, tournament: Tournament, user: Any, entry_ids: Collection[int]
+    *, tournament: Tournament, visibility: Visibility, entry_ids: Collection[int]
 ) -> dict[int, Standing]:
-    """The leaderboard rows of some entries (a page of the organizer's entries list) as
-    ``user`` may see them, by game id: one query for the rows and one count per ranked
+    """The leaderboard rows of some entries (a page of the organizer's entries list, the
+    results mail) at ``visibility`` (``permissions.entries_visibility``,
+    ``results_visibility``), by game id: one query for the rows and one count per ranked
     row, whatever the field's size."""
-    upto = _visibility_of(tournament, _own_row(tournament, user)).rounds
+    upto = visibility.rounds
     rows = EntryResult.objects.filter(
         tournament=tournament, upto=upto, entry_id__in=list(entry_ids)
     ).order_by(*_BOARD_ORDER)

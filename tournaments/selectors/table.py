@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import CardNotInHand
 from tournaments.games import PLAYER_SEAT, module_of
-from tournaments.models import Game
+from tournaments.models import Account, Game
 
 
 def game_meld_readings(*, game: Game, cards: Sequence[int]) -> list[dict[str, Any]] | None:
@@ -28,3 +28,14 @@ def game_meld_readings(*, game: Game, cards: Sequence[int]) -> list[dict[str, An
     if not set(cards) <= hand or len(set(cards)) != len(cards):
         raise CardNotInHand.of(_("Only the cards in your hand can be read as a meld."))
     return module.meld_readings_json(cards)
+
+
+def account_pace(*, user: Any) -> str:
+    """The bots' pace ``user`` chose for the card table (``Pace``), ``""`` when they never
+    chose one (or are not logged in): the table then keeps the browser's choice."""
+    if not getattr(user, "is_authenticated", False):
+        return ""
+    pace: str | None = (
+        Account.objects.filter(user_id=user.pk).values_list("pace", flat=True).first()
+    )
+    return pace or ""

@@ -20,6 +20,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.audit import GameAudit, games_audit_stored
+from tournaments.services.fairplay import tournament_links_check
 from tournaments.services.play import games_bot_finish_rounds
 from tournaments.services.results import (
     standings_rebuild_part,
@@ -123,6 +124,8 @@ def tournament_close_results(*, tournament_id: int) -> list[tuple[int, int]] | N
         entry__tournament_id=tournament_id, status=Game.Status.PLAYING
     ).values_list("pk", flat=True)
     games_close(game_ids=list(left))
+    # linked accounts in the field go under review before the final standings are written
+    tournament_links_check(tournament=t)
     return standings_rebuild_parts(tournament=t)
 
 

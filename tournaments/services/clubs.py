@@ -119,6 +119,15 @@ def club_invite_send(*, club: Club, username: str, invited_by: User) -> ClubInvi
     return invite
 
 
+def club_settings_set(*, club: Club, ratings_public: bool) -> Club:
+    """The club's settings its owner chooses: whether its members' rating list is public
+    (docs/rules.md, "Ratings", rule 7)."""
+    with transaction.atomic():
+        Club.objects.filter(pk=club.pk).update(ratings_public=ratings_public)
+    club.refresh_from_db()
+    return club
+
+
 def _owners(club: Club) -> int:
     return Membership.objects.filter(club=club, role=Membership.Role.OWNER).count()
 

@@ -6,31 +6,39 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from common.device import Device
 from engine import dealing
 from tournaments.errors import AlreadyEntered, InvalidSettings, TournamentFull, TournamentNotOpen
 from tournaments.games import module_of
 from tournaments.models import (
     Entry,
     Game,
+    Sighting,
     Tournament,
 )
 from tournaments.permissions import check_admits, check_may_enter
+from tournaments.services import fairplay as fairplay_services
 from tournaments.services.checks import check_bot_level
 from tournaments.services.results import entry_results_update
 from tournaments.services.runner import game_start
 
 
-def entry_join(*, tournament_id: int, user: User, code: str = "") -> Entry:
+def entry_join(
+    *, tournament_id: int, user: User, code: str = "", device: Device | None = None
+) -> Entry:
     """Enter ``user`` into an open tournament that is not full; their game starts at once
     (round 0 dealt, the bots before South have played). A bot account only where the
     tournament admits bot accounts; a members-only tournament only a member of its club,
-    an invite one a member or whoever brings its invite ``code``."""
+    an invite one a member or whoever brings its invite ``code``; never an account barred
+    from rated play. The entry is seen from ``device`` (fair play: linked accounts
+    entering together are flagged)."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if not t.window_open():
             raise TournamentNotOpen.of(_("This tournament is not open for entries."))
         check_admits(tournament=t, user=user)
         check_may_enter(tournament=t, user=user, code=code)
+        fairplay_services.check_not_barred(user=user)
         if Entry.objects.filter(tournament=t, user=user).exists():
             raise AlreadyEntered.of(_("You have already entered this tournament."))
         if t.entries.count() >= t.max_entrants:
@@ -48,6 +56,9 @@ def entry_join(*, tournament_id: int, user: User, code: str = "") -> Entry:
             secret=None,
         )
         entry_results_update(game=game)
+        fairplay_services.sighting_record(
+            user=user, device=device, kind=Sighting.Kind.ENTRY, entry=entry
+        )
     return entry
 
 

@@ -189,8 +189,12 @@ def tournament_results_mail(*, tournament_id: int, user_ids: Sequence[int]) -> i
     entry_ids = Entry.objects.filter(tournament=t, user_id__in=list(user_ids)).values_list(
         "pk", flat=True
     )
-    rows = standing_selectors.entry_standings(tournament=t, user=None, entry_ids=list(entry_ids))
-    field = Entry.objects.filter(tournament=t).count()
+    rows = standing_selectors.entry_standings(
+        tournament=t,
+        visibility=standing_selectors.results_visibility(tournament=t, user=None),
+        entry_ids=list(entry_ids),
+    )
+    field = standing_selectors.ranked_entries(tournament=t)
     url = site_url(t.get_absolute_url())
     sent = 0
     with get_connection() as connection:

@@ -1,13 +1,14 @@
 """Every player's rating per game from the final standings of the closed tournaments
 (docs/rules.md, "Ratings").
 
-The model is openskill's Plackett–Luce (Weng and Lin's Bayesian approximation): a
-player's skill is a belief, a mean ``mu`` and an uncertainty ``sigma``; one tournament is
-one match whose outcome is the order of its final standings (equal results share a place),
-and every rated entrant's belief moves once by how their place compares with what the
-field's beliefs expected. It is made for many players in one ranking with ties, and needs
-no split into duels: a field of 10,000 is one update (openskill's arithmetic compares every
-entrant with every place, a few seconds for 10,000), not 50 million duels of their own.
+The model is Plackett–Luce (Weng and Lin's Bayesian approximation, our own update in
+``tournaments/rating_model.py``: openskill's numbers where there is no tie, a tie rated as
+a tie, in O(n log n)): a player's skill is a belief, a mean ``mu`` and an uncertainty
+``sigma``; one tournament is one match whose outcome is the order of its final standings
+(equal results share a place), and every rated entrant's belief moves once by how their
+place compares with what the field's beliefs expected. It is made for many players in one
+ranking with ties, and needs no split into duels: a field of 100,000 is one update of
+under a second (benchmarks/README.md), not 5 billion duels of their own.
 
 Which entries count (``_rated_field``): the entries the final leaderboard ranks (not
 under review, with rounds of their own) that the entrant played to the end themselves: an
@@ -33,15 +34,11 @@ from datetime import datetime
 
 from django.db import connection, transaction
 from django.db.models import Q
-from openskill.models import PlackettLuce
 
 from engine.registry import GAMES
-from tournaments.models import Account, EntryResult, Rating, RatingChange, Tournament
+from tournaments import rating_model
+from tournaments.models import Account, Entry, EntryResult, Rating, RatingChange, Tournament
 from tournaments.selectors.standings import rank_values
-
-#: The model and its parameters (openskill's defaults: a new player's belief is mu 25,
-#: sigma 25/3; ``tau`` keeps sigma from shrinking to nothing, so a rating keeps moving).
-MODEL = PlackettLuce()
 
 #: The advisory lock of a game's ratings (PostgreSQL): this base plus the game's index.
 LOCK_BASE = 0x5241_5400
@@ -90,6 +87,9 @@ def _rated_field(t: Tournament) -> list[Placing]:
             finished=True,
         )
         .exclude(user_id__in=bots)
+        # a disqualified entry never counts (docs/rules.md, "Fair play"); it has no row
+        # on the boards either
+        .exclude(entry__fair_play=Entry.FairPlay.DISQUALIFIED)
         .order_by("tier", "sort_result", "user_id")
         .values_list("user_id", "tier", "sort_result")
     )
@@ -108,12 +108,15 @@ def _rate(
     rows (not saved)."""
     closed_at = t.closed_at
     assert closed_at is not None
-    prior = Belief(mu=MODEL.mu, sigma=MODEL.sigma, tournaments=0, updated_at=closed_at)
+    prior = Belief(
+        mu=rating_model.MU, sigma=rating_model.SIGMA, tournaments=0, updated_at=closed_at
+    )
     before = [beliefs.get(p.user_id, prior) for p in field]
-    teams = [[MODEL.rating(mu=b.mu, sigma=b.sigma)] for b in before]
-    rated = MODEL.rate(teams, ranks=[float(p.rank) for p in field])
+    rated = rating_model.rate(
+        [rating_model.Prior(mu=b.mu, sigma=b.sigma) for b in before], [p.rank for p in field]
+    )
     changes = []
-    for p, b, (after,) in zip(field, before, rated, strict=True):
+    for p, b, after in zip(field, before, rated, strict=True):
         if not (math.isfinite(after.mu) and math.isfinite(after.sigma)):
             raise ArithmeticError(f"rating of user {p.user_id} not finite after {t.pk}")
         beliefs[p.user_id] = Belief(

@@ -57,8 +57,11 @@ class EntryRounds:
     bot_rounds: tuple[int, ...]
     finished: bool
     bot_finished: bool
-    #: The replay audit contradicts the stored scores: listed apart, not ranked.
+    #: The replay audit contradicts the stored scores, or a fair-play flag awaits an
+    #: organizer's decision: listed apart, not ranked.
     under_review: bool = False
+    #: Disqualified (fair play): out of the standings, no row written.
+    disqualified: bool = False
     #: In a deal pool (docs/rules.md §5, "Deal pools"): the copy of each finished round,
     #: and par's result of that copy, which the round's result is measured against
     #: (``_with_pool``); empty outside a pool.
@@ -108,8 +111,9 @@ def _bot_takeover(game_ids: Sequence[int]) -> dict[int, int]:
 
 
 #: What ``_field_of`` reads of a game: its entry, user, name, id, round scores, status,
-#: whether the bot finished it and its entry's audit status (``_FIELD_COLUMNS``).
-GameFacts = tuple[int, int, str, int, list[list[int]], str, bool, str]
+#: whether the bot finished it, its entry's audit status and fair-play state
+#: (``_FIELD_COLUMNS``).
+GameFacts = tuple[int, int, str, int, list[list[int]], str, bool, str, str]
 _FIELD_COLUMNS = (
     "entry_id",
     "user_id",
@@ -119,6 +123,7 @@ _FIELD_COLUMNS = (
     "status",
     "bot_finished",
     "entry__audit_status",
+    "entry__fair_play",
 )
 
 
@@ -126,7 +131,7 @@ def _field_of(facts: Sequence[GameFacts]) -> list[EntryRounds]:
     """The finished rounds of these tournament games, from what is read of each."""
     taken_over = _bot_takeover([f[3] for f in facts if f[6]])
     out = []
-    for entry_id, user_id, username, game_id, scores, status, bot_finished, audit in facts:
+    for entry_id, user_id, username, game_id, scores, status, bot_finished, audit, fair in facts:
         played = len(scores)
         out.append(
             EntryRounds(
@@ -138,7 +143,9 @@ def _field_of(facts: Sequence[GameFacts]) -> list[EntryRounds]:
                 bot_rounds=tuple(range(taken_over.get(game_id, played), played)),
                 finished=status == Game.Status.FINISHED,
                 bot_finished=bot_finished,
-                under_review=audit == Entry.AuditStatus.MISMATCH,
+                under_review=audit == Entry.AuditStatus.MISMATCH
+                or fair == Entry.FairPlay.UNDER_REVIEW,
+                disqualified=fair == Entry.FairPlay.DISQUALIFIED,
             )
         )
     return out
@@ -157,6 +164,7 @@ def _entry_rounds(games: Sequence[Game]) -> list[EntryRounds]:
                 g.status,
                 g.bot_finished,
                 g.entry.audit_status,  # type: ignore[union-attr]
+                g.entry.fair_play,  # type: ignore[union-attr]
             )
             for g in games
         ]
@@ -287,6 +295,8 @@ def _field_write(
     """``_results_write`` of the entries' rounds ``field``; ``final_only``: of the board
     rows only the final board's (``upto`` = every round: the close's, see
     ``standings_rebuild_part``)."""
+    # A disqualified entry is out of the standings (docs/rules.md, "Fair play"): no row.
+    field = [e for e in field if not e.disqualified]
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
     field = _with_pool(t, field)
@@ -454,6 +464,14 @@ def entry_results_update(*, game: Game) -> None:
         return
     g = Game.objects.select_related("user", "entry__tournament").get(pk=game.pk)
     _results_write(g.entry.tournament, [g])  # type: ignore[union-attr]
+
+
+def entry_results_remove(*, entry: Entry) -> None:
+    """A disqualified entry's rows leave every board and per-deal table of its
+    tournament (docs/rules.md, "Fair play"); its game stays, for the review."""
+    EntryResult.objects.filter(entry=entry).delete()
+    DealResult.objects.filter(entry=entry).delete()
+    results_changed(tournament=entry.tournament)
 
 
 def user_results_rename(*, user: User) -> int:

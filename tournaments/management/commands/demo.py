@@ -33,7 +33,10 @@ SECOND_CLUB_NAME = "De Vrolijke Kaartschudders"
 MEMBERS_ONLY = "Clubavond (alleen leden)"
 #: The closed, rated demo tournament and how each of its entrants chooses South's moves:
 #: a bot level, or an integer (the seed of a player who picks a legal move at random).
-RATED_NAME = "Demo jokeren · gespeeld"
+RATED_NAME = "Demo Jokeren 7 · gespeeld"
+#: The names the demo data had before it had readable ones: a database made then is
+#: recognised, so running the command again adds nothing twice.
+OLD_RATED_NAME = "Demo jokeren · gespeeld"
 RATED_PLAYERS: dict[str, str | int] = {
     PLAYER: "strong",
     "demo-anna": "basic",
@@ -41,6 +44,17 @@ RATED_PLAYERS: dict[str, str | int] = {
     "demo-cor": 2,
 }
 RATED_ROUNDS = 2
+
+
+def demo_name(module: Any, preset: str, variant: dict[str, Any]) -> str:
+    """A demo tournament's readable name, in Dutch: "Demo Jokeren 7", "Demo Jokeren
+    Veertigen", "Demo Klaverjassen Rotterdams" (the game's title before a variant's title
+    that does not already start with it)."""
+    game_title = module.TITLE[0]
+    title = str(variant.get("title_nl") or preset.replace("-", " ").capitalize())
+    if not title.lower().startswith(game_title.lower()):
+        title = f"{game_title} {title}"
+    return f"Demo {title}"
 
 
 class Command(BaseCommand):
@@ -77,9 +91,9 @@ class Command(BaseCommand):
         made = 0
         for game, module in available_games().items():
             for preset, variant in module.PRESETS.items():
-                name = f"Demo {game} · {preset}"
+                name = demo_name(module, preset, variant.to_json())
                 exists = Tournament.objects.filter(
-                    name=name,
+                    name__in=[name, f"Demo {game} · {preset}"],
                     created_by=users[ORGANIZER],
                     closed_at__isnull=True,
                     closes_at__gt=now,
@@ -122,7 +136,9 @@ class Command(BaseCommand):
 
     def _rated_demo(self, organizer: Any, player: Any) -> bool:
         """The closed demo tournament with its ratings applied, unless it exists."""
-        if Tournament.objects.filter(name=RATED_NAME, created_by=organizer).exists():
+        if Tournament.objects.filter(
+            name__in=[RATED_NAME, OLD_RATED_NAME], created_by=organizer
+        ).exists():
             return False
         User = get_user_model()
         now = timezone.now()

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0020_results_entry_index'),
+        ('tournaments', '0023_club_ratings_public'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
