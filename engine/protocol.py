@@ -18,6 +18,9 @@
   ``BOT_VERSIONS``: every version the module still plays, oldest first. Stored games keep
   only the entrant's actions and replay the bots' moves with the game's version, so a
   released version's choices never change (``tests/engine/test_bot_fingerprints.py``);
+- ``near_best_actions(state, *, version=BOT_VERSION)``: the strong bot's choice for the
+  seat to move and then the choices it rates nearly as good (``engine.fairplay``'s
+  view-best set), from that seat's observation only;
 - ``simplest_action(state)``: a legal action of ``state.current_player`` that needs no
   thought (Jokeren: draw from the stock, discard the lowest card), for the site's bot
   loop when the engine refuses a bot's choice;
@@ -198,6 +201,8 @@ class GameModule(Protocol):
     def action_from_json(self, obj: Mapping[str, Any]) -> Any: ...
 
     def bot_action(self, state: Any, *, level: str, version: int = ...) -> Any: ...
+
+    def near_best_actions(self, state: Any, *, version: int = ...) -> list[Any]: ...
 
     def simplest_action(self, state: Any) -> Any: ...
 

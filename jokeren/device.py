@@ -11,6 +11,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 
 from common.device import USER_AGENT_CHARS, Device, network_prefix
 from jokeren.throttle import client_ip
@@ -49,6 +50,10 @@ class DeviceMiddleware:
         )
         response = self.get_response(request)
         if known is None:
+            # An answer that hands out a device identifier is this browser's alone: a
+            # shared cache must never give the same one to other browsers (it would link
+            # their accounts).
+            patch_cache_control(response, private=True)
             response.set_signed_cookie(
                 COOKIE,
                 device_id,

@@ -27,6 +27,8 @@ else:
 
 
 AUDIT_FIELDS = ("audit_status", "audited_at", "audit_detail", "audit_resolved_by")
+#: Fair play (docs/rules.md, "Fair play"): decided on the entries page, never edited here.
+FAIR_PLAY_FIELDS = ("fair_play", "fair_play_decided_by", "fair_play_decided_at")
 
 
 class EntryInline(_EntryInline):
@@ -77,10 +79,18 @@ class EntryAdmin(_EntryAdmin):
     """Entries and their replay audit: one under review is not ranked until the audit
     passes again or an organizer resolves it."""
 
-    list_display = ("pk", "user", "tournament", "joined_at", "audit_status", "audited_at")
-    list_filter = ("audit_status",)
+    list_display = (
+        "pk",
+        "user",
+        "tournament",
+        "joined_at",
+        "audit_status",
+        "audited_at",
+        "fair_play",
+    )
+    list_filter = ("audit_status", "fair_play")
     search_fields = ("user__username", "tournament__name")
-    readonly_fields = ("tournament", "user", "joined_at", *AUDIT_FIELDS)
+    readonly_fields = ("tournament", "user", "joined_at", *AUDIT_FIELDS, *FAIR_PLAY_FIELDS)
     actions = ["audit_again", "resolve_audit"]
 
     @admin.action(description=_("Audit again (after a repair)"))

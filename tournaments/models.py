@@ -56,6 +56,15 @@ def pool_copies_for(max_entrants: int) -> int:
     return max(1, min(POOL_MAX_COPIES, max_entrants // POOL_ENTRANTS_PER_COPY))
 
 
+class JoinMode(models.TextChoices):
+    """How one becomes a member of a club (docs/rules.md, "Clubs: members, organizers,
+    who may enter", rule 7)."""
+
+    CODE = "code", _("with the club's invite code or link")
+    REQUEST = "request", _("by request, approved by the owner")
+    INVITATION = "invitation", _("by personal invitation only")
+
+
 class Club(models.Model):
     """A club (a "vereniging"): its members with their roles (``Membership``), its
     tournaments and series. Site staff create clubs (the admin); the owner appoints
@@ -74,6 +83,20 @@ class Club(models.Model):
         _("rating list public"),
         default=False,
         help_text=_("Anyone may see the rating list of the members, not only the members."),
+    )
+    join_mode = models.CharField(
+        _("how to join"), max_length=12, choices=JoinMode.choices, default=JoinMode.CODE
+    )
+    #: Set by staff: a suspended club takes no members, invitations, announcements,
+    #: tournaments or series, and is not listed (docs/rules.md, "Clubs", rule 7).
+    suspended_at = models.DateTimeField(_("suspended at"), null=True, blank=True)
+    #: The player who created it on the site (``None``: staff in the admin, or before).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="clubs_created",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -116,26 +139,106 @@ class Membership(models.Model):
 
 
 class ClubInvite(models.Model):
-    """An invitation of one user, by name, to a club (docs/rules.md, "Clubs: members,
-    organizers, who may enter"): mailed once with the club's invite link (``services.mail``,
-    kind ``invites``); the user joins with that link as anyone with it does."""
+    """A personal invitation to a club (docs/rules.md, "Clubs: members, organizers, who
+    may enter", rule 8): of a user by name or of a mail address, with a link of its own
+    (``token``) that works until it expires, is withdrawn or is used, whatever happens
+    to the club's invite code. Inviting the same person again makes a new invitation (a
+    new mail) and withdraws the earlier one."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_invites"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="club_invites",
     )
+    email = models.EmailField(_("mail address"), blank=True)
+    token = models.CharField(max_length=40, unique=True)
     invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    #: When the mail to an address without an account went out (once).
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "created_at"], name="club_invite_club")]
+
+    def __str__(self) -> str:
+        return f"{self.club} -> {self.user or self.email}"
+
+    @property
+    def works(self) -> bool:
+        """Not withdrawn, not used and not expired: its link still lets someone in."""
+        return (
+            self.withdrawn_at is None
+            and self.accepted_at is None
+            and self.expires_at > timezone.now()
+        )
+
+
+class JoinRequest(models.Model):
+    """A player's request to join a club that takes members by request (``JoinMode``):
+    the owner or an organizer approves it (a membership) or declines it (deleted)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="join_request_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} -> {self.club}?"
+
+
+class ClubBan(models.Model):
+    """A player the owner removed from a club and barred from it: they cannot join,
+    ask to join or accept an invitation until the owner lifts the ban."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="bans")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    banned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["club", "user"], name="club_invite_once_per_user")
-        ]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="club_ban_once")]
 
     def __str__(self) -> str:
-        return f"{self.club} -> {self.user}"
+        return f"{self.user} banned from {self.club}"
+
+
+class ClubAnnouncement(models.Model):
+    """A message of the owner or an organizer to a club's members: mailed to each member
+    once (``services.mail``, kind ``announcements``) and listed on the club's page for
+    the members."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="announcements")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    subject = models.CharField(_("subject"), max_length=150)
+    body = models.TextField(_("message"), max_length=5000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.subject}"
 
 
 class Access(models.TextChoices):
@@ -797,6 +900,7 @@ class Account(models.Model):
         _("mail when a new edition of a series I play opens"), default=True
     )
     mail_invites = models.BooleanField(_("mail with club invites"), default=True)
+    mail_announcements = models.BooleanField(_("mail with my clubs' announcements"), default=True)
     mail_fairplay = models.BooleanField(
         _("mail when an organizer decides on a fair-play review of my entry"), default=True
     )
@@ -836,6 +940,7 @@ class MailKind(models.TextChoices):
     RESULTS = "results", _("final results")
     SERIES = "series", _("new editions of your series")
     INVITES = "invites", _("club invites")
+    ANNOUNCEMENTS = "announcements", _("club announcements")
     FAIRPLAY = "fairplay", _("fair-play decisions")
 
 
@@ -1036,3 +1141,45 @@ class PlayBar(models.Model):
 
     def __str__(self) -> str:
         return f"bar of {self.user_id}{' (lifted)' if self.lifted_at else ''}"
+
+
+class PlayCheck(models.Model):
+    """The check of an entry's play for knowledge of the deal (docs/rules.md, "Fair play";
+    ``engine.fairplay``), made after the close for the entries the close's screen chose
+    (``services.playcheck``): pending until the check has run. ``evidence`` is the
+    entry's ``engine.fairplay.Evidence`` as JSON (the honest rate at each opportunity and
+    the number of telling decisions), ``figure`` its figure, ``account_figure`` the
+    figure of the account's recent checked entries of the same game together (this one
+    included); ``telling`` the telling decisions in words, ``[[nl, en], ...]``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("to be checked")
+        DONE = "done", _("checked")
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="play_check")
+    #: Denormalised from the entry: an account's recent checks in one indexed query.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    #: Why the screen chose it: "leading", "flagged", "watched".
+    reasons = models.JSONField(default=list)
+    #: The method's version (``services.playcheck.CHECK_VERSION``).
+    version = models.PositiveSmallIntegerField(default=1)
+    decisions = models.PositiveIntegerField(default=0)
+    opportunities = models.PositiveIntegerField(default=0)
+    telling_count = models.PositiveIntegerField(default=0)
+    expected = models.FloatField(default=0.0)
+    figure = models.FloatField(null=True, blank=True)
+    account_figure = models.FloatField(null=True, blank=True)
+    flagged = models.BooleanField(default=False)
+    evidence = models.JSONField(default=dict)
+    telling = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "game", "checked_at"], name="play_check_user")]
+
+    def __str__(self) -> str:
+        return f"play check of entry {self.entry_id} ({self.status})"

@@ -46,6 +46,7 @@ from tournaments.models import (
     Tournament,
     WhatIf,
 )
+from tournaments.selectors import clubs as club_selectors
 from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.standings import Visibility
 
@@ -167,7 +168,10 @@ def may_create_series(user: Any) -> bool:
 
 def may_create_in_club(*, user: Any, club: Club) -> bool:
     """A new tournament or series of ``club``: its organizers and owner, and staff
-    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 3)."""
+    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 3); none in a
+    suspended club (rule 7)."""
+    if club.suspended_at is not None:
+        return False
     return is_staff(user) or is_club_organizer(user=user, club=club)
 
 
@@ -240,9 +244,43 @@ def may_lift_play_bar(user: Any) -> bool:
 
 
 def may_manage_members(*, user: Any, club: Club) -> bool:
-    """Appoint and demote organizers, see the invite and renew it (docs/rules.md, "Clubs:
-    members, organizers, who may enter", rule 2): the club's owner, or staff."""
+    """Appoint and demote organizers, see the invite and renew it, hand the club over,
+    remove or ban a member, decide requests to join, invite players and withdraw
+    invitations, the club's settings (docs/rules.md, "Clubs: members, organizers, who may
+    enter", rules 2, 7 and 8): the club's owner, or staff."""
     return is_staff(user) or club_role(user=user, club=club) == Membership.Role.OWNER
+
+
+def may_create_club(user: Any) -> bool:
+    """Create a club on the site (docs/rules.md, "Clubs: members, organizers, who may
+    enter", rule 7): a logged-in player (not a bot account) with a verified mail address,
+    up to ``CLUBS_PER_PLAYER`` clubs (the service refuses the one too many); staff too."""
+    if is_staff(user):
+        return True
+    return (
+        is_logged_in(user) and not is_bot(user) and club_selectors.has_verified_address(user=user)
+    )
+
+
+def may_see_members(*, user: Any, club: Club) -> bool:
+    """The member list of ``club`` (rule 7): its owner and organizers, and staff."""
+    return is_staff(user) or is_club_organizer(user=user, club=club)
+
+
+def may_announce(*, user: Any, club: Club) -> bool:
+    """Mail an announcement to ``club``'s members (rule 9): its owner and organizers;
+    not in a suspended club."""
+    return club.suspended_at is None and is_club_organizer(user=user, club=club)
+
+
+def may_see_announcements(*, user: Any, club: Club) -> bool:
+    """The announcements on ``club``'s page (rule 9): its members and staff."""
+    return is_staff(user) or is_club_member(user=user, club=club)
+
+
+def may_suspend_club(user: Any) -> bool:
+    """Suspend a club or lift its suspension (rule 7): staff only."""
+    return is_staff(user)
 
 
 def may_leave_club(*, user: Any, club: Club) -> bool:
@@ -570,6 +608,19 @@ ROUTES: dict[str, str] = {
     "club_member_role": "may_manage_members",
     "club_invite_renew": "may_manage_members",
     "club_settings": "may_manage_members",
+    "club_create": "may_create_club",
+    "club_transfer": "may_manage_members",
+    "club_member_remove": "may_manage_members",
+    "club_unban": "may_manage_members",
+    "club_request_decide": "may_manage_members",
+    "club_invite_withdraw": "may_manage_members",
+    "club_join_request": "is_logged_in",
+    "club_suspend": "may_suspend_club",
+    "club_announce": "may_announce",
+    "club_invitation": PUBLIC,
+    # lists only what a visitor may see (visible_tournaments, visible_series)
+    "sitemap": PUBLIC,
+    "robots_txt": PUBLIC,
     "club_invite_player": "may_manage_members",
     "mail_off": "may_turn_mail_off",
     # the ratings are public, as the final standings they come from (docs/rules.md,

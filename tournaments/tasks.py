@@ -15,9 +15,10 @@ from tournaments import series
 from tournaments.models import Tournament
 from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
+from tournaments.services import club_announcements, club_invitations, par
 from tournaments.services import fairplay as fairplay_services
 from tournaments.services import mail as mail_services
-from tournaments.services import par
+from tournaments.services import playcheck as playcheck_services
 from tournaments.services import ratings as rating_services
 from tournaments.services import results as result_services
 
@@ -166,6 +167,31 @@ def mail_send(kind: str, user_id: int, object_id: int, context: dict[str, Any]) 
     return mail_services.mail_send(kind=kind, user_id=user_id, object_id=object_id, context=context)
 
 
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def club_invitation_mail(invite_id: int) -> bool:
+    """The mail of a personal club invitation (once)."""
+    return club_invitations.invitation_mail(invite_id=invite_id)
+
+
+@shared_task
+def club_announcement_mail(announcement_id: int) -> int:
+    """A club's announcement to its members, one task per batch of members."""
+    batches = club_announcements.announcement_recipients(announcement_id=announcement_id)
+    for batch in batches:
+        club_announcement_mail_batch.delay(announcement_id, batch)
+    return len(batches)
+
+
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def club_announcement_mail_batch(announcement_id: int, user_ids: list[int]) -> int:
+    """A club's announcement to a batch of its members."""
+    return club_announcements.announcement_mail(announcement_id=announcement_id, user_ids=user_ids)
+
+
 @shared_task
 def tournament_results_mail(tournament_id: int) -> int:
     """After a close: the results mail to its entrants, one task per batch of users."""
@@ -221,3 +247,18 @@ def sightings_purge() -> int:
     """Periodic (Celery beat, hourly): delete the devices' sightings older than the kept
     time (docs/rules.md, "Fair play")."""
     return fairplay_services.sightings_purge()
+
+
+@shared_task
+def tournament_play_screen(tournament_id: int) -> list[int]:
+    """After a close: choose the entries whose play is checked for knowledge of the deal,
+    each checked in a task of its own (``entry_play_check``)."""
+    return playcheck_services.tournament_play_screen(tournament_id=tournament_id)
+
+
+@shared_task
+def entry_play_check(entry_id: int) -> bool:
+    """Check one screened entry's play against the revealed deal; ``True`` when it is
+    flagged."""
+    check = playcheck_services.entry_play_check(entry_id=entry_id)
+    return bool(check is not None and check.flagged)

@@ -27,6 +27,7 @@ from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.presentation.levels import level_figures
 from tournaments.presentation.words import hand_text, player_name_for, seat_names
 from tournaments.selectors import deals as deal_selectors
+from tournaments.selectors import fairplay as fairplay_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
@@ -190,7 +191,7 @@ def _leaderboard_context(
         "standings": board.rows,
         "board": board,
         "visibility": board.visibility,
-        "under_review": standing_selectors.standings_under_review(tournament=tournament),
+        "under_review": _under_review(tournament),
         "parts": standing_selectors.tournament_parts(tournament=tournament),
         "has_sheet": replay_selectors.has_score_sheet(
             game=tournament.game, variant=tournament.variant
@@ -215,6 +216,16 @@ def tournament_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.message())
         return redirect(tournament)
     return redirect("play", entry.game.pk)
+
+
+def _under_review(tournament: Tournament) -> list[tuple[standing_selectors.Standing, str]]:
+    """The entries under review, each with why in a few words (the kinds of its reasons,
+    never a flag's evidence: docs/rules.md, "Fair play", rule 5)."""
+    rows = standing_selectors.standings_under_review(tournament=tournament)
+    if not rows:
+        return []
+    reasons = fairplay_selectors.review_reasons(entry_ids=[s.entry_id for s in rows], full=False)
+    return [(s, ", ".join(r["reason"] for r in reasons.get(s.entry_id, []))) for s in rows]
 
 
 def _rules_context(game: str, preset: str, variant: dict[str, Any], rounds: int) -> dict[str, Any]:

@@ -23,7 +23,8 @@ Use::
   ``game_parts`` and ``score_sheet_of`` (seed 001's match and its paper form);
 - ``bots``: the ``basic``, ``strong`` and ``expert`` bots (a package by concern),
   ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``, ``BOT_VERSIONS``, ``bot_action``
-  (every level and version), ``simplest_action``;
+  (every level and version), ``simplest_action``, ``near_best_actions`` (the strong
+  bot's choice and its near-equal ones: ``engine.fairplay``'s view-best set);
 - ``strength``: ``STRENGTHS`` (how the levels measured against each other) and
   ``OFFERED_BOT_LEVELS`` (those new play may choose: ``engine.strength``);
 - ``table``: ``TABLE_CSS``, ``card_code``, ``hand_in_table_order`` (what the site's table
@@ -64,6 +65,7 @@ from engine.jokeren.bots import (
     bot_action,
     simplest_action,
 )
+from engine.jokeren.bots.near import near_best_actions
 from engine.jokeren.melds import (
     DoesNotFit,
     InvalidMeld,
@@ -152,6 +154,7 @@ __all__ = [
     "meld_verdict",
     "melds_in",
     "move_key",
+    "near_best_actions",
     "new_round",
     "rank",
     "results",

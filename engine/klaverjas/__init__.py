@@ -3,8 +3,8 @@
 ``GAME``, ``PRESETS``, ``BOT_LEVELS``, ``DEFAULT_BOT_LEVEL``, ``BOT_VERSION``,
 ``BOT_VERSIONS``, ``OFFERED_BOT_LEVELS``, ``STRENGTHS``, ``LOWER_IS_BETTER``,
 ``variant_from_json``, ``new_round``, ``state_from_json``, ``action_from_json``,
-``bot_action``, ``simplest_action``, ``results``, ``deal_summary``, ``game_parts``,
-``score_sheet_of``, ``describe``, ``describe_advice``, ``card_code``,
+``bot_action``, ``near_best_actions``, ``simplest_action``, ``results``, ``deal_summary``,
+``game_parts``, ``score_sheet_of``, ``describe``, ``describe_advice``, ``card_code``,
 ``hand_in_table_order``, ``meld_readings_json``, ``TABLE_CSS``, ``VARIANT_FIELDS``,
 ``TITLE``; plus the variant, state, action and error types and ``trick_roem``.
 
@@ -60,6 +60,7 @@ from engine.klaverjas.bots import (
     choose,
     simplest_action,
 )
+from engine.klaverjas.bots.near import near_best_actions
 from engine.klaverjas.errors import (
     InvalidBid,
     MayNotUndertrump,
@@ -152,6 +153,7 @@ __all__ = [
     "hand_in_table_order",
     "legal_cards",
     "meld_readings_json",
+    "near_best_actions",
     "new_round",
     "results",
     "score_round",

@@ -164,3 +164,30 @@ def test_old_sightings_are_purged(user: Any) -> None:
     assert fairplay_services.sightings_purge() == 1
     (left,) = Sighting.objects.all()
     assert left.created_at > now - timedelta(days=2)
+
+
+def test_a_disqualification_after_the_close_takes_the_rating_back(
+    organizer: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    t, entries = _field(organizer, ["anna", "bert", "cor"])
+    for name, score in (("anna", 0), ("bert", 10), ("cor", 20)):
+        game = entries[name].game
+        factories.set_rounds(game, [[score] + [30] * (len(game.totals) - 1)])
+        type(game).objects.filter(pk=game.pk).update(status="finished")
+    t.closed_at = timezone.now()
+    t.save(update_fields=["closed_at"])
+    result_services.standings_rebuild(tournament=t)
+    rating_services.ratings_apply_tournament(tournament_id=t.pk)
+    assert RatingChange.objects.get(tournament=t, user__username="anna").rank == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        fairplay_services.entry_flag(entry=entries["anna"], kind="play", reason=REASON)
+    # under review: the game's ratings computed again without it
+    assert not RatingChange.objects.filter(user__username="anna").exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        fairplay_services.entry_review_disqualify(entry=entries["anna"], by=organizer)
+    assert set(Rating.objects.values_list("user__username", flat=True)) == {"bert", "cor"}
+    assert RatingChange.objects.get(tournament=t, user__username="bert").rank == 1
+    # cleared on objection: rated again
+    with django_capture_on_commit_callbacks(execute=True):
+        fairplay_services.entry_review_clear(entry=entries["anna"], by=organizer)
+    assert RatingChange.objects.get(tournament=t, user__username="anna").rank == 1

@@ -131,3 +131,16 @@ def test_linked_accounts_in_two_editions_of_one_series(organizer: Any) -> None:
         ("anna", first.pk),
         ("bert", second.pk),
     }
+
+
+def test_the_answer_that_sets_the_device_cookie_is_never_shared() -> None:
+    client = Client()
+    first = client.get(reverse("javascript-catalog"))
+    assert COOKIE in first.cookies and "private" in first["Cache-Control"]
+    second = client.get(reverse("javascript-catalog"))
+    assert COOKIE not in second.cookies
+    # A forged or changed cookie is not taken: a new one is made.
+    forged = Client()
+    forged.cookies[COOKIE] = "0" * 32
+    answer = forged.get(reverse("home"))
+    assert answer.cookies[COOKIE].value != "0" * 32

@@ -104,6 +104,12 @@ def test_the_standings_api_gives_the_reasons(organizer: Any) -> None:
 
     public = reasons(Client())
     assert public["anna"] == [{"kind": "linked", "reason": "linked accounts"}]
+    # The page lists it apart with why in a few words, never the evidence.
+    html = Client().get(t.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    start = html.index('class="under-review"')
+    listed = html[start : html.index("</ul>", start)]
+    assert '<span class="muted" data-testid="review-why">(linked accounts)</span>' in listed
+    assert "same device" not in html
     full = reasons(_as(organizer))
     assert full["anna"][0]["reason"].startswith("linked to the entry of bert")
     fairplay_services.entry_review_clear(entry=anna, by=organizer)
@@ -125,6 +131,9 @@ def test_staff_see_an_accounts_flags_across_clubs_and_lift_its_bar(organizer: An
     assert PlayBar.objects.filter(user=cheat, lifted_at__isnull=True).exists()
     url = reverse("fairplay_staff")
     assert _as(organizer).get(url).status_code == 404
+    link = f'href="{url}"'
+    assert link not in _as(organizer).get(reverse("home")).content.decode()
+    assert link in _as(staff).get(reverse("home")).content.decode()
     client = _as(staff)
     listing = client.get(url).content.decode()
     assert "valsspeler" in listing

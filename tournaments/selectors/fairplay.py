@@ -26,6 +26,10 @@ AUDIT_REASON = (
 )
 
 
+#: The audit's reason in a few words (what everyone sees).
+AUDIT_KIND = ("replay-audit", "replay audit")
+
+
 @dataclass(frozen=True)
 class FlagView:
     """A flag with its reason and evidence in the page's language."""
@@ -78,7 +82,7 @@ def review_reasons(*, entry_ids: Iterable[int], full: bool) -> dict[int, list[di
     out: dict[int, list[dict[str, str]]] = defaultdict(list)
     mismatched = Entry.objects.filter(pk__in=ids, audit_status=Entry.AuditStatus.MISMATCH)
     for entry_id in mismatched.values_list("pk", flat=True):
-        nl, en = AUDIT_REASON
+        nl, en = AUDIT_REASON if full else AUDIT_KIND
         out[entry_id].append({"kind": "audit", "reason": en if language.startswith("en") else nl})
     flags = EntryFlag.objects.filter(
         entry_id__in=ids, entry__fair_play=Entry.FairPlay.UNDER_REVIEW

@@ -142,7 +142,8 @@ def tournament_close_announce(*, tournament_id: int) -> Tournament:
     """The last step of a close, once every part of the rebuild is written: reveal the
     secret and announce the close (``closed_at``), so that no page shows the tournament
     closed with figures from before the close (until then it is still closing). Once
-    closed, the results mail to the entrants is queued (``tasks.tournament_results_mail``).
+    closed, the results mail to the entrants is queued (``tasks.tournament_results_mail``),
+    and the check of play that knows too much (``tasks.tournament_play_screen``).
     Idempotent: a closed tournament is left as it is."""
     t = Tournament.objects.get(pk=tournament_id)
     if t.closed_at is not None:
@@ -157,6 +158,8 @@ def tournament_close_announce(*, tournament_id: int) -> Tournament:
             jobs.task_on_commit("tournament_results_mail", t.pk)
             # The final standings count for the entrants' ratings (docs/rules.md, "Ratings").
             jobs.task_on_commit("ratings_update", t.pk)
+            # play that knows too much: the screen, then the checks (services.playcheck)
+            jobs.task_on_commit("tournament_play_screen", t.pk)
     return t
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -231,22 +231,34 @@ def _kept_since() -> Any:
     return timezone.now() - timedelta(days=SIGHTINGS_KEPT_DAYS)
 
 
-def linked_users(*, user_ids: Iterable[int]) -> dict[int, dict[int, set[str]]]:
-    """Per account of ``user_ids``, the other accounts seen on one of its devices (within
-    the kept time), each with the shared devices."""
-    ids = set(user_ids)
-    since = _kept_since()
+def linked_users(*, users: Iterable[int] | QuerySet[Any, Any]) -> dict[int, dict[int, set[str]]]:
+    """Per account of ``users`` (ids, or a query of ids: a whole field, read in the
+    database), the other accounts seen on one of its devices within the kept time, each
+    with the shared devices. Only devices seen with two accounts or more are read."""
+    ids: Any = users if isinstance(users, QuerySet) else list(users)
+    kept = Sighting.objects.filter(created_at__gte=_kept_since())
+    own = kept.filter(user_id__in=ids).values("device")
+    shared = (
+        kept.filter(device__in=own)
+        .values("device")
+        .annotate(accounts=Count("user_id", distinct=True))
+        .filter(accounts__gt=1)
+        .values("device")
+    )
     devices: dict[str, set[int]] = defaultdict(set)
-    own = Sighting.objects.filter(user_id__in=ids, created_at__gte=since)
-    for user_id, device in own.values_list("user_id", "device").distinct():
+    for user_id, device in (
+        kept.filter(device__in=shared).values_list("user_id", "device").distinct()
+    ):
         devices[device].add(user_id)
-    shared = Sighting.objects.filter(device__in=list(devices), created_at__gte=since)
-    for user_id, device in shared.values_list("user_id", "device").distinct():
-        devices[device].add(user_id)
+    if not devices:
+        return {}
+    mine = set(
+        kept.filter(device__in=list(devices), user_id__in=ids).values_list("user_id", flat=True)
+    )
     out: dict[int, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for device, users in devices.items():
-        for a in users & ids:
-            for b in users - {a}:
+    for device, seen in devices.items():
+        for a in seen & mine:
+            for b in seen - {a}:
                 out[a][b].add(device)
     return {a: dict(links) for a, links in out.items()}
 
@@ -344,22 +356,21 @@ def _pairs(entries: Sequence[Entry], links: Mapping[int, Mapping[int, set[str]]]
 def links_check(*, user: User) -> int:
     """Flag the entries of ``user`` and of each account linked to it (one device) that
     share a tournament or a series (within the kept time). The number of flags added."""
-    links = linked_users(user_ids=[user.pk])
+    links = linked_users(users=[user.pk])
     others = set(links.get(user.pk, {}))
     if not others:
         return 0
     every = {user.pk, *others}
     since = _kept_since()
     entries = _entries_of(every, Q(joined_at__gte=since))
-    return _pairs(entries, linked_users(user_ids=every))
+    return _pairs(entries, linked_users(users=every))
 
 
 def tournament_links_check(*, tournament: Tournament) -> int:
     """At the close: flag every pair of the tournament's entries (or of an entry and one
     in another edition of its series) whose accounts are linked. The number of flags
     added."""
-    user_ids = set(Entry.objects.filter(tournament=tournament).values_list("user_id", flat=True))
-    links = linked_users(user_ids=user_ids)
+    links = linked_users(users=Entry.objects.filter(tournament=tournament).values("user_id"))
     if not links:
         return 0
     every = set(links) | {b for linked in links.values() for b in linked}
@@ -367,7 +378,7 @@ def tournament_links_check(*, tournament: Tournament) -> int:
     if tournament.series_id is not None:
         place |= Q(tournament__series_id=tournament.series_id)
     entries = _entries_of(every, place)
-    return _pairs(entries, linked_users(user_ids=every))
+    return _pairs(entries, linked_users(users=every))
 
 
 def sightings_purge(*, now: Any = None) -> int:

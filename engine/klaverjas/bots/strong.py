@@ -125,21 +125,29 @@ def _lead_strong(obs: KlaverjasObservation, cards: list[int], k: Knowledge) -> i
         return max(sure, key=lambda c: (card_points(c, trump), -c))
 
     # 3. a low card from a suit where it costs least: no bare ten, not trump when defending
-    def lead_cost(c: int) -> tuple[float, int]:
-        s = c // 8
-        cost = float(card_points(c, trump)) + _future_value(c, k)
-        if s == trump:
-            cost += 0.0 if our_team_plays else 12.0
-        else:
-            suit_cards = [x for x in obs.hand if x // 8 == s]
-            if any(x % 8 == RT for x in suit_cards) and not any(x % 8 == RA for x in suit_cards):
-                cost += 6.0  # leading here may cost the ten
-            if all(s in k.void[o] for o in opps):
-                cost += 8.0  # they will trump it
-            cost -= 0.5 * (3 - min(3, len(suit_cards)))  # short suits: make a void
-        return cost, c
+    return min(cards, key=lambda c: (lead_cost(obs, k, c), c))
 
-    return min(cards, key=lead_cost)
+
+def lead_cost(obs: KlaverjasObservation, k: Knowledge, c: int) -> float:
+    """What leading ``c`` costs when no trump is pulled and no sure winner led (the lead's
+    third rule): its points and worth kept, more for trump when defending, for a bare ten's
+    suit and for a suit the opponents trump; short suits (a void to make) a little less."""
+    trump = k.trump
+    assert obs.playing_seat is not None
+    our_team_plays = obs.playing_seat % 2 == obs.seat % 2
+    opps = _opponents(obs.seat)
+    s = c // 8
+    cost = float(card_points(c, trump)) + _future_value(c, k)
+    if s == trump:
+        cost += 0.0 if our_team_plays else 12.0
+    else:
+        suit_cards = [x for x in obs.hand if x // 8 == s]
+        if any(x % 8 == RT for x in suit_cards) and not any(x % 8 == RA for x in suit_cards):
+            cost += 6.0  # leading here may cost the ten
+        if all(s in k.void[o] for o in opps):
+            cost += 8.0  # they will trump it
+        cost -= 0.5 * (3 - min(3, len(suit_cards)))  # short suits: make a void
+    return cost
 
 
 def _opponents(seat: int) -> tuple[int, int]:
@@ -147,20 +155,20 @@ def _opponents(seat: int) -> tuple[int, int]:
 
 
 def _follow_strong(obs: KlaverjasObservation, cards: list[int], k: Knowledge) -> int:
+    return max(cards, key=lambda c: (follow_gain(obs, k, c), -c))
+
+
+def follow_gain(obs: KlaverjasObservation, k: Knowledge, c: int) -> float:
+    """What playing ``c`` to the trick on the table is worth to the team: the chance the
+    team wins the trick (times two, less one) times its points and roem with the cards
+    still to come, less what the card is worth keeping."""
     trump = k.trump
     trick = obs.trick
     later = 3 - len(trick)
-    base_points = sum(card_points(c, trump) for c in trick)
-    best_option: tuple[float, int] | None = None
-    for c in cards:
-        cards_after = (*trick, c)
-        p = _ours_chance(k, obs, cards_after)
-        roem = roem_points(cards_after, trump, obs.variant.four_jacks)
-        value = base_points + card_points(c, trump) + roem + LATER_CARD_POINTS * later
-        gain = (2 * p - 1) * value
-        gain -= _future_value(c, k) * (1.0 if c // 8 == trump else SIDE_FUTURE_WEIGHT)
-        option = (gain, -c)
-        if best_option is None or option > best_option:
-            best_option = option
-    assert best_option is not None
-    return -best_option[1]
+    base_points = sum(card_points(x, trump) for x in trick)
+    cards_after = (*trick, c)
+    p = _ours_chance(k, obs, cards_after)
+    roem = roem_points(cards_after, trump, obs.variant.four_jacks)
+    value = base_points + card_points(c, trump) + roem + LATER_CARD_POINTS * later
+    gain = (2 * p - 1) * value
+    return gain - _future_value(c, k) * (1.0 if c // 8 == trump else SIDE_FUTURE_WEIGHT)

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0023_club_ratings_public'),
+        ('tournaments', '0026_club_invite_links'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
