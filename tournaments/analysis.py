@@ -12,7 +12,7 @@ defined by the secret, the variant and the actions.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -211,7 +211,9 @@ class Chart:
     ``width`` x ``height`` box: ``series`` is (css class, label, points, final value) per
     line; ``ticks`` the x position of each round's point (1, 2, ...); ``y_ticks`` the
     value and y position of each label on the vertical axis (the highest, 0 and the
-    lowest value); the plot starts at x = ``left``."""
+    lowest value); the plot starts at x = ``left``. ``drawn``: the series in the order
+    they are drawn, the viewer's last (on top: where it equals the median or par it stays
+    visible), and ``marks`` the viewer's point after each round."""
 
     width: int
     height: int
@@ -223,6 +225,11 @@ class Chart:
     zero_y: float
     y_ticks: list[tuple[float, float]]
     left: int = 0
+    marks: list[tuple[float, float]] = field(default_factory=list)
+
+    @property
+    def drawn(self) -> list[tuple[str, str, str, float]]:
+        return sorted(self.series, key=lambda s: s[0] == "mine")
 
 
 #: Room left of the plot for the vertical axis's labels, and the padding elsewhere.
@@ -308,8 +315,22 @@ def progress_chart(
         for v in sorted({high, 0.0, low}, reverse=True)
     ]
     zero_y = _chart_y(0.0, height=height, low=low, high=high)
+    marks = [
+        (x, round(_chart_y(v, height=height, low=low, high=high), 1))
+        for (_r, x), v in zip(ticks, lines[0][2], strict=True)
+    ]
     return Chart(
-        width, height, series, ticks, len(mine), low, high, round(zero_y, 1), y_ticks, CHART_LEFT
+        width,
+        height,
+        series,
+        ticks,
+        len(mine),
+        low,
+        high,
+        round(zero_y, 1),
+        y_ticks,
+        CHART_LEFT,
+        marks,
     )
 
 

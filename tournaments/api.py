@@ -29,6 +29,7 @@ from tournaments import analysis, json_input, permissions, views_access
 from tournaments.errors import ClaimNotHeld, ServiceError, StaleMove
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game
+from tournaments.numbers import figure_json
 from tournaments.presentation.words import seat_names
 from tournaments.selectors import fairplay as fairplay_selectors
 from tournaments.selectors import ratings as rating_selectors
@@ -508,9 +509,9 @@ def _standing_json(
         "rank": s.rank,
         "player": s.username,
         "bot_account": s.user_id in bots,
-        "result": s.result,
+        "result": figure_json(s.result),
         "total": s.total,
-        "opponents_average": s.opponents_average,
+        "opponents_average": figure_json(s.opponents_average),
         "rounds_played": s.rounds_played,
         "rounds_counted": s.rounds_counted,
         "bot_rounds": list(s.bot_rounds),
@@ -518,7 +519,7 @@ def _standing_json(
         "bot_finished": s.bot_finished,
         "under_review": s.under_review,
         "review_reasons": (reasons or {}).get(s.entry_id, []) if s.under_review else [],
-        "parts": list(s.parts),
-        "percentage": extras[s.game_id].percentage,
-        "vs_par": extras[s.game_id].vs_par,
+        "parts": [figure_json(p) for p in s.parts],
+        "percentage": figure_json(extras[s.game_id].percentage),
+        "vs_par": figure_json(extras[s.game_id].vs_par),
     }

@@ -277,6 +277,11 @@ class ContestSettings(models.Model):
     class Meta:
         abstract = True
 
+    @property
+    def result_decimals(self) -> int:
+        """The decimals its results are shown with (the game's ``RESULT_DECIMALS``)."""
+        return game_module(self.game).RESULT_DECIMALS
+
 
 class Tournament(ContestSettings):
     class Status(models.TextChoices):
@@ -584,6 +589,11 @@ class Game(models.Model):
     @property
     def rounds_played(self) -> int:
         return len(self.round_scores)
+
+    @property
+    def result_decimals(self) -> int:
+        """The decimals its results are shown with (the game's ``RESULT_DECIMALS``)."""
+        return game_module(self.game).RESULT_DECIMALS
 
     def current_state(self) -> Any:
         """The engine state of the current round (the last one once the game is over):

@@ -262,6 +262,14 @@ def may_create_club(user: Any) -> bool:
     )
 
 
+def may_see_club(*, user: Any, club: Club) -> bool:
+    """A club's page and its API answer (rule 7): anyone's, but a suspended club's only
+    its members' and staff's (to anyone else it is not found)."""
+    if club.suspended_at is None:
+        return True
+    return is_staff(user) or is_club_member(user=user, club=club)
+
+
 def may_see_members(*, user: Any, club: Club) -> bool:
     """The member list of ``club`` (rule 7): its owner and organizers, and staff."""
     return is_staff(user) or is_club_organizer(user=user, club=club)
@@ -601,7 +609,7 @@ ROUTES: dict[str, str] = {
     "account": "is_logged_in",
     # clubs (docs/rules.md, "Clubs: members, organizers, who may enter")
     "clubs_list": PUBLIC,
-    "club_detail": PUBLIC,
+    "club_detail": "may_see_club",
     "club_join": "is_logged_in",
     "code_enter": "is_logged_in",
     "club_leave": "may_leave_club",
@@ -632,7 +640,7 @@ ROUTES: dict[str, str] = {
     "api_docs": PUBLIC,
     "api_tournaments": PUBLIC,
     "api_clubs": PUBLIC,
-    "api_club": PUBLIC,
+    "api_club": "may_see_club",
     "api_tournament": "may_see_tournament",
     "api_tournament_join": "may_enter_tournament",
     "api_series": "may_see_series",
