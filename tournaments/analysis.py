@@ -359,11 +359,17 @@ class Line:
 
 @dataclass(frozen=True)
 class Split:
+    """Two games on one deal: the moves they share, each one's continuation, seat 0's
+    results' difference, and ``seen``: South's view of the table at the decision where
+    they part (the same hand in both games: the split page shows it in each column),
+    ``None`` when one game ends there."""
+
     round_index: int
     common: list[Step]
     left: Line
     right: Line
     difference: float
+    seen: Mapping[str, Any] | None = None
 
 
 def _steps(
@@ -450,6 +456,11 @@ def games_split(
             their_result,
         ),
         difference=round(mine_result - their_result, 9),
+        seen=(
+            position.observation(PLAYER_SEAT, log=False)
+            if shared < min(len(mine), len(theirs))
+            else None
+        ),
     )
 
 
