@@ -12,6 +12,7 @@ from typing import Any, cast
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.forms import RefusesControlCharacters
@@ -24,6 +25,7 @@ from tournaments.models import (
     MAX_BEST_K,
     MAX_ENTRANTS,
     MAX_ROUNDS,
+    POOL_MAX_COPIES,
     Access,
     Account,
     Club,
@@ -94,6 +96,29 @@ class DateTimeLocalInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
+#: The deal pool's choice "by field size" (``Tournament.pool_by_size``).
+POOL_BY_SIZE = "size"
+
+
+def pool_choices() -> list[tuple[str, str]]:
+    """The deal pool's choices, in the request's language."""
+    return [
+        ("1", gettext("no pool: everyone gets the same deals")),
+        (POOL_BY_SIZE, gettext("by field size: one copy per 50 entrants (at most 20)")),
+        *[
+            (str(k), gettext("%(k)s copies of each round") % {"k": k})
+            for k in range(2, POOL_MAX_COPIES + 1)
+        ],
+    ]
+
+
+def pool_kwargs(choice: str) -> dict[str, Any]:
+    """The deal pool's choice as ``tournament_create``'s keyword arguments."""
+    if choice == POOL_BY_SIZE:
+        return {"pool_copies": 1, "pool_by_size": True}
+    return {"pool_copies": int(choice), "pool_by_size": False}
+
+
 class TournamentForm(RefusesControlCharacters, forms.Form):
     """Create or edit a tournament. The variant's settings are fields ``v_<key>``, generated
     from the chosen preset's ``to_json()`` (or the tournament's stored variant)."""
@@ -127,6 +152,17 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
     bot_level = forms.ChoiceField(
         label=_("Bot level"),
         help_text=_("How well the computer players at every table play."),
+    )
+    pool = forms.ChoiceField(
+        label=_("Deal pool"),
+        choices=pool_choices,
+        initial="1",
+        required=False,
+        help_text=_(
+            "Each round dealt in several copies; each entrant gets one of them at random when "
+            "starting the round, and is compared only with those who played the same copy "
+            "(against its par). A second account then rarely sees the same cards."
+        ),
     )
     opens_at = forms.DateTimeField(
         label=_("Opens at"), widget=DateTimeLocalInput(), validators=[validate_moment]
@@ -191,6 +227,9 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             initial.setdefault("rounds", tournament.rounds)
             initial.setdefault("max_entrants", tournament.max_entrants)
             initial.setdefault("bot_level", tournament.bot_level)
+            initial.setdefault(
+                "pool", POOL_BY_SIZE if tournament.pool_by_size else str(tournament.pool_copies)
+            )
             initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
             initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
             initial.setdefault("hide_results", tournament.hide_results)
@@ -388,6 +427,7 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "show_round_hands": bool(data.get("show_round_hands")),
             "admits_bots": bool(data.get("admits_bots")),
             "access": data.get("access") or Access.PUBLIC,
+            **pool_kwargs(data.get("pool") or "1"),
         }
 
     def chosen_club(self) -> Club | None:
@@ -497,6 +537,8 @@ class SeriesForm(TournamentForm):
         # and their hands with the close.
         del self.fields["hide_results"]
         del self.fields["show_round_hands"]
+        # Nor a deal pool (an organizer's choice per tournament).
+        del self.fields["pool"]
         self.fields["name"].label = _("Name of the series")
         self.initial.setdefault("starts_on", timezone.localdate())
         self.initial.setdefault("time_of_day", time(20, 0))
@@ -519,7 +561,15 @@ class SeriesForm(TournamentForm):
         kwargs = {
             k: v
             for k, v in super().service_kwargs().items()
-            if k not in ("opens_at", "closes_at", "hide_results", "show_round_hands")
+            if k
+            not in (
+                "opens_at",
+                "closes_at",
+                "hide_results",
+                "show_round_hands",
+                "pool_copies",
+                "pool_by_size",
+            )
         }
         kwargs.update(
             kind=data["kind"],

@@ -263,6 +263,14 @@ def may_create_club(user: Any) -> bool:
     )
 
 
+def may_see_club(*, user: Any, club: Club) -> bool:
+    """A club's page and its API answer (rule 7): anyone's, but a suspended club's only
+    its members' and staff's (to anyone else it is not found)."""
+    if club.suspended_at is None:
+        return True
+    return is_staff(user) or is_club_member(user=user, club=club)
+
+
 def may_see_members(*, user: Any, club: Club) -> bool:
     """The member list of ``club`` (rule 7): its owner and organizers, and staff."""
     return is_staff(user) or is_club_organizer(user=user, club=club)
@@ -541,13 +549,14 @@ def may_see_round_hands(*, game: Game) -> bool:
     """Every seat's remaining cards at a round's end (docs/rules.md, "The card table",
     rule 2): shown only where no second account can still use them to know a deal before
     playing it. A tournament's game: once the tournament has closed (or its closing time
-    has passed: nobody plays it any more), or anyway in a members-only tournament whose
-    organizer chose to show them (``Tournament.show_round_hands``). A practice game:
+    has passed: nobody plays it any more), in a deal pool (``pool_copies`` > 1), or anyway
+    in a members-only tournament whose organizer chose to show them
+    (``Tournament.show_round_hands``). A practice game:
     always, unless it is a "play from here" game on the deal of a tournament that still
     runs (the hands would be that tournament's). Otherwise the round's end shows the
     points and how many cards each seat has left, and the hands come with the close (the
-    replay). The formats that take the chance away (a pooled event, a live slot that has
-    closed for all) add their case here."""
+    replay). A live evening's slot that has closed for everyone, when it comes, adds its
+    case here."""
     tournament = game.tournament
     if tournament is None:
         what_if = (
@@ -559,6 +568,10 @@ def may_see_round_hands(*, game: Game) -> bool:
     if tournament is None:
         return True
     if tournament.is_closed or timezone.now() >= tournament.closes_at:
+        return True
+    # A deal pool: each round in k copies, an entrant's drawn when they start it; another
+    # account gets the same copy in only 1/k of the cases (docs/rules.md §5).
+    if tournament.pool_copies > 1:
         return True
     return tournament.show_round_hands and tournament.access == Access.MEMBERS
 
@@ -631,7 +644,7 @@ ROUTES: dict[str, str] = {
     "account": "is_logged_in",
     # clubs (docs/rules.md, "Clubs: members, organizers, who may enter")
     "clubs_list": PUBLIC,
-    "club_detail": PUBLIC,
+    "club_detail": "may_see_club",
     "club_join": "is_logged_in",
     "code_enter": "is_logged_in",
     "club_leave": "may_leave_club",
@@ -662,7 +675,7 @@ ROUTES: dict[str, str] = {
     "api_docs": PUBLIC,
     "api_tournaments": PUBLIC,
     "api_clubs": PUBLIC,
-    "api_club": PUBLIC,
+    "api_club": "may_see_club",
     "api_tournament": "may_see_tournament",
     "api_tournament_join": "may_enter_tournament",
     "api_series": "may_see_series",

@@ -66,7 +66,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     manages = permissions.may_manage_members(user=request.user, club=club)
     role = permissions.club_role(user=request.user, club=club)
     sees_members = permissions.may_see_members(user=request.user, club=club)
-    if club.suspended_at is not None and role is None and not permissions.is_staff(request.user):
+    if not permissions.may_see_club(user=request.user, club=club):
         raise Http404
     return render(
         request,

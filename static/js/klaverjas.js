@@ -50,7 +50,8 @@ const KJ_RANKS = "789TJQKA";
 const NAMES = cardNames(T, "");
 
 const $ = byTestid(root);
-const number = (x) => formatNumber(x, LANG);
+// Klaverjassen's results are whole points: the game's decimals (data-result-decimals).
+const number = (x) => formatNumber(x, LANG, Number(root.dataset.resultDecimals ?? 0));
 
 // --- Cards -----------------------------------------------------------------------------
 

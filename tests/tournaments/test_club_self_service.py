@@ -73,6 +73,9 @@ def test_a_suspended_club_takes_nobody_and_is_not_listed() -> None:
     assert not permissions.may_create_in_club(user=owner, club=club)
     assert "Schorsclub" not in _client().get(reverse("clubs_list")).content.decode()
     assert _client(player).get(club.get_absolute_url()).status_code == 404
+    assert _client(player).get(reverse("api_club", args=[club.slug])).status_code == 404
+    staff = factories.make_user(is_staff=True)
+    assert _client(staff).get(club.get_absolute_url()).status_code == 200
     assert (
         'data-testid="club-suspended"'
         in _client(owner).get(club.get_absolute_url()).content.decode()
@@ -90,6 +93,13 @@ def test_the_owner_hands_the_club_over() -> None:
     assert response.status_code == 302
     assert permissions.club_role(user=heir, club=club) == Membership.Role.OWNER
     assert permissions.club_role(user=owner, club=club) == Membership.Role.ORGANIZER
+    # staff hand it over: every former owner becomes an organizer
+    third = factories.make_user()
+    factories.add_member(club, third)
+    staff = factories.make_user(is_staff=True)
+    _client(staff).post(reverse("club_transfer", args=[club.slug]), {"user": third.pk})
+    assert permissions.club_role(user=third, club=club) == Membership.Role.OWNER
+    assert permissions.club_role(user=heir, club=club) == Membership.Role.ORGANIZER
     # to a non-member: refused
     stranger = factories.make_user()
     with pytest.raises(ClubRefused):

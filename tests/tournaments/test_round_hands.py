@@ -137,3 +137,10 @@ def test_the_organizer_s_form_offers_the_choice(organizer: Any) -> None:
     assert made.status_code == 302, made.content.decode()[:2000]
     t = Tournament.objects.get(name="Fuzzavond")
     assert t.show_round_hands and t.access == Access.MEMBERS
+
+
+def test_a_deal_pool_shows_them() -> None:
+    game = _joined()
+    Tournament.objects.filter(pk=game.tournament.pk).update(pool_copies=5)
+    game = Game.objects.select_related("entry__tournament").get(pk=game.pk)
+    assert may_see_round_hands(game=game)

@@ -193,7 +193,7 @@ def club_join_request_decide(*, club: Club, request_id: int, approve: bool) -> M
 
 def club_transfer(*, club: Club, owner: User, to: User) -> Membership:
     """The owner hands the club to another member (rule 2): they become its owner, the
-    former owner an organizer."""
+    former owner an organizer (staff handing it over: every former owner)."""
     if owner.pk == to.pk:
         raise ClubRefused.of(_("Choose another member."))
     with transaction.atomic():
@@ -203,9 +203,10 @@ def club_transfer(*, club: Club, owner: User, to: User) -> Membership:
             raise ClubRefused.of(_("%(user)s is not a member of this club."), user=to.username)
         target.role = Membership.Role.OWNER
         target.save(update_fields=["role"])
-        Membership.objects.filter(club=club, user=owner, role=Membership.Role.OWNER).update(
-            role=Membership.Role.ORGANIZER
-        )
+        owners = Membership.objects.filter(club=club, role=Membership.Role.OWNER).exclude(user=to)
+        if owners.filter(user=owner).exists():
+            owners = owners.filter(user=owner)  # an owner hands over their own part
+        owners.update(role=Membership.Role.ORGANIZER)
     return target
 
 

@@ -27,6 +27,7 @@ from engine.match import bot_move
 from engine.protocol import GameModule
 from tournaments.games import (
     PLAYER_SEAT,
+    ROUND_END_KEYS,
     PlayedRound,
     bot_round,
     current_round,
@@ -62,7 +63,6 @@ class GameRun:
     game: Game
     module: GameModule
     variant: Any
-    secret: bytes
     state: Any
     actions: list[Any] = dataclasses.field(default_factory=list)
     own: list[Any] = dataclasses.field(default_factory=list)
@@ -97,7 +97,6 @@ def game_run(g: Game, module: GameModule, variant: Any, *, quiet: bool = False) 
         game=g,
         module=module,
         variant=variant,
-        secret=g.secret_bytes,
         state=state,
         actions=actions,
         own=own,
@@ -116,11 +115,11 @@ def game_start(
     bot_level: str,
     bot_version: int,
     secret: bytes | None,
-    deal_secret: bytes,
 ) -> tuple[Game, list[dict[str, Any]]]:
+    """A new game of ``entry`` (``None``: a practice game of its own ``secret``), its
+    round 0 dealt (its copy's in a deal pool) and the bots before South played."""
     module = module_of(game)
     v = module.variant_from_json(variant)
-    state = dealt_round(game, v, deal_secret, 0)
     g = Game(
         user=user,
         entry=entry,
@@ -136,7 +135,8 @@ def game_start(
         round_results=[],
     )
     g.save()
-    run = GameRun(game=g, module=module, variant=v, secret=deal_secret, state=state)
+    state = dealt_round(game, v, g.deal_secret(0), 0)
+    run = GameRun(game=g, module=module, variant=v, state=state)
     run_advance(run, bot_seats=seats_of_bots(v))
     run_store(run)
     return g, run.events
@@ -257,7 +257,9 @@ def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
                 _finish(g)
                 return
             g.round_index += 1
-            run.state = dealt_round(g.game, run.variant, run.secret, g.round_index)
+            run.state = dealt_round(
+                g.game, run.variant, g.deal_secret(g.round_index), g.round_index
+            )
             if run.quiet:
                 run.recorded = []
             elif run.log_shown is not None:
@@ -304,7 +306,14 @@ def _bot_round_rest(run: GameRun, bot_seats: frozenset[int]) -> bool:
     if not run.quiet or len(bot_seats) < run.variant.num_players:
         return False
     g = run.game
-    played = bot_round(g.game, run.variant, run.secret, g.round_index, g.bot_level, g.bot_version)
+    played = bot_round(
+        g.game,
+        run.variant,
+        g.deal_secret(g.round_index),
+        g.round_index,
+        g.bot_level,
+        g.bot_version,
+    )
     done = len(run.actions)
     if list(played.actions[:done]) != run.actions:
         return False
@@ -324,10 +333,6 @@ def _bot_round_rest(run: GameRun, bot_seats: frozenset[int]) -> bool:
     g.seq += len(played.actions) - done
     run.state = played.final_state
     return True
-
-
-#: Keys of a finished round's observation that say who ended it and how (Jokeren).
-ROUND_END_KEYS = ("winner", "end_reason")
 
 
 def _round_outcome(run: GameRun) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0026_club_invite_links'),
+        ('tournaments', '0027_deal_pools'),
     ]
 
     operations = [
