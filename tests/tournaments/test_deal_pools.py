@@ -241,3 +241,12 @@ def test_the_per_deal_tables_and_the_split_follow_the_copy(organizer: Any) -> No
     assert response.status_code == 302
     practice = Game.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
     assert practice.deal_secret(0) == t.copy_secret(copy_of[other.pk])
+
+
+def test_beat_catches_up_the_par_of_every_copy(organizer: Any) -> None:
+    t = factories.make_tournament(created_by=organizer, pool_copies=3, south_plays=())
+    assert t.pk not in par_services.tournaments_par_missing()
+    ParRound.objects.filter(tournament=t, round_index=1, copy=2).delete()
+    assert t.pk in par_services.tournaments_par_missing()
+    assert par_services.tournament_par_compute(tournament_id=t.pk) == 1
+    assert t.pk not in par_services.tournaments_par_missing()
