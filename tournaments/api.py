@@ -198,6 +198,8 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
         "variant_name": game.preset,
         "tournament": {"id": tournament.pk, "name": tournament.name} if tournament else None,
         "round": game.round_index,
+        # the copy of the round being played (a deal pool: docs/rules.md §5; else 0)
+        "copy": game.copy_of(game.round_index),
         "rounds": game.rounds,
         "what_if_round": replay_selectors.what_if_round(game=game),
         "seq": game.seq,

@@ -68,6 +68,7 @@ def tournament_json(t: Tournament, *, entrants: int | None = None) -> dict[str, 
         "series": t.series_id,
         "club": club_json(t.club),
         "access": t.access,
+        "pool_copies": t.pool_copies,
     }
 
 

@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from engine import dealing
 from engine.registry import GAMES, game_module
 
 GAME_CHOICES = [(g, g.capitalize()) for g in GAMES]
@@ -43,6 +44,16 @@ MAX_BEST_K = 1000
 #: before the year 1 in UTC, which PostgreSQL stores but Python cannot read back).
 DATES_FROM = datetime(2000, 1, 1, tzinfo=UTC)
 DATES_UNTIL = datetime(2100, 1, 1, tzinfo=UTC)
+#: Deal pools (docs/rules.md §5, "Deal pools"): at most this many copies of a round, and
+#: by field size one copy per ``POOL_ENTRANTS_PER_COPY`` expected entrants.
+POOL_MAX_COPIES = 20
+POOL_ENTRANTS_PER_COPY = 50
+
+
+def pool_copies_for(max_entrants: int) -> int:
+    """The copies of each round "by field size": one per 50 expected entrants (the
+    maximum), at least 1, at most ``POOL_MAX_COPIES``."""
+    return max(1, min(POOL_MAX_COPIES, max_entrants // POOL_ENTRANTS_PER_COPY))
 
 
 class JoinMode(models.TextChoices):
@@ -290,6 +301,11 @@ class Tournament(ContestSettings):
     #: Funbridge style: until the close the leaderboard shows only who finished, no scores
     #: (``permissions.results_visibility``).
     hide_results = models.BooleanField(_("results hidden until the close"), default=False)
+    #: A members-only tournament whose organizer shows every hand at a round's end while
+    #: it runs (``permissions.may_see_round_hands``; docs/rules.md, "The card table").
+    show_round_hands = models.BooleanField(
+        _("every hand shown at a round's end (members only)"), default=False
+    )
     commitment = models.CharField(max_length=64, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
@@ -302,6 +318,17 @@ class Tournament(ContestSettings):
     series = models.ForeignKey(
         "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="editions"
     )
+    #: Deal pools: each round is dealt in this many copies (1: no pool, every entrant the
+    #: same deal); an entry's copy of each round comes from the secret and the entry
+    #: (``copy_of``). Fixed once someone has entered (docs/rules.md §5, "Deal pools").
+    pool_copies = models.PositiveSmallIntegerField(
+        _("copies of each round"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(POOL_MAX_COPIES)],
+    )
+    #: The organizer chose the copies "by field size" (``pool_copies_for`` the maximum of
+    #: entrants, again whenever that changes before anyone entered).
+    pool_by_size = models.BooleanField(_("copies by field size"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -327,6 +354,10 @@ class Tournament(ContestSettings):
                 condition=Q(max_entrants__gte=1) & Q(max_entrants__lte=MAX_ENTRANTS),
                 name="tournament_max_entrants",
             ),
+            models.CheckConstraint(
+                condition=Q(pool_copies__gte=1) & Q(pool_copies__lte=POOL_MAX_COPIES),
+                name="tournament_pool_copies",
+            ),
             # With closes_at > opens_at this bounds both times.
             models.CheckConstraint(
                 condition=Q(opens_at__gte=DATES_FROM) & Q(closes_at__lte=DATES_UNTIL),
@@ -348,6 +379,23 @@ class Tournament(ContestSettings):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    @property
+    def pooled(self) -> bool:
+        """Each round is dealt in more than one copy (docs/rules.md §5, "Deal pools")."""
+        return self.pool_copies > 1
+
+    def copy_of(self, *, entry_id: int, round_index: int) -> int:
+        """The copy of round ``round_index`` entry ``entry_id`` plays (0 without a pool):
+        from the secret and the entry (``engine.dealing.pool_copy``)."""
+        return dealing.pool_copy(
+            self.secret_bytes, entry=entry_id, round_index=round_index, copies=self.pool_copies
+        )
+
+    def copy_secret(self, copy: int) -> bytes:
+        """The secret copy ``copy`` of every round is dealt from (the tournament's own
+        for copy 0)."""
+        return dealing.copy_secret(self.secret_bytes, copy)
 
     def window_open(self, now: Any = None) -> bool:
         """Entrants may join and play: opened, not yet at the closing time, not closed."""
@@ -522,6 +570,23 @@ class Game(models.Model):
             return self.entry.tournament.secret_bytes  # type: ignore[union-attr]
         return bytes(self.secret)  # type: ignore[arg-type]
 
+    def copy_of(self, round_index: int) -> int:
+        """The copy of round ``round_index`` this game plays (0 outside a deal pool)."""
+        if self.entry_id is None:
+            return 0
+        t = self.entry.tournament  # type: ignore[union-attr]
+        return t.copy_of(entry_id=self.entry_id, round_index=round_index)
+
+    def deal_secret(self, round_index: int) -> bytes:
+        """The secret round ``round_index`` of this game is dealt from: its copy's in a
+        pooled tournament (docs/rules.md §5, "Deal pools"), else ``secret_bytes``."""
+        if self.entry_id is None:
+            return bytes(self.secret)  # type: ignore[arg-type]
+        t = self.entry.tournament  # type: ignore[union-attr]
+        if not t.pooled:
+            return t.secret_bytes
+        return t.copy_secret(self.copy_of(round_index))
+
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
@@ -545,7 +610,9 @@ class Game(models.Model):
             return cached[1]
         module = game_module(self.game)
         variant = module.variant_from_json(self.variant)
-        state = module.new_round(variant, secret=self.secret_bytes, round_index=self.round_index)
+        state = module.new_round(
+            variant, secret=self.deal_secret(self.round_index), round_index=self.round_index
+        )
         for action in json.loads(self.round_actions):
             state = state.apply(module.action_from_json(action))
         self.__dict__["_current_state"] = (key, state)
@@ -680,6 +747,9 @@ class DealResult(models.Model):
         Entry, on_delete=models.CASCADE, related_name="deal_results", db_index=False
     )
     round_index = models.PositiveSmallIntegerField()
+    #: The copy of the round the entry played (0 outside a deal pool): its per-deal table
+    #: is that copy's field only.
+    copy = models.PositiveSmallIntegerField(default=0)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
     )
@@ -700,8 +770,16 @@ class DealResult(models.Model):
         ]
         indexes = [
             models.Index(
-                fields=["tournament", "round_index", "by_bot", "sort_result", "name_key", "entry"],
-                name="deal_result_table",
+                fields=[
+                    "tournament",
+                    "round_index",
+                    "copy",
+                    "by_bot",
+                    "sort_result",
+                    "name_key",
+                    "entry",
+                ],
+                name="deal_result_copy_table",
             )
         ]
 
@@ -715,6 +793,8 @@ class ParRound(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="par")
     round_index = models.PositiveSmallIntegerField()
+    #: The copy of the round (0 outside a deal pool: docs/rules.md §5, "Deal pools").
+    copy = models.PositiveSmallIntegerField(default=0)
     key = models.CharField(max_length=64)
     bot_version = models.PositiveSmallIntegerField()
     scores = models.JSONField()
@@ -724,10 +804,11 @@ class ParRound(models.Model):
     outcome = models.JSONField(default=dict)
 
     class Meta:
-        ordering = ["tournament", "round_index"]
+        ordering = ["tournament", "round_index", "copy"]
         constraints = [
             models.UniqueConstraint(
-                fields=["tournament", "round_index"], name="par_unique_round_per_tournament"
+                fields=["tournament", "round_index", "copy"],
+                name="par_unique_round_copy_per_tournament",
             )
         ]
 

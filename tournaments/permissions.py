@@ -32,6 +32,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import BotsNotAdmitted, NotAMember
@@ -562,6 +563,40 @@ def may_split(*, user: Any, game: Game) -> bool:
     no practice game."""
     t = game.tournament
     return t is not None and t.is_closed and may_see_tournament(user=user, tournament=t)
+
+
+# --- The card table ---------------------------------------------------------------------------
+
+
+def may_see_round_hands(*, game: Game) -> bool:
+    """Every seat's remaining cards at a round's end (docs/rules.md, "The card table",
+    rule 2): shown only where no second account can still use them to know a deal before
+    playing it. A tournament's game: once the tournament has closed (or its closing time
+    has passed: nobody plays it any more), in a deal pool (``pool_copies`` > 1), or anyway
+    in a members-only tournament whose organizer chose to show them
+    (``Tournament.show_round_hands``). A practice game:
+    always, unless it is a "play from here" game on the deal of a tournament that still
+    runs (the hands would be that tournament's). Otherwise the round's end shows the
+    points and how many cards each seat has left, and the hands come with the close (the
+    replay). A live evening's slot that has closed for everyone, when it comes, adds its
+    case here."""
+    tournament = game.tournament
+    if tournament is None:
+        what_if = (
+            WhatIf.objects.filter(game_id=game.pk)
+            .select_related("source__entry__tournament")
+            .first()
+        )
+        tournament = what_if.source.tournament if what_if is not None else None
+    if tournament is None:
+        return True
+    if tournament.is_closed or timezone.now() >= tournament.closes_at:
+        return True
+    # A deal pool: each round in k copies, an entrant's drawn when they start it; another
+    # account gets the same copy in only 1/k of the cases (docs/rules.md §5).
+    if tournament.pool_copies > 1:
+        return True
+    return tournament.show_round_hands and tournament.access == Access.MEMBERS
 
 
 # --- Mail -------------------------------------------------------------------------------------

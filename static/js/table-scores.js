@@ -63,13 +63,25 @@ export function jokerenScores({ root, state, T, seat, seatName, cardFace, handOr
     showGlance(root, "jk", roundLabel(T, state.game, roundIndex), [["glance-totals", `${T.total}: ${seats.join(" · ")}`]]);
   }
 
-  /** Show the round's scores and revealed hands; resolves when the player continues. */
+  /** Show the round's scores, the running totals and the cards left (every hand where
+   *  they may be shown); resolves when the player continues. */
   function showRoundOver(event, isLast) {
     const scores = event.scores || [];
     // The running totals after this round (the table added the round's scores before).
     const totals = state.game.totals || [];
     // Your hand as it lay in your hand (your order or sort); the others sorted the same way.
-    const hands = (event.hands || []).map((cards, s) => (s === seat() ? handOrderOf(cards) : sortHand(cards, state.sortMode)));
+    // Every hand where the round's end may show them (docs/rules.md, "The card table",
+    // rule 2), else your own cards (the round's last observation) and the others' count.
+    const shown = (event.hands || []).length > 0;
+    const counts = event.hand_counts || (event.hands || []).map((cards) => cards.length);
+    const hands = shown
+      ? event.hands.map((cards, s) => (s === seat() ? handOrderOf(cards) : sortHand(cards, state.sortMode)))
+      : scores.map((_, s) => (s === seat() ? handOrderOf(state.obs.hand || []) : null));
+    const left = (s) => (counts[s] === 1 ? T.one_card : fmt(T.n_cards, { n: counts[s] ?? 0 }));
+    const cardsOf = (s) =>
+      hands[s] === null
+        ? h("span", { class: "jk-cards-left", "data-testid": `round-count-${s}`, text: left(s) })
+        : h("span", { class: "jk-reveal", "data-testid": `round-hand-${s}` }, hands[s].map((c) => cardFace(c, { small: true, attrs: { "data-card": c } })));
     const o = state.obs;
     let outcome = "";
     if (o.winner !== null && o.winner !== undefined) outcome = fmt(T.winner, { name: seatName(o.winner) });
@@ -89,7 +101,7 @@ export function jokerenScores({ root, state, T, seat, seatName, cardFace, handOr
               h("th", { scope: "row", text: seatName(s) }),
               h("td", { class: "jk-points", "data-testid": `round-score-${s}`, text: String(p) }),
               h("td", { class: "jk-points jk-running", "data-testid": `round-total-${s}`, text: String(totals[s] ?? p) }),
-              h("td", {}, h("span", { class: "jk-reveal", "data-testid": `round-hand-${s}` }, (hands[s] || []).map((c) => cardFace(c, { small: true, attrs: { "data-card": c } })))),
+              h("td", {}, cardsOf(s)),
             ),
           ),
         ),

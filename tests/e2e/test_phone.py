@@ -840,6 +840,16 @@ def test_the_jokeren_round_and_running_totals_stay_in_sight_and_the_round_end_sh
         expect(page.locator(f"[data-testid=round-score-{s}]")).to_have_text(str(last[s]))
         expect(page.locator(f"[data-testid=round-total-{s}]")).to_have_text(str(game.totals[s]))
     assert game.totals != last  # round 1 counted: running totals, not the round's points
+    # The tournament runs: the others' cards are counted, not shown (issue 36, item 3);
+    # your own are shown.
+    for s in (1, 2, 3):
+        expect(page.locator(f"[data-testid=round-count-{s}]")).to_have_text(
+            re.compile(r"^(1 kaart|\d+ kaarten)$")
+        )
+        expect(page.locator(f"[data-testid=round-hand-{s}]")).to_have_count(0)
+    expect(page.locator("[data-testid=round-hand-0] [data-card]")).to_have_count(
+        page.locator("[data-testid=hand-card]").count()
+    )
     page.screenshot(path=str(ARTIFACTS / f"phone-round-over-{viewport['width']}.png"))
     page.context.close()
 

@@ -54,3 +54,14 @@ def test_the_jokeren_table_has_tap_words_for_touch_screens(user: Any) -> None:
     for key in ("select_hint", "pick_meld_lay_off", "pick_meld_swap"):
         assert nl[key].startswith("Klik op ")
         assert nl[f"{key}_tap"].startswith("Tik op ")
+
+
+def test_the_replay_says_slag_voor_jou_to_the_player() -> None:
+    import factories
+
+    _t, played = factories.closed_game("klaverjas", "rotterdams", username="terugkijker")
+    client = Client()
+    client.force_login(played.user)
+    page = client.get(reverse("game_replay", args=[played.pk])).content.decode()
+    assert '"trick_to_you": "Slag voor jou"' in page
+    assert '"you": "Jij"' in page

@@ -103,10 +103,13 @@ def percent(value: float | None) -> str:
 
 @dataclass(frozen=True)
 class SeenCard:
-    """A card as the page shows it: its label in the language, and whether it is red."""
+    """A card as the page shows it: its label in the language, whether it is red, and its
+    suit's symbol (drawn as the card's pip: the review and split show card faces, as the
+    table does; "" for a joker)."""
 
     label: str
     red: bool
+    suit: str = ""
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,8 @@ class SeenPosition:
 
 
 def _seen(label: str) -> SeenCard:
-    return SeenCard(label, "♥" in label or "♦" in label)
+    suit = "" if label.startswith("joker") else next((c for c in label if c in "♣♦♥♠"), "")
+    return SeenCard(label, "♥" in label or "♦" in label, suit)
 
 
 def _suit_name(letter: Any, language: str) -> str | None:
