@@ -1,7 +1,7 @@
 """Cards, decks and notation (docs/rules.md §1).
 
 Machine notation: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` followed by suit ``c d h s``
-(klaver, ruiten, harten, schoppen), e.g. ``7h``, ``Td``, ``As``; a joker is ``**``.
+(klaveren, ruiten, harten, schoppen), e.g. ``7h``, ``Td``, ``As``; a joker is ``**``.
 
 Jokeren decks: per deck the suits ``c d h s`` in that order, each with ranks
 ``A 2 .. K``, then two jokers. A card's id is its place in that order over all decks:
@@ -22,7 +22,7 @@ JOKER_CODE: Final = "**"
 CARDS_PER_DECK: Final = 54
 
 #: Dutch names of the suits, in the order of ``SUITS``.
-SUIT_NAMES_NL: Final = ("klaver", "ruiten", "harten", "schoppen")
+SUIT_NAMES_NL: Final = ("klaveren", "ruiten", "harten", "schoppen")
 SUIT_NAMES_EN: Final = ("clubs", "diamonds", "hearts", "spades")
 #: Dutch names of the ranks 1 (ace) to 13 (king).
 RANK_NAMES_NL: Final = (
@@ -93,7 +93,7 @@ def card_rank(card_id: int) -> int:
 
 
 def card_suit(card_id: int) -> int:
-    """Suit of a Jokeren card id: 0 klaver, 1 ruiten, 2 harten, 3 schoppen; -1 for a joker."""
+    """Suit of a Jokeren card id: 0 klaveren, 1 ruiten, 2 harten, 3 schoppen; -1 for a joker."""
     return CARD_SUIT[card_id]
 
 

@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 
 from engine import record
 from engine.cards import SUITS, CardCodeError, klaverjas_id
+from engine.dealing import copy_secret
 from engine.jokeren.melds import meld_verdict
 from engine.klaverjas.roem import trick_roem
 from engine.match import play_match, play_round
@@ -63,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     deal.add_argument("--secret", required=True, help="the tournament secret in hex")
     deal.add_argument("--round", required=True, type=int, help="round index, from 0")
     deal.add_argument("--players", type=int, default=None, help=PLAYERS_HELP)
+    deal.add_argument(
+        "--copy", type=int, default=0, help="the copy of the round in a deal pool, from 0"
+    )
 
     meld = sub.add_parser("meld", help="is this a Jokeren meld? (** is a joker)")
     meld.add_argument("codes", nargs="+", metavar="CODE")
@@ -134,7 +138,10 @@ def cmd_deal(args: argparse.Namespace) -> dict[str, Any]:
     game, variant = _game_and_variant(args.variant, args.players)
     if args.round < 0:
         raise UsageError("--round must be 0 or more")
-    return game.deal_summary(variant, secret=_secret(args.secret), round_index=args.round)
+    if args.copy < 0:
+        raise UsageError("--copy must be 0 or more")
+    secret = copy_secret(_secret(args.secret), args.copy)
+    return game.deal_summary(variant, secret=secret, round_index=args.round)
 
 
 def cmd_meld(codes: Sequence[str]) -> tuple[str, int]:

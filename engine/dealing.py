@@ -9,6 +9,13 @@
 - shuffle: Fisher-Yates with label ``deal``: for i from len-1 down to 1,
   ``j = uniform(i + 1)``, swap; the first element of the result is the top card.
 
+Deal pools (docs/rules.md §5, "Deal pools"): a tournament may deal each round in k
+copies. Copy 0 is the deal above; copy c >= 1 is dealt the same way from the copy
+secret ``HMAC-SHA256(key=secret, msg=b"copy:" + str(c))``. The copy an entry plays of
+round r is ``uniform(k)`` of the stream of label ``pool:<entry>`` under the round seed of
+the tournament's secret (``<entry>`` the entry's number): nobody who lacks the secret can
+know it or choose it, and anyone can check it once the secret is revealed.
+
 Nothing here uses Python's ``random``: the same secret gives the same deals in every
 Python version and in any language that follows this text.
 """
@@ -61,6 +68,25 @@ def commitment(secret: bytes) -> str:
 def round_seed(secret: bytes, round_index: int) -> bytes:
     """``HMAC-SHA256(key=secret, msg=b"round:" + str(r))``."""
     return hmac.digest(secret, b"round:" + str(round_index).encode("ascii"), "sha256")
+
+
+def copy_secret(secret: bytes, copy: int) -> bytes:
+    """The secret copy ``copy`` of a pooled tournament's rounds is dealt from: the
+    tournament's own for copy 0, else ``HMAC-SHA256(key=secret, msg=b"copy:" + str(c))``."""
+    if copy < 0:
+        raise ValueError("copy must be >= 0")
+    if copy == 0:
+        return secret
+    return hmac.digest(secret, b"copy:" + str(copy).encode("ascii"), "sha256")
+
+
+def pool_copy(secret: bytes, *, entry: int, round_index: int, copies: int) -> int:
+    """The copy (0 .. copies - 1) that entry number ``entry`` plays of round
+    ``round_index``: ``uniform(copies)`` of the stream ``pool:<entry>`` under the round
+    seed. Always 0 without a pool (``copies`` 1)."""
+    if copies <= 1:
+        return 0
+    return Stream(round_seed(secret, round_index), f"pool:{entry}").uniform(copies)
 
 
 class Stream:

@@ -34,6 +34,8 @@
   organizer (or player) chooses another (``strong``);
 - ``results(totals)``: each seat's duplicate result from the match totals;
 - ``LOWER_IS_BETTER``: the sense of ``results`` for ranking;
+- ``RESULT_DECIMALS``: the decimals a result (and a figure like it: an average, a
+  difference with par) is shown with (Jokeren 1, Klaverjassen 0: whole points);
 - ``deal_summary(variant, *, secret, round_index)``: the JSON of ``python -m engine deal``;
 - ``game_parts(variant)``: the rounds (from 0) of each part of a game (seed 001's match:
   "2 ronden van 10"; one part for most variants);
@@ -182,6 +184,9 @@ class GameModule(Protocol):
 
     @property
     def LOWER_IS_BETTER(self) -> bool: ...
+
+    @property
+    def RESULT_DECIMALS(self) -> int: ...
 
     @property
     def TABLE_CSS(self) -> str: ...

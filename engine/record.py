@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.dealing import commitment
+from engine.dealing import commitment, copy_secret, pool_copy
 from engine.errors import IllegalMove
 from engine.match import bot_move
 from engine.protocol import GameModule
@@ -55,6 +55,22 @@ class RecordedAction:
 
 
 @dataclass(frozen=True)
+class Pool:
+    """A game of a pooled tournament (docs/rules.md §5, "Deal pools"): its entry's number
+    and the copies of each round; its copy of round r is
+    ``engine.dealing.pool_copy(secret, entry=entry, round_index=r, copies=copies)``."""
+
+    entry: int
+    copies: int
+
+    def copy_of(self, secret: bytes, round_index: int) -> int:
+        return pool_copy(secret, entry=self.entry, round_index=round_index, copies=self.copies)
+
+    def to_json(self) -> dict[str, int]:
+        return {"entry": self.entry, "copies": self.copies}
+
+
+@dataclass(frozen=True)
 class GameRecord:
     game: str
     variant: Mapping[str, Any]
@@ -68,8 +84,18 @@ class GameRecord:
     context: Mapping[str, Any]
     #: The bots' version the game was played with (the game module's ``BOT_VERSIONS``).
     bot_version: int = UNVERSIONED_BOT_VERSION
+    #: The deal pool the game was played in (``None``: none, every round dealt from
+    #: ``secret``).
+    pool: Pool | None = None
+
+    def round_secret(self, round_index: int) -> bytes:
+        """The secret round ``round_index`` is dealt from: its copy's in a deal pool."""
+        if self.pool is None:
+            return self.secret
+        return copy_secret(self.secret, self.pool.copy_of(self.secret, round_index))
 
     def to_json(self) -> dict[str, Any]:
+        pool = {} if self.pool is None else {"pool": self.pool.to_json()}
         return {
             "format": FORMAT,
             "game": self.game,
@@ -84,6 +110,7 @@ class GameRecord:
             "round_scores": [list(scores) for scores in self.round_scores],
             "totals": list(self.totals),
             "context": dict(self.context),
+            **pool,
         }
 
 
@@ -99,6 +126,7 @@ def build_record(
     round_scores: Sequence[Sequence[int]],
     totals: Sequence[int],
     context: Mapping[str, Any] | None = None,
+    pool: Pool | None = None,
 ) -> GameRecord:
     """A record of a game as stored (nothing is checked here: ``verify`` does that)."""
     return GameRecord(
@@ -113,6 +141,7 @@ def build_record(
         round_scores=[[int(s) for s in scores] for scores in round_scores],
         totals=[int(t) for t in totals],
         context=dict(context or {}),
+        pool=pool,
     )
 
 
@@ -281,6 +310,14 @@ def read_record(data: Any) -> GameRecord:
     if len(totals) != n:
         raise RecordError(f"totals must have {n} scores, one per seat")
     context = data.get("context", {})
+    pool = None
+    if data.get("pool") is not None:
+        if not isinstance(data["pool"], Mapping):
+            raise RecordError("pool must be an object with entry and copies")
+        pool = Pool(
+            entry=_int(data["pool"].get("entry"), "pool.entry", low=0),
+            copies=_int(data["pool"].get("copies"), "pool.copies", low=1),
+        )
     return GameRecord(
         game=game,
         variant=dict(data["variant"]),
@@ -293,6 +330,7 @@ def read_record(data: Any) -> GameRecord:
         round_scores=round_scores,
         totals=totals,
         context=dict(context) if isinstance(context, Mapping) else {},
+        pool=pool,
     )
 
 
@@ -366,7 +404,9 @@ def _replay_round(
     (an action by the wrong seat, an illegal one, a bot's that is not the bot's choice
     (with ``check_bots``), an action after the round ended, or a round not over after its
     last action)."""
-    state = module.new_round(variant, secret=record.secret, round_index=round_index)
+    state = module.new_round(
+        variant, secret=record.round_secret(round_index), round_index=round_index
+    )
     for i, recorded in enumerate(record.actions[round_index]):
         where = f"action {i + 1} (seat {recorded.seat})"
         if state.is_terminal:

@@ -419,9 +419,24 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] if not REDIS_URL else []
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A 403 or 404 is one line, not a traceback (jokeren/logs.py); under the development
+    # server (DEBUG) its own access line is that line.
+    "filters": {"client_errors": {"()": "jokeren.logs.ClientErrorsOnOneLine", "drop": DEBUG}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # Django's own "django" logger has a console handler of its own (when DEBUG is on):
-    # without this it would print every line twice, once more through the root logger
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        # Django's own "django" logger has a console handler of its own (when DEBUG is on):
+        # without this it would print every line twice, once more through the root logger
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.request": {"filters": ["client_errors"]},
+        # Tasks run inline (no Redis): no "Task … succeeded in 0.01s" line for each of
+        # them in the terminal of `scripts/run.sh`; a worker still logs its tasks.
+        **({"celery.app.trace": {"level": "WARNING"}} if CELERY_TASK_ALWAYS_EAGER else {}),
+        # The in-memory broker has no host: kombu's "No hostname was supplied" is noise.
+        **(
+            {"kombu.connection": {"level": "ERROR"}}
+            if CELERY_BROKER_URL.startswith("memory://")
+            else {}
+        ),
+    },
 }

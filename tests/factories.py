@@ -81,6 +81,7 @@ def make_tournament(
     secret: bytes | None = None,
     club: Club | None = None,
     access: str = Access.PUBLIC,
+    pool_copies: int = 1,
 ) -> Tournament:
     """An open tournament from ``tournament_services.tournament_create`` (a fresh random secret).
 
@@ -106,6 +107,7 @@ def make_tournament(
         bot_level=bot_level,
         opens_at=opens_at or now - timedelta(hours=1),
         closes_at=closes_at or now + timedelta(days=1),
+        pool_copies=pool_copies,
     )
     # The par task is queued on commit, which a test's transaction never reaches.
     par_services.tournament_par_compute(tournament_id=t.pk)

@@ -1,5 +1,6 @@
 """Fixtures shared by the site's tests (tests/tournaments, tests/jokeren, tests/locale,
-tests/e2e): users, a tournament, test settings, Celery mode per test. Each of those
+tests/e2e): users, a tournament, test settings, Celery mode per test, a real SMTP server
+(``smtp``, tests/mail_server.py). Each of those
 folders' conftest.py star-imports them; tests/engine does not, so the engine's tests run
 without Django (tests/conftest.py holds only what needs no Django)."""
 
@@ -11,10 +12,19 @@ from typing import Any
 
 import factories
 import pytest
+from mail_server import smtp
 
 from jokeren.celery import app
 
-__all__ = ["_celery_mode", "_test_settings", "organizer", "other_user", "tournament", "user"]
+__all__ = [
+    "_celery_mode",
+    "_test_settings",
+    "organizer",
+    "other_user",
+    "smtp",
+    "tournament",
+    "user",
+]
 
 
 @pytest.fixture(autouse=True)

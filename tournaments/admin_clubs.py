@@ -34,9 +34,10 @@ class MembershipInline(_MembershipInline):
 class ClubAdmin(_ClubAdmin):
     """Staff create a club here and add its owner as a member with the role "owner"."""
 
-    list_display = ("name", "slug", "created_at")
+    list_display = ("name", "slug", "join_mode", "created_by", "suspended_at", "created_at")
+    list_filter = ("join_mode",)
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("invite_code", "created_at")
+    readonly_fields = ("invite_code", "created_by", "created_at")
     search_fields = ("name", "slug")
     inlines = (MembershipInline,)
 

@@ -12,7 +12,7 @@ defined by the secret, the variant and the actions.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -66,7 +66,7 @@ def field_deals(
     *,
     tournament: Tournament,
     visibility: standing_selectors.Visibility,
-    par: Mapping[int, ParRound],
+    par: Mapping[tuple[int, int], ParRound],
     game_ids: Collection[int] | None = None,
 ) -> list[DealView]:
     """``deal_results`` for the rounds ``visibility`` shows, with each entrant's percentage
@@ -74,7 +74,9 @@ def field_deals(
     left out of the percentages and the median (docs/rules.md §4). ``game_ids``: only the
     rows of those games (a page and the viewer's own): then no deal's rows are read in
     full; the percentages, ranks and medians come from each deal's distribution of
-    results, counted in the database (``deal_selectors.deal_distributions``)."""
+    results, counted in the database (``deal_selectors.deal_distributions``). ``par``: per
+    (round, copy) (``par_services.tournament_pars``); a deal pool's per-deal rows hold the
+    result against the copy's par already (docs/rules.md §5, "Deal pools")."""
     spreads = deal_selectors.deal_distributions(
         tournament=tournament, rounds=min(tournament.rounds, visibility.rounds)
     )
@@ -84,50 +86,60 @@ def field_deals(
         deals = deal_selectors.deal_rows_of(
             tournament=tournament, visibility=visibility, game_ids=game_ids
         )
+    pooled = tournament.pooled
     out = []
     for deal in deals:
-        spread = spreads.get(deal.round_index, deal_selectors.Distribution(()))
-        p = par.get(deal.round_index)
-        rows = [
-            FieldRow(
-                row=d,
-                percentage=None if d.by_bot else spread.percentage(d.result),
-                vs_par=round(d.result - p.result, 9) if p is not None else None,
-            )
-            for d in deal.rows
-        ]
+        spread = spreads.get(deal.key, deal_selectors.Distribution(()))
+        p = par.get(deal.key)
+        rows = [_field_row(d, spread, p, pooled=pooled) for d in deal.rows]
         out.append(DealView(deal=deal, rows=rows, par=p, median=spread.median(), spread=spread))
     return out
 
 
+def _field_row(
+    row: deal_selectors.DealRow,
+    spread: deal_selectors.Distribution,
+    par: ParRound | None,
+    *,
+    pooled: bool,
+) -> FieldRow:
+    """A per-deal row with its percentage of the deal's field and its result against par
+    (a deal pool's rows hold that result already)."""
+    if pooled:
+        vs_par: float | None = row.result
+    else:
+        vs_par = round(row.result - par.result, 9) if par is not None else None
+    return FieldRow(
+        row=row,
+        percentage=None if row.by_bot else spread.percentage(row.result),
+        vs_par=vs_par,
+    )
+
+
 def field_pages(
-    *, pages: Sequence[deal_selectors.Deal], deals: Sequence[DealView]
+    *,
+    tournament: Tournament,
+    pages: Sequence[deal_selectors.Deal],
+    par: Mapping[tuple[int, int], ParRound],
 ) -> list[DealView]:
     """The per-deal tables a page at a time (``deal_selectors.deal_results`` with a page size):
     each shown row with its percentage and result against par over the whole field of that
-    deal, as ``field_deals`` computes them (from the deal's distribution: the page's rows
-    need not be among the rows ``field_deals`` read)."""
-    views = {d.deal.round_index: d for d in deals}
-
-    def shown(view: DealView, row: deal_selectors.DealRow) -> FieldRow:
-        spread = view.spread or deal_selectors.Distribution(())
-        return FieldRow(
-            row=row,
-            percentage=None if row.by_bot else spread.percentage(row.result),
-            vs_par=round(row.result - view.par.result, 9) if view.par is not None else None,
-        )
-
+    deal (its copy's in a deal pool), from the deal's distribution (cached, as
+    ``field_deals`` reads it)."""
+    spreads = deal_selectors.deal_distributions(tournament=tournament, rounds=tournament.rounds)
+    pooled = tournament.pooled
     out = []
     for page in pages:
-        view = views[page.round_index]
+        spread = spreads.get(page.key, deal_selectors.Distribution(()))
+        p = par.get(page.key)
         out.append(
             DealView(
                 deal=page,
-                rows=[shown(view, row) for row in page.rows],
-                par=view.par,
-                median=view.median,
-                me=shown(view, page.me) if page.me is not None else None,
-                spread=view.spread,
+                rows=[_field_row(row, spread, p, pooled=pooled) for row in page.rows],
+                par=p,
+                median=spread.median(),
+                me=_field_row(page.me, spread, p, pooled=pooled) if page.me is not None else None,
+                spread=spread,
             )
         )
     return out
@@ -154,7 +166,7 @@ def board_extras(
     tournament: Tournament,
     board: standing_selectors.Board,
     deals: Sequence[DealView],
-    par: Mapping[int, ParRound],
+    par: Mapping[tuple[int, int], ParRound],
 ) -> dict[int, BoardExtra]:
     """Per game id on ``board``: the average percentage and the result against par over
     the rounds its result counts (the entrant's own rounds the viewer may see)."""
@@ -165,8 +177,11 @@ def board_extras(
         rounds = _counted_rounds(s, board.visibility) if board.visibility.scores else []
         values = [v for r in rounds if (v := share.get((s.game_id, r))) is not None]
         vs_par = None
-        if rounds and s.result is not None and all(r in par for r in rounds):
-            totals = [sum(seat) for seat in zip(*(par[r].scores for r in rounds), strict=True)]
+        if tournament.pooled:
+            # a deal pool's result is the result against the copies' par (docs/rules.md §5)
+            vs_par = s.result if rounds else None
+        elif rounds and s.result is not None and all((r, 0) in par for r in rounds):
+            totals = [sum(seat) for seat in zip(*(par[(r, 0)].scores for r in rounds), strict=True)]
             vs_par = round(s.result - par_services.round_result(module, totals), 9)
         out[s.game_id] = BoardExtra(
             percentage=round(sum(values) / len(values), 9) if values else None, vs_par=vs_par
@@ -178,7 +193,7 @@ def board_extras_for(
     *, tournament: Tournament, board: standing_selectors.Board
 ) -> dict[int, BoardExtra]:
     """``board_extras`` with the par and the deals it needs (the standings API)."""
-    par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
+    par = par_services.tournament_pars(tournament=tournament) if board.visibility.scores else {}
     deals = field_deals(
         tournament=tournament, visibility=board.visibility, par=par, game_ids=board_games(board)
     )
@@ -196,7 +211,9 @@ class Chart:
     ``width`` x ``height`` box: ``series`` is (css class, label, points, final value) per
     line; ``ticks`` the x position of each round's point (1, 2, ...); ``y_ticks`` the
     value and y position of each label on the vertical axis (the highest, 0 and the
-    lowest value); the plot starts at x = ``left``."""
+    lowest value); the plot starts at x = ``left``. ``drawn``: the series in the order
+    they are drawn, the viewer's last (on top: where it equals the median or par it stays
+    visible), and ``marks`` the viewer's point after each round."""
 
     width: int
     height: int
@@ -208,6 +225,11 @@ class Chart:
     zero_y: float
     y_ticks: list[tuple[float, float]]
     left: int = 0
+    marks: list[tuple[float, float]] = field(default_factory=list)
+
+    @property
+    def drawn(self) -> list[tuple[str, str, str, float]]:
+        return sorted(self.series, key=lambda s: s[0] == "mine")
 
 
 #: Room left of the plot for the vertical axis's labels, and the padding elsewhere.
@@ -238,20 +260,33 @@ def _cumulative(values: Sequence[float]) -> list[float]:
 
 
 def progress_chart(
-    *, game_id: int, deals: Sequence[DealView], par: Mapping[int, ParRound]
+    *,
+    game_id: int,
+    deals: Sequence[DealView],
+    par: Mapping[tuple[int, int], ParRound],
+    pooled: bool = False,
 ) -> Chart | None:
     """The viewer's cumulative result round by round against the field's median and par,
-    over the visible rounds the viewer has finished (``None`` with fewer than one)."""
+    over the visible rounds the viewer has finished (``None`` with fewer than one); in a
+    deal pool (``pooled``) the field of the viewer's copy, and par is 0 (the results are
+    against the copy's par already)."""
     mine: list[float] = []
     medians: list[float] = []
     pars: list[float] = []
+    own: dict[int, tuple[DealView, deal_selectors.DealRow]] = {}
     for d in deals:
         row = next((f.row for f in d.rows if f.row.game_id == game_id), None)
-        if row is None or d.median is None:
+        if row is not None:
+            own.setdefault(d.deal.round_index, (d, row))
+    for r in range(len(own)):
+        if r not in own or own[r][0].median is None:
             break
+        d, row = own[r]
         mine.append(row.result)
-        medians.append(d.median)
-        if d.par is not None:
+        medians.append(d.median)  # type: ignore[arg-type]
+        if pooled:
+            pars.append(0.0)
+        elif d.par is not None:
             pars.append(d.par.result)
     if not mine:
         return None
@@ -280,8 +315,22 @@ def progress_chart(
         for v in sorted({high, 0.0, low}, reverse=True)
     ]
     zero_y = _chart_y(0.0, height=height, low=low, high=high)
+    marks = [
+        (x, round(_chart_y(v, height=height, low=low, high=high), 1))
+        for (_r, x), v in zip(ticks, lines[0][2], strict=True)
+    ]
     return Chart(
-        width, height, series, ticks, len(mine), low, high, round(zero_y, 1), y_ticks, CHART_LEFT
+        width,
+        height,
+        series,
+        ticks,
+        len(mine),
+        low,
+        high,
+        round(zero_y, 1),
+        y_ticks,
+        CHART_LEFT,
+        marks,
     )
 
 
@@ -310,11 +359,17 @@ class Line:
 
 @dataclass(frozen=True)
 class Split:
+    """Two games on one deal: the moves they share, each one's continuation, seat 0's
+    results' difference, and ``seen``: South's view of the table at the decision where
+    they part (the same hand in both games: the split page shows it in each column),
+    ``None`` when one game ends there."""
+
     round_index: int
     common: list[Step]
     left: Line
     right: Line
     difference: float
+    seen: Mapping[str, Any] | None = None
 
 
 def _steps(
@@ -362,16 +417,22 @@ def games_split(
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     n = variant.num_players
+    copy = game.copy_of(round_index)
+    if other is not None and other.copy_of(round_index) != copy:
+        # a deal pool: only games of the same copy played the same cards
+        raise InvalidSettings.of(_("These games were not dealt the same cards in this round."))
     mine, my_scores = _game_line(game, round_index)
     if other is None:
-        state, acts = par_services.par_round_play(t, round_index)
+        state, acts = par_services.par_round_play(t, round_index, copy)
         theirs = [(seat, a.to_json(), True) for seat, a in acts]
         their_scores = [int(s) for s in state.scores()]
     else:
         theirs, their_scores = _game_line(other, round_index)
     # the games split at the first action that is another move in the rules: the same
     # meld in another card order, another copy of a card, is none (``same_move``)
-    position = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    position = module.new_round(
+        variant, secret=game.deal_secret(round_index), round_index=round_index
+    )
     shared = 0
     while shared < min(len(mine), len(theirs)) and mine[shared][0] == theirs[shared][0]:
         action = module.action_from_json(mine[shared][1])
@@ -395,6 +456,11 @@ def games_split(
             their_result,
         ),
         difference=round(mine_result - their_result, 9),
+        seen=(
+            position.observation(PLAYER_SEAT, log=False)
+            if shared < min(len(mine), len(theirs))
+            else None
+        ),
     )
 
 
@@ -461,7 +527,7 @@ def game_analysis(*, game: Game, round_index: int, player: str | None = None) ->
     best_level = module.DEFAULT_BOT_LEVEL
     levels = [best_level] + [game.bot_level] * (n - 1)
     v = game.bot_version
-    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    state = module.new_round(variant, secret=game.deal_secret(round_index), round_index=round_index)
     decisions = []
     first_difference = None
     for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
@@ -536,7 +602,7 @@ def game_review(*, game: Game, round_index: int) -> Review:
     n = variant.num_players
     result = game_analysis(game=game, round_index=round_index)
     by_index = {d.index: d for d in result.decisions}
-    state = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+    state = module.new_round(variant, secret=game.deal_secret(round_index), round_index=round_index)
     steps = []
     for index, a in enumerate(replay_selectors.round_actions(game=game, round_index=round_index)):
         action = module.action_from_json(a.action)

@@ -29,6 +29,7 @@ from tournaments import analysis, json_input, permissions, views_access
 from tournaments.errors import ClaimNotHeld, ServiceError, StaleMove
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import Game
+from tournaments.numbers import figure_json
 from tournaments.presentation.words import seat_names
 from tournaments.selectors import fairplay as fairplay_selectors
 from tournaments.selectors import ratings as rating_selectors
@@ -197,6 +198,8 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
         "variant_name": game.preset,
         "tournament": {"id": tournament.pk, "name": tournament.name} if tournament else None,
         "round": game.round_index,
+        # the copy of the round being played (a deal pool: docs/rules.md §5; else 0)
+        "copy": game.copy_of(game.round_index),
         "rounds": game.rounds,
         "what_if_round": replay_selectors.what_if_round(game=game),
         "seq": game.seq,
@@ -506,9 +509,9 @@ def _standing_json(
         "rank": s.rank,
         "player": s.username,
         "bot_account": s.user_id in bots,
-        "result": s.result,
+        "result": figure_json(s.result),
         "total": s.total,
-        "opponents_average": s.opponents_average,
+        "opponents_average": figure_json(s.opponents_average),
         "rounds_played": s.rounds_played,
         "rounds_counted": s.rounds_counted,
         "bot_rounds": list(s.bot_rounds),
@@ -516,7 +519,7 @@ def _standing_json(
         "bot_finished": s.bot_finished,
         "under_review": s.under_review,
         "review_reasons": (reasons or {}).get(s.entry_id, []) if s.under_review else [],
-        "parts": list(s.parts),
-        "percentage": extras[s.game_id].percentage,
-        "vs_par": extras[s.game_id].vs_par,
+        "parts": [figure_json(p) for p in s.parts],
+        "percentage": figure_json(extras[s.game_id].percentage),
+        "vs_par": figure_json(extras[s.game_id].vs_par),
     }

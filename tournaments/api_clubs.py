@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -21,6 +21,7 @@ from tournaments import series as series_services
 from tournaments.api import api_view, error_response, forbidden_response
 from tournaments.errors import ServiceError
 from tournaments.models import Club, Series, Tournament
+from tournaments.numbers import figure_json
 from tournaments.selectors import clubs as club_selectors
 from tournaments.services import entries as entry_services
 
@@ -67,6 +68,7 @@ def tournament_json(t: Tournament, *, entrants: int | None = None) -> dict[str, 
         "series": t.series_id,
         "club": club_json(t.club),
         "access": t.access,
+        "pool_copies": t.pool_copies,
     }
 
 
@@ -98,6 +100,8 @@ def club_detail(request: HttpRequest, slug: str) -> JsonResponse:
     its series that the requester may see (a private one only to whom it is not hidden),
     its number of members, the requester's role in it."""
     club = get_object_or_404(Club, slug=slug[:60])
+    if not permissions.may_see_club(user=request.user, club=club):
+        raise Http404
     page = club_selectors.club_page(
         club=club,
         tournaments=permissions.visible_tournaments(request.user).select_related("club"),
@@ -227,13 +231,13 @@ def series_season(request: HttpRequest, series_id: int) -> JsonResponse:
                     "bot_account": r.is_bot,
                     "played": r.played,
                     "counted": r.counted,
-                    "total": r.total,
+                    "total": figure_json(r.total),
                     "best": list(r.best),
                     "poedel": r.poedel,
                     "editions": [
                         {
                             "tournament": e.tournament_id,
-                            "result": e.result,
+                            "result": figure_json(e.result),
                             "rank": e.rank,
                             "counts": e.counts,
                         }

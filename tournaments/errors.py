@@ -157,6 +157,13 @@ class ClubRefused(ServiceError):
     code = "club_refused"
 
 
+class InvitationGone(ServiceError):
+    """A personal club invitation that expired, was withdrawn or was used already."""
+
+    code = "invitation_gone"
+    status = 409
+
+
 class PlayBarred(ServiceError):
     """An account barred from rated play (docs/rules.md, "Fair play") may not enter."""
 

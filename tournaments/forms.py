@@ -12,6 +12,7 @@ from typing import Any, cast
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.forms import RefusesControlCharacters
@@ -24,6 +25,7 @@ from tournaments.models import (
     MAX_BEST_K,
     MAX_ENTRANTS,
     MAX_ROUNDS,
+    POOL_MAX_COPIES,
     Access,
     Account,
     Club,
@@ -94,6 +96,29 @@ class DateTimeLocalInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
+#: The deal pool's choice "by field size" (``Tournament.pool_by_size``).
+POOL_BY_SIZE = "size"
+
+
+def pool_choices() -> list[tuple[str, str]]:
+    """The deal pool's choices, in the request's language."""
+    return [
+        ("1", gettext("no pool: everyone gets the same deals")),
+        (POOL_BY_SIZE, gettext("by field size: one copy per 50 entrants (at most 20)")),
+        *[
+            (str(k), gettext("%(k)s copies of each round") % {"k": k})
+            for k in range(2, POOL_MAX_COPIES + 1)
+        ],
+    ]
+
+
+def pool_kwargs(choice: str) -> dict[str, Any]:
+    """The deal pool's choice as ``tournament_create``'s keyword arguments."""
+    if choice == POOL_BY_SIZE:
+        return {"pool_copies": 1, "pool_by_size": True}
+    return {"pool_copies": int(choice), "pool_by_size": False}
+
+
 class TournamentForm(RefusesControlCharacters, forms.Form):
     """Create or edit a tournament. The variant's settings are fields ``v_<key>``, generated
     from the chosen preset's ``to_json()`` (or the tournament's stored variant)."""
@@ -128,6 +153,17 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         label=_("Bot level"),
         help_text=_("How well the computer players at every table play."),
     )
+    pool = forms.ChoiceField(
+        label=_("Deal pool"),
+        choices=pool_choices,
+        initial="1",
+        required=False,
+        help_text=_(
+            "Each round dealt in several copies; each entrant gets one of them at random when "
+            "starting the round, and is compared only with those who played the same copy "
+            "(against its par). A second account then rarely sees the same cards."
+        ),
+    )
     opens_at = forms.DateTimeField(
         label=_("Opens at"), widget=DateTimeLocalInput(), validators=[validate_moment]
     )
@@ -140,6 +176,16 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         help_text=_(
             "On: nobody sees scores or ranks before the tournament closes, not even of "
             "the rounds they have played."
+        ),
+    )
+    show_round_hands = forms.BooleanField(
+        label=_("Show every hand at a round's end (club members only)"),
+        required=False,
+        help_text=_(
+            "Off: while the tournament runs, a round's end shows the points and how many "
+            "cards each player has left; the hands come with the close, so that nobody can "
+            "tell a second account a deal before it is played. A members-only tournament "
+            "may show them anyway."
         ),
     )
     admits_bots = forms.BooleanField(
@@ -181,9 +227,13 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             initial.setdefault("rounds", tournament.rounds)
             initial.setdefault("max_entrants", tournament.max_entrants)
             initial.setdefault("bot_level", tournament.bot_level)
+            initial.setdefault(
+                "pool", POOL_BY_SIZE if tournament.pool_by_size else str(tournament.pool_copies)
+            )
             initial.setdefault("opens_at", timezone.localtime(tournament.opens_at))
             initial.setdefault("closes_at", timezone.localtime(tournament.closes_at))
             initial.setdefault("hide_results", tournament.hide_results)
+            initial.setdefault("show_round_hands", tournament.show_round_hands)
             initial.setdefault("admits_bots", tournament.admits_bots)
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
@@ -334,6 +384,11 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
+        if data.get("show_round_hands") and (data.get("access") or Access.PUBLIC) != Access.MEMBERS:
+            self.add_error(
+                "show_round_hands",
+                _("Only a members-only tournament can show every hand at a round's end."),
+            )
         self.ignore_what_does_not_apply(data)
         level_offered(self, data, stored_for=self.tournament)
         return data
@@ -369,8 +424,10 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "opens_at": data["opens_at"],
             "closes_at": data["closes_at"],
             "hide_results": bool(data.get("hide_results")),
+            "show_round_hands": bool(data.get("show_round_hands")),
             "admits_bots": bool(data.get("admits_bots")),
             "access": data.get("access") or Access.PUBLIC,
+            **pool_kwargs(data.get("pool") or "1"),
         }
 
     def chosen_club(self) -> Club | None:
@@ -476,8 +533,12 @@ class SeriesForm(TournamentForm):
         super().__init__(*args, **kwargs)
         del self.fields["opens_at"]
         del self.fields["closes_at"]
-        # A series's editions show their results as they come (no hidden-results option).
+        # A series's editions show their results as they come (no hidden-results option)
+        # and their hands with the close.
         del self.fields["hide_results"]
+        del self.fields["show_round_hands"]
+        # Nor a deal pool (an organizer's choice per tournament).
+        del self.fields["pool"]
         self.fields["name"].label = _("Name of the series")
         self.initial.setdefault("starts_on", timezone.localdate())
         self.initial.setdefault("time_of_day", time(20, 0))
@@ -500,7 +561,15 @@ class SeriesForm(TournamentForm):
         kwargs = {
             k: v
             for k, v in super().service_kwargs().items()
-            if k not in ("opens_at", "closes_at", "hide_results")
+            if k
+            not in (
+                "opens_at",
+                "closes_at",
+                "hide_results",
+                "show_round_hands",
+                "pool_copies",
+                "pool_by_size",
+            )
         }
         kwargs.update(
             kind=data["kind"],

@@ -21,6 +21,9 @@ from tournaments.models import Game
 
 PLAYER_SEAT = 0
 
+#: Keys of a finished round's observation that say who ended it and how (Jokeren).
+ROUND_END_KEYS = ("winner", "end_reason")
+
 
 def module_of(game: str) -> GameModule:
     """The engine module of a game name (raises ``InvalidSettings`` for an unknown one)."""
@@ -69,7 +72,7 @@ def current_round(g: Game, module: GameModule, variant: Any) -> tuple[Any, list[
     its actions and the entrant's among them (a game being played: every seat-0 action is
     the entrant's); ``module`` and ``variant`` are the game's (its callers have them)."""
     actions = json.loads(g.round_actions)
-    state = dealt_round(g.game, variant, g.secret_bytes, g.round_index)
+    state = dealt_round(g.game, variant, g.deal_secret(g.round_index), g.round_index)
     own = []
     for action in actions:
         if state.current_player == PLAYER_SEAT:

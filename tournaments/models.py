@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from engine import dealing
 from engine.registry import GAMES, game_module
 
 GAME_CHOICES = [(g, g.capitalize()) for g in GAMES]
@@ -43,6 +44,25 @@ MAX_BEST_K = 1000
 #: before the year 1 in UTC, which PostgreSQL stores but Python cannot read back).
 DATES_FROM = datetime(2000, 1, 1, tzinfo=UTC)
 DATES_UNTIL = datetime(2100, 1, 1, tzinfo=UTC)
+#: Deal pools (docs/rules.md §5, "Deal pools"): at most this many copies of a round, and
+#: by field size one copy per ``POOL_ENTRANTS_PER_COPY`` expected entrants.
+POOL_MAX_COPIES = 20
+POOL_ENTRANTS_PER_COPY = 50
+
+
+def pool_copies_for(max_entrants: int) -> int:
+    """The copies of each round "by field size": one per 50 expected entrants (the
+    maximum), at least 1, at most ``POOL_MAX_COPIES``."""
+    return max(1, min(POOL_MAX_COPIES, max_entrants // POOL_ENTRANTS_PER_COPY))
+
+
+class JoinMode(models.TextChoices):
+    """How one becomes a member of a club (docs/rules.md, "Clubs: members, organizers,
+    who may enter", rule 7)."""
+
+    CODE = "code", _("with the club's invite code or link")
+    REQUEST = "request", _("by request, approved by the owner")
+    INVITATION = "invitation", _("by personal invitation only")
 
 
 class Club(models.Model):
@@ -63,6 +83,20 @@ class Club(models.Model):
         _("rating list public"),
         default=False,
         help_text=_("Anyone may see the rating list of the members, not only the members."),
+    )
+    join_mode = models.CharField(
+        _("how to join"), max_length=12, choices=JoinMode.choices, default=JoinMode.CODE
+    )
+    #: Set by staff: a suspended club takes no members, invitations, announcements,
+    #: tournaments or series, and is not listed (docs/rules.md, "Clubs", rule 7).
+    suspended_at = models.DateTimeField(_("suspended at"), null=True, blank=True)
+    #: The player who created it on the site (``None``: staff in the admin, or before).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="clubs_created",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -105,26 +139,106 @@ class Membership(models.Model):
 
 
 class ClubInvite(models.Model):
-    """An invitation of one user, by name, to a club (docs/rules.md, "Clubs: members,
-    organizers, who may enter"): mailed once with the club's invite link (``services.mail``,
-    kind ``invites``); the user joins with that link as anyone with it does."""
+    """A personal invitation to a club (docs/rules.md, "Clubs: members, organizers, who
+    may enter", rule 8): of a user by name or of a mail address, with a link of its own
+    (``token``) that works until it expires, is withdrawn or is used, whatever happens
+    to the club's invite code. Inviting the same person again makes a new invitation (a
+    new mail) and withdraws the earlier one."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_invites"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="club_invites",
     )
+    email = models.EmailField(_("mail address"), blank=True)
+    token = models.CharField(max_length=40, unique=True)
     invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    #: When the mail to an address without an account went out (once).
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "created_at"], name="club_invite_club")]
+
+    def __str__(self) -> str:
+        return f"{self.club} -> {self.user or self.email}"
+
+    @property
+    def works(self) -> bool:
+        """Not withdrawn, not used and not expired: its link still lets someone in."""
+        return (
+            self.withdrawn_at is None
+            and self.accepted_at is None
+            and self.expires_at > timezone.now()
+        )
+
+
+class JoinRequest(models.Model):
+    """A player's request to join a club that takes members by request (``JoinMode``):
+    the owner or an organizer approves it (a membership) or declines it (deleted)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="join_request_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} -> {self.club}?"
+
+
+class ClubBan(models.Model):
+    """A player the owner removed from a club and barred from it: they cannot join,
+    ask to join or accept an invitation until the owner lifts the ban."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="bans")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    banned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["club", "user"], name="club_invite_once_per_user")
-        ]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="club_ban_once")]
 
     def __str__(self) -> str:
-        return f"{self.club} -> {self.user}"
+        return f"{self.user} banned from {self.club}"
+
+
+class ClubAnnouncement(models.Model):
+    """A message of the owner or an organizer to a club's members: mailed to each member
+    once (``services.mail``, kind ``announcements``) and listed on the club's page for
+    the members."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="announcements")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    subject = models.CharField(_("subject"), max_length=150)
+    body = models.TextField(_("message"), max_length=5000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.subject}"
 
 
 class Access(models.TextChoices):
@@ -163,6 +277,11 @@ class ContestSettings(models.Model):
     class Meta:
         abstract = True
 
+    @property
+    def result_decimals(self) -> int:
+        """The decimals its results are shown with (the game's ``RESULT_DECIMALS``)."""
+        return game_module(self.game).RESULT_DECIMALS
+
 
 class Tournament(ContestSettings):
     class Status(models.TextChoices):
@@ -182,6 +301,11 @@ class Tournament(ContestSettings):
     #: Funbridge style: until the close the leaderboard shows only who finished, no scores
     #: (``permissions.results_visibility``).
     hide_results = models.BooleanField(_("results hidden until the close"), default=False)
+    #: A members-only tournament whose organizer shows every hand at a round's end while
+    #: it runs (``permissions.may_see_round_hands``; docs/rules.md, "The card table").
+    show_round_hands = models.BooleanField(
+        _("every hand shown at a round's end (members only)"), default=False
+    )
     commitment = models.CharField(max_length=64, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
@@ -194,6 +318,17 @@ class Tournament(ContestSettings):
     series = models.ForeignKey(
         "Series", on_delete=models.PROTECT, null=True, blank=True, related_name="editions"
     )
+    #: Deal pools: each round is dealt in this many copies (1: no pool, every entrant the
+    #: same deal); an entry's copy of each round comes from the secret and the entry
+    #: (``copy_of``). Fixed once someone has entered (docs/rules.md §5, "Deal pools").
+    pool_copies = models.PositiveSmallIntegerField(
+        _("copies of each round"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(POOL_MAX_COPIES)],
+    )
+    #: The organizer chose the copies "by field size" (``pool_copies_for`` the maximum of
+    #: entrants, again whenever that changes before anyone entered).
+    pool_by_size = models.BooleanField(_("copies by field size"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -219,6 +354,10 @@ class Tournament(ContestSettings):
                 condition=Q(max_entrants__gte=1) & Q(max_entrants__lte=MAX_ENTRANTS),
                 name="tournament_max_entrants",
             ),
+            models.CheckConstraint(
+                condition=Q(pool_copies__gte=1) & Q(pool_copies__lte=POOL_MAX_COPIES),
+                name="tournament_pool_copies",
+            ),
             # With closes_at > opens_at this bounds both times.
             models.CheckConstraint(
                 condition=Q(opens_at__gte=DATES_FROM) & Q(closes_at__lte=DATES_UNTIL),
@@ -240,6 +379,23 @@ class Tournament(ContestSettings):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    @property
+    def pooled(self) -> bool:
+        """Each round is dealt in more than one copy (docs/rules.md §5, "Deal pools")."""
+        return self.pool_copies > 1
+
+    def copy_of(self, *, entry_id: int, round_index: int) -> int:
+        """The copy of round ``round_index`` entry ``entry_id`` plays (0 without a pool):
+        from the secret and the entry (``engine.dealing.pool_copy``)."""
+        return dealing.pool_copy(
+            self.secret_bytes, entry=entry_id, round_index=round_index, copies=self.pool_copies
+        )
+
+    def copy_secret(self, copy: int) -> bytes:
+        """The secret copy ``copy`` of every round is dealt from (the tournament's own
+        for copy 0)."""
+        return dealing.copy_secret(self.secret_bytes, copy)
 
     def window_open(self, now: Any = None) -> bool:
         """Entrants may join and play: opened, not yet at the closing time, not closed."""
@@ -414,6 +570,23 @@ class Game(models.Model):
             return self.entry.tournament.secret_bytes  # type: ignore[union-attr]
         return bytes(self.secret)  # type: ignore[arg-type]
 
+    def copy_of(self, round_index: int) -> int:
+        """The copy of round ``round_index`` this game plays (0 outside a deal pool)."""
+        if self.entry_id is None:
+            return 0
+        t = self.entry.tournament  # type: ignore[union-attr]
+        return t.copy_of(entry_id=self.entry_id, round_index=round_index)
+
+    def deal_secret(self, round_index: int) -> bytes:
+        """The secret round ``round_index`` of this game is dealt from: its copy's in a
+        pooled tournament (docs/rules.md §5, "Deal pools"), else ``secret_bytes``."""
+        if self.entry_id is None:
+            return bytes(self.secret)  # type: ignore[arg-type]
+        t = self.entry.tournament  # type: ignore[union-attr]
+        if not t.pooled:
+            return t.secret_bytes
+        return t.copy_secret(self.copy_of(round_index))
+
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
@@ -421,6 +594,11 @@ class Game(models.Model):
     @property
     def rounds_played(self) -> int:
         return len(self.round_scores)
+
+    @property
+    def result_decimals(self) -> int:
+        """The decimals its results are shown with (the game's ``RESULT_DECIMALS``)."""
+        return game_module(self.game).RESULT_DECIMALS
 
     def current_state(self) -> Any:
         """The engine state of the current round (the last one once the game is over):
@@ -432,7 +610,9 @@ class Game(models.Model):
             return cached[1]
         module = game_module(self.game)
         variant = module.variant_from_json(self.variant)
-        state = module.new_round(variant, secret=self.secret_bytes, round_index=self.round_index)
+        state = module.new_round(
+            variant, secret=self.deal_secret(self.round_index), round_index=self.round_index
+        )
         for action in json.loads(self.round_actions):
             state = state.apply(module.action_from_json(action))
         self.__dict__["_current_state"] = (key, state)
@@ -567,6 +747,9 @@ class DealResult(models.Model):
         Entry, on_delete=models.CASCADE, related_name="deal_results", db_index=False
     )
     round_index = models.PositiveSmallIntegerField()
+    #: The copy of the round the entry played (0 outside a deal pool): its per-deal table
+    #: is that copy's field only.
+    copy = models.PositiveSmallIntegerField(default=0)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
     )
@@ -587,8 +770,16 @@ class DealResult(models.Model):
         ]
         indexes = [
             models.Index(
-                fields=["tournament", "round_index", "by_bot", "sort_result", "name_key", "entry"],
-                name="deal_result_table",
+                fields=[
+                    "tournament",
+                    "round_index",
+                    "copy",
+                    "by_bot",
+                    "sort_result",
+                    "name_key",
+                    "entry",
+                ],
+                name="deal_result_copy_table",
             )
         ]
 
@@ -602,6 +793,8 @@ class ParRound(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="par")
     round_index = models.PositiveSmallIntegerField()
+    #: The copy of the round (0 outside a deal pool: docs/rules.md §5, "Deal pools").
+    copy = models.PositiveSmallIntegerField(default=0)
     key = models.CharField(max_length=64)
     bot_version = models.PositiveSmallIntegerField()
     scores = models.JSONField()
@@ -611,10 +804,11 @@ class ParRound(models.Model):
     outcome = models.JSONField(default=dict)
 
     class Meta:
-        ordering = ["tournament", "round_index"]
+        ordering = ["tournament", "round_index", "copy"]
         constraints = [
             models.UniqueConstraint(
-                fields=["tournament", "round_index"], name="par_unique_round_per_tournament"
+                fields=["tournament", "round_index", "copy"],
+                name="par_unique_round_copy_per_tournament",
             )
         ]
 
@@ -721,6 +915,7 @@ class Account(models.Model):
         _("mail when a new edition of a series I play opens"), default=True
     )
     mail_invites = models.BooleanField(_("mail with club invites"), default=True)
+    mail_announcements = models.BooleanField(_("mail with my clubs' announcements"), default=True)
     mail_fairplay = models.BooleanField(
         _("mail when an organizer decides on a fair-play review of my entry"), default=True
     )
@@ -760,6 +955,7 @@ class MailKind(models.TextChoices):
     RESULTS = "results", _("final results")
     SERIES = "series", _("new editions of your series")
     INVITES = "invites", _("club invites")
+    ANNOUNCEMENTS = "announcements", _("club announcements")
     FAIRPLAY = "fairplay", _("fair-play decisions")
 
 

@@ -31,6 +31,7 @@ from typing import Any, TypeGuard
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import BotsNotAdmitted, NotAMember
@@ -46,6 +47,7 @@ from tournaments.models import (
     Tournament,
     WhatIf,
 )
+from tournaments.selectors import clubs as club_selectors
 from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.standings import Visibility
 
@@ -167,7 +169,10 @@ def may_create_series(user: Any) -> bool:
 
 def may_create_in_club(*, user: Any, club: Club) -> bool:
     """A new tournament or series of ``club``: its organizers and owner, and staff
-    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 3)."""
+    (docs/rules.md, "Clubs: members, organizers, who may enter", rule 3); none in a
+    suspended club (rule 7)."""
+    if club.suspended_at is not None:
+        return False
     return is_staff(user) or is_club_organizer(user=user, club=club)
 
 
@@ -240,9 +245,51 @@ def may_lift_play_bar(user: Any) -> bool:
 
 
 def may_manage_members(*, user: Any, club: Club) -> bool:
-    """Appoint and demote organizers, see the invite and renew it (docs/rules.md, "Clubs:
-    members, organizers, who may enter", rule 2): the club's owner, or staff."""
+    """Appoint and demote organizers, see the invite and renew it, hand the club over,
+    remove or ban a member, decide requests to join, invite players and withdraw
+    invitations, the club's settings (docs/rules.md, "Clubs: members, organizers, who may
+    enter", rules 2, 7 and 8): the club's owner, or staff."""
     return is_staff(user) or club_role(user=user, club=club) == Membership.Role.OWNER
+
+
+def may_create_club(user: Any) -> bool:
+    """Create a club on the site (docs/rules.md, "Clubs: members, organizers, who may
+    enter", rule 7): a logged-in player (not a bot account) with a verified mail address,
+    up to ``CLUBS_PER_PLAYER`` clubs (the service refuses the one too many); staff too."""
+    if is_staff(user):
+        return True
+    return (
+        is_logged_in(user) and not is_bot(user) and club_selectors.has_verified_address(user=user)
+    )
+
+
+def may_see_club(*, user: Any, club: Club) -> bool:
+    """A club's page and its API answer (rule 7): anyone's, but a suspended club's only
+    its members' and staff's (to anyone else it is not found)."""
+    if club.suspended_at is None:
+        return True
+    return is_staff(user) or is_club_member(user=user, club=club)
+
+
+def may_see_members(*, user: Any, club: Club) -> bool:
+    """The member list of ``club`` (rule 7): its owner and organizers, and staff."""
+    return is_staff(user) or is_club_organizer(user=user, club=club)
+
+
+def may_announce(*, user: Any, club: Club) -> bool:
+    """Mail an announcement to ``club``'s members (rule 9): its owner and organizers;
+    not in a suspended club."""
+    return club.suspended_at is None and is_club_organizer(user=user, club=club)
+
+
+def may_see_announcements(*, user: Any, club: Club) -> bool:
+    """The announcements on ``club``'s page (rule 9): its members and staff."""
+    return is_staff(user) or is_club_member(user=user, club=club)
+
+
+def may_suspend_club(user: Any) -> bool:
+    """Suspend a club or lift its suspension (rule 7): staff only."""
+    return is_staff(user)
 
 
 def may_leave_club(*, user: Any, club: Club) -> bool:
@@ -495,6 +542,40 @@ def may_split(*, user: Any, game: Game) -> bool:
     return t is not None and t.is_closed and may_see_tournament(user=user, tournament=t)
 
 
+# --- The card table ---------------------------------------------------------------------------
+
+
+def may_see_round_hands(*, game: Game) -> bool:
+    """Every seat's remaining cards at a round's end (docs/rules.md, "The card table",
+    rule 2): shown only where no second account can still use them to know a deal before
+    playing it. A tournament's game: once the tournament has closed (or its closing time
+    has passed: nobody plays it any more), in a deal pool (``pool_copies`` > 1), or anyway
+    in a members-only tournament whose organizer chose to show them
+    (``Tournament.show_round_hands``). A practice game:
+    always, unless it is a "play from here" game on the deal of a tournament that still
+    runs (the hands would be that tournament's). Otherwise the round's end shows the
+    points and how many cards each seat has left, and the hands come with the close (the
+    replay). A live evening's slot that has closed for everyone, when it comes, adds its
+    case here."""
+    tournament = game.tournament
+    if tournament is None:
+        what_if = (
+            WhatIf.objects.filter(game_id=game.pk)
+            .select_related("source__entry__tournament")
+            .first()
+        )
+        tournament = what_if.source.tournament if what_if is not None else None
+    if tournament is None:
+        return True
+    if tournament.is_closed or timezone.now() >= tournament.closes_at:
+        return True
+    # A deal pool: each round in k copies, an entrant's drawn when they start it; another
+    # account gets the same copy in only 1/k of the cases (docs/rules.md §5).
+    if tournament.pool_copies > 1:
+        return True
+    return tournament.show_round_hands and tournament.access == Access.MEMBERS
+
+
 # --- Mail -------------------------------------------------------------------------------------
 
 
@@ -563,13 +644,26 @@ ROUTES: dict[str, str] = {
     "account": "is_logged_in",
     # clubs (docs/rules.md, "Clubs: members, organizers, who may enter")
     "clubs_list": PUBLIC,
-    "club_detail": PUBLIC,
+    "club_detail": "may_see_club",
     "club_join": "is_logged_in",
     "code_enter": "is_logged_in",
     "club_leave": "may_leave_club",
     "club_member_role": "may_manage_members",
     "club_invite_renew": "may_manage_members",
     "club_settings": "may_manage_members",
+    "club_create": "may_create_club",
+    "club_transfer": "may_manage_members",
+    "club_member_remove": "may_manage_members",
+    "club_unban": "may_manage_members",
+    "club_request_decide": "may_manage_members",
+    "club_invite_withdraw": "may_manage_members",
+    "club_join_request": "is_logged_in",
+    "club_suspend": "may_suspend_club",
+    "club_announce": "may_announce",
+    "club_invitation": PUBLIC,
+    # lists only what a visitor may see (visible_tournaments, visible_series)
+    "sitemap": PUBLIC,
+    "robots_txt": PUBLIC,
     "club_invite_player": "may_manage_members",
     "mail_off": "may_turn_mail_off",
     # the ratings are public, as the final standings they come from (docs/rules.md,
@@ -581,7 +675,7 @@ ROUTES: dict[str, str] = {
     "api_docs": PUBLIC,
     "api_tournaments": PUBLIC,
     "api_clubs": PUBLIC,
-    "api_club": PUBLIC,
+    "api_club": "may_see_club",
     "api_tournament": "may_see_tournament",
     "api_tournament_join": "may_enter_tournament",
     "api_series": "may_see_series",

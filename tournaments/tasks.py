@@ -15,9 +15,9 @@ from tournaments import series
 from tournaments.models import Tournament
 from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
+from tournaments.services import club_announcements, club_invitations, par
 from tournaments.services import fairplay as fairplay_services
 from tournaments.services import mail as mail_services
-from tournaments.services import par
 from tournaments.services import playcheck as playcheck_services
 from tournaments.services import ratings as rating_services
 from tournaments.services import results as result_services
@@ -165,6 +165,31 @@ def mail_send(kind: str, user_id: int, object_id: int, context: dict[str, Any]) 
     """One mail of ``kind`` about ``object_id`` to one user (at most once; ``context``:
     what its template says, as JSON)."""
     return mail_services.mail_send(kind=kind, user_id=user_id, object_id=object_id, context=context)
+
+
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def club_invitation_mail(invite_id: int) -> bool:
+    """The mail of a personal club invitation (once)."""
+    return club_invitations.invitation_mail(invite_id=invite_id)
+
+
+@shared_task
+def club_announcement_mail(announcement_id: int) -> int:
+    """A club's announcement to its members, one task per batch of members."""
+    batches = club_announcements.announcement_recipients(announcement_id=announcement_id)
+    for batch in batches:
+        club_announcement_mail_batch.delay(announcement_id, batch)
+    return len(batches)
+
+
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def club_announcement_mail_batch(announcement_id: int, user_ids: list[int]) -> int:
+    """A club's announcement to a batch of its members."""
+    return club_announcements.announcement_mail(announcement_id=announcement_id, user_ids=user_ids)
 
 
 @shared_task

@@ -8,14 +8,18 @@ from tournaments import (
     api_ratings,
     views,
     views_club,
+    views_club_members,
     views_clubs,
     views_fairplay,
     views_mail,
     views_organizer,
     views_ratings,
 )
+from tournaments.sitemaps import robots_txt, sitemap_xml
 
 urlpatterns = [
+    path("sitemap.xml", sitemap_xml, name="sitemap"),
+    path("robots.txt", robots_txt, name="robots_txt"),
     path("tournaments/new/", views_organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path(
@@ -80,12 +84,40 @@ urlpatterns = [
     path("series/<int:pk>/season.csv", views_clubs.series_season_csv, name="series_season_csv"),
     path("clubs/", views_club.clubs_list, name="clubs_list"),
     path("clubs/code/", views_club.code_enter, name="code_enter"),
+    path("clubs/new/", views_club_members.club_create, name="club_create"),
+    path(
+        "clubs/invitations/<str:token>/",
+        views_club_members.club_invitation,
+        name="club_invitation",
+    ),
     path("clubs/<slug:slug>/", views_club.club_detail, name="club_detail"),
     path("clubs/<slug:slug>/join/", views_club.club_join, name="club_join"),
     path("clubs/<slug:slug>/leave/", views_club.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/", views_club.club_member_role, name="club_member_role"),
     path("clubs/<slug:slug>/invite/", views_club.club_invite_renew, name="club_invite_renew"),
     path("clubs/<slug:slug>/settings/", views_club.club_settings, name="club_settings"),
+    path("clubs/<slug:slug>/owner/", views_club_members.club_transfer, name="club_transfer"),
+    path(
+        "clubs/<slug:slug>/remove/",
+        views_club_members.club_member_remove,
+        name="club_member_remove",
+    ),
+    path("clubs/<slug:slug>/unban/", views_club_members.club_unban, name="club_unban"),
+    path(
+        "clubs/<slug:slug>/request/", views_club_members.club_join_request, name="club_join_request"
+    ),
+    path(
+        "clubs/<slug:slug>/requests/",
+        views_club_members.club_request_decide,
+        name="club_request_decide",
+    ),
+    path(
+        "clubs/<slug:slug>/invitations/withdraw/",
+        views_club_members.club_invite_withdraw,
+        name="club_invite_withdraw",
+    ),
+    path("clubs/<slug:slug>/suspend/", views_club_members.club_suspend, name="club_suspend"),
+    path("clubs/<slug:slug>/announce/", views_club_members.club_announce, name="club_announce"),
     path(
         "clubs/<slug:slug>/invite-player/",
         views_club.club_invite_player,

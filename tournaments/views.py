@@ -74,7 +74,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "result": result,
             "rank": board.me.rank if board.me is not None else None,
         }
-    par = par_services.tournament_par(tournament=tournament) if board.visibility.scores else {}
+    par = par_services.tournament_pars(tournament=tournament) if board.visibility.scores else {}
     deal_pages = deal_selectors.deal_results(
         tournament=tournament,
         visibility=board.visibility,
@@ -84,6 +84,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             r: page
             for r in range(board.visibility.rounds)
             if (page := _page_param(request, f"deal{r}")) is not None
+        },
+        # a deal pool: the copy of each round shown (``?copy<r>=``, from 1; else the
+        # viewer's own, else the first)
+        copies={
+            r: copy - 1
+            for r in range(board.visibility.rounds)
+            if (copy := _page_param(request, f"copy{r}")) is not None
         },
     )
     # The rounds of the board's page and of the viewer's own game (their extras, the
@@ -95,7 +102,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     deals = analysis.field_deals(
         tournament=tournament, visibility=board.visibility, par=par, game_ids=shown
     )
-    pages = analysis.field_pages(pages=deal_pages, deals=deals)
+    pages = analysis.field_pages(tournament=tournament, pages=deal_pages, par=par)
     context = {
         **_leaderboard_context(
             request,
@@ -119,7 +126,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "my_result": my_result,
         "deals": [view.deal for view in pages],
         "field_deals": pages,
-        "chart": analysis.progress_chart(game_id=my_game.pk, deals=deals, par=par)
+        "chart": analysis.progress_chart(
+            game_id=my_game.pk, deals=deals, par=par, pooled=tournament.pooled
+        )
         if my_game is not None
         else None,
         "may_manage": permissions.may_manage_tournament(user=request.user, tournament=tournament),
@@ -277,8 +286,12 @@ def tournament_verify(request: HttpRequest, pk: int) -> HttpResponse:
             ]
             deals.append(
                 {
+                    "round": deal["round"] + 1,
+                    "copy": deal["copy"] + 1,
                     "hands": list(zip(names, texts, strict=False)) if hands else None,
-                    "rest": [(k, v) for k, v in deal.items() if k != "hands"],
+                    "rest": [
+                        (k, v) for k, v in deal.items() if k not in ("hands", "round", "copy")
+                    ],
                 }
             )
     return render(
@@ -438,8 +451,13 @@ def tournament_deal_again(
     closed tournament, with its bots (400 with the reason before the close)."""
     tournament = views_access.tournament_or_404(request, pk)
     try:
+        copy = request.POST.get("copy", "")
         game = what_if_services.deal_again_start(
-            user=request.user, tournament=tournament, round_index=round_index
+            user=request.user,
+            tournament=tournament,
+            round_index=round_index,
+            # a deal pool: the copy of the table the button is in (from 0)
+            copy=int(copy) if copy.isdigit() else None,
         )
     except ServiceError as exc:
         return HttpResponseBadRequest(exc.message())

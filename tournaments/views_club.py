@@ -24,9 +24,10 @@ from engine.registry import GAMES
 from tournaments import permissions
 from tournaments.errors import ServiceError
 from tournaments.games import module_of
-from tournaments.models import Access, Club, Membership, Tournament
+from tournaments.models import Access, Club, JoinMode, Membership, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.selectors import clubs as club_selectors
+from tournaments.services import club_invitations
 from tournaments.services import clubs as club_services
 from tournaments.variant_form import text_of
 
@@ -49,6 +50,7 @@ def clubs_list(request: HttpRequest) -> HttpResponse:
         {
             "clubs": club_selectors.clubs_with_counts(),
             "mine": club_selectors.user_memberships(user=request.user),
+            "may_create_club": permissions.may_create_club(request.user),
             "code_form": CodeForm(),
         },
     )
@@ -63,6 +65,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     manages = permissions.may_manage_members(user=request.user, club=club)
     role = permissions.club_role(user=request.user, club=club)
+    sees_members = permissions.may_see_members(user=request.user, club=club)
+    if not permissions.may_see_club(user=request.user, club=club):
+        raise Http404
     return render(
         request,
         "tournaments/club_detail.html",
@@ -73,7 +78,18 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "role_label": dict(Membership.Role.choices).get(role, "") if role else "",
             "may_leave": permissions.may_leave_club(user=request.user, club=club),
             "manages": manages,
-            "members": club_selectors.club_members(club=club) if manages else [],
+            "members": club_selectors.club_members(club=club) if sees_members else [],
+            "sees_members": sees_members,
+            "requests": club_selectors.join_requests(club=club) if manages else [],
+            "invites": club_selectors.open_invites(club=club) if manages else [],
+            "bans": club_selectors.club_bans(club=club) if manages else [],
+            "announcements": club_selectors.announcements(club=club)
+            if permissions.may_see_announcements(user=request.user, club=club)
+            else [],
+            "may_announce": permissions.may_announce(user=request.user, club=club),
+            "may_suspend": permissions.may_suspend_club(request.user),
+            "has_requested": club_selectors.has_requested(club=club, user=request.user),
+            "join_modes": JoinMode.choices,
             "invite_url": request.build_absolute_uri(
                 reverse("club_join", args=[club.slug]) + "?" + urlencode({"code": club.invite_code})
             )
@@ -105,7 +121,8 @@ def club_join(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "code": code,
-            "valid": permissions.code_matches(given=code, expected=club.invite_code),
+            "valid": club.join_mode == JoinMode.CODE
+            and permissions.code_matches(given=code, expected=club.invite_code),
             "role": permissions.club_role(user=request.user, club=club),
         },
     )
@@ -175,29 +192,38 @@ def club_member_role(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
 @login_required
 @require_POST
 def club_invite_player(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """The owner invites a player by name: the invite link goes to them by mail."""
+    """The owner invites a player by name or a mail address: a link of their own goes to
+    them by mail."""
     club = _managed_club(request, slug)
-    username = request.POST.get("username", "").strip()
+    who = str(request.POST.get("username", "")).strip()[:254]
+    named = "@" not in who
     try:
-        invite = club_services.club_invite_send(
-            club=club, username=username, invited_by=request.user
+        invite = club_invitations.invitation_create(
+            club=club,
+            invited_by=request.user,
+            username=who if named else "",
+            email="" if named else who,
         )
     except ServiceError as exc:
         messages.error(request, exc.message())
         return redirect(club)
-    name = invite.user.get_username()
-    if invite.user.email:
+    if invite.user is None:
         messages.success(
-            request, _("%(name)s is invited: the invite link goes by mail.") % {"name": name}
+            request, _("%(name)s is invited: the invitation goes by mail.") % {"name": who}
+        )
+    elif invite.user.email:
+        name = invite.user.get_username()
+        messages.success(
+            request, _("%(name)s is invited: the invitation goes by mail.") % {"name": name}
         )
     else:
         messages.warning(
             request,
             _(
                 "%(name)s is invited, but the site has no mail address of theirs:"
-                " send them the invite link yourself."
+                " send them the invitation link yourself."
             )
-            % {"name": name},
+            % {"name": invite.user.get_username()},
         )
     return redirect(club)
 
@@ -214,10 +240,18 @@ def club_invite_renew(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
 @login_required
 @require_POST
 def club_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """The owner's settings of the club: whether the members' rating list is public."""
+    """The owner's settings of the club: whether the members' rating list is public, how
+    people join."""
     club = _managed_club(request, slug)
-    club_services.club_settings_set(
-        club=club, ratings_public=request.POST.get("ratings_public") == "on"
-    )
-    messages.success(request, _("The club's settings are saved."))
+    join_mode = str(request.POST.get("join_mode", "")) or None
+    try:
+        club_services.club_settings_set(
+            club=club,
+            ratings_public=request.POST.get("ratings_public") == "on",
+            join_mode=join_mode,
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message())
+    else:
+        messages.success(request, _("The club's settings are saved."))
     return redirect(club)

@@ -3,9 +3,10 @@ zip of a tournament's game records (the account page is the accounts app's).
 
 Exports (docs/api.md, Exports): CSV in UTF-8 with a BOM (Excel then reads Dutch names
 right), ``,`` as separator or ``;`` with ``?sep=semicolon`` (Dutch Excel's list
-separator). A tournament's standings CSV is the leaderboard as the requester may see it
-(``standings_for_viewer``: during the window the same figures as the page, after the
-close the final ``standings``). The records zip exists once the tournament has closed.
+separator, and then a decimal comma: ``-17,7``). A tournament's standings CSV is the
+leaderboard as the requester may see it (``standings_for_viewer``: during the window the
+same figures as the page, after the close the final ``standings``). The records zip
+exists once the tournament has closed.
 """
 
 from __future__ import annotations
@@ -133,7 +134,13 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResp
         _("Under review"),
     ]
     # Results repeat across a big field: each distinct one written once.
-    result_cell = functools.lru_cache(maxsize=4096)(result_csv)
+    result_cell = functools.lru_cache(maxsize=4096)(
+        functools.partial(
+            result_csv,
+            decimals=tournament.result_decimals,
+            decimal_comma=_csv_delimiter(request) == ";",
+        )
+    )
     rows = (
         [
             s.rank or "",
@@ -224,6 +231,9 @@ def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
         _("Poedel"),
         *[t.name for t in season.editions],
     ]
+    cell = functools.partial(
+        result_csv, decimals=series.result_decimals, decimal_comma=_csv_delimiter(request) == ";"
+    )
     rows = []
     for r in season.rows:
         by_edition = {e.tournament_id: e for e in r.editions}
@@ -232,12 +242,12 @@ def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 r.rank or "",
                 r.username,
                 "BOT" if r.is_bot else "",
-                result_csv(r.total),
+                cell(r.total),
                 r.played,
                 r.counted,
                 "1" if r.poedel else "",
                 *[
-                    result_csv(by_edition[t.pk].result) if t.pk in by_edition else ""
+                    cell(by_edition[t.pk].result) if t.pk in by_edition else ""
                     for t in season.editions
                 ],
             ]

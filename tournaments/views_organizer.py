@@ -117,7 +117,7 @@ def keep_fields(data: Any) -> dict[str, Any]:
     defaults are loaded (a value holding a control character is left out: the form then
     shows the field empty)."""
     keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
-    keep += ("closes_at", "preset", "hide_results", "club", "access")
+    keep += ("closes_at", "preset", "hide_results", "show_round_hands", "club", "access")
     return {
         k: value for k in keep if (value := data.get(k)) and not CONTROL_IN_TEXT.search(str(value))
     }

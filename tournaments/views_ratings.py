@@ -53,13 +53,25 @@ def rating_list(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: their rating in each game with its place on the rating list, and
-    what the latest tournaments did to it."""
+    """A player's page: their rating in each game with its place on the rating list, what
+    the latest tournaments did to it, and why a game they played a closed tournament of
+    has no rating."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    ratings = rating_selectors.player_ratings(
-        user_id=player.pk, tournaments=permissions.rating_tournaments(request.user)
-    )
+    visible = permissions.rating_tournaments(request.user)
+    ratings = rating_selectors.player_ratings(user_id=player.pk, tournaments=visible)
     titles = dict(game_titles())
+    # Why a game has no rating though the player played a closed tournament of it through
+    # (docs/rules.md, "Ratings", rule 7).
+    unrated = [
+        (titles[game], uncounted)
+        for game in GAMES
+        if ratings.by_game[game] is None
+        and (
+            uncounted := rating_selectors.uncounted_tournaments(
+                user_id=player.pk, game=game, tournaments=visible
+            )
+        )
+    ]
     return render(
         request,
         "tournaments/player.html",
@@ -69,5 +81,6 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
             "games": [(game, titles[game], ratings.by_game[game]) for game in GAMES],
             "changes": ratings.changes,
             "titles": titles,
+            "unrated": unrated,
         },
     )

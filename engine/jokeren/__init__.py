@@ -80,6 +80,7 @@ from engine.jokeren.melds import (
 )
 from engine.jokeren.scoring import (
     LOWER_IS_BETTER,
+    RESULT_DECIMALS,
     ScoreSheet,
     game_parts,
     rank,
@@ -110,6 +111,7 @@ __all__ = [
     "LOWER_IS_BETTER",
     "OFFERED_BOT_LEVELS",
     "PRESETS",
+    "RESULT_DECIMALS",
     "STRENGTHS",
     "TABLE_CSS",
     "TITLE",

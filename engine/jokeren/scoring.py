@@ -19,6 +19,8 @@ from engine.jokeren.variants import Scoring, Variant
 
 #: Lower results are better in Jokeren.
 LOWER_IS_BETTER = True
+#: A result is a total minus the opponents' average (thirds, halves): one decimal.
+RESULT_DECIMALS = 1
 
 
 def round_scores(hands: Sequence[Sequence[int]], scoring: Scoring = "points") -> list[int]:

@@ -71,7 +71,7 @@ from engine.klaverjas.errors import (
     WrongPhase,
 )
 from engine.klaverjas.roem import trick_roem
-from engine.klaverjas.rules import LOWER_IS_BETTER, card_points, legal_cards
+from engine.klaverjas.rules import LOWER_IS_BETTER, RESULT_DECIMALS, card_points, legal_cards
 from engine.klaverjas.state import (
     BidRecord,
     KlaverjasObservation,
@@ -118,6 +118,7 @@ __all__ = [
     "LOWER_IS_BETTER",
     "OFFERED_BOT_LEVELS",
     "PRESETS",
+    "RESULT_DECIMALS",
     "ROTTERDAMS",
     "STRENGTHS",
     "TABLE_CSS",

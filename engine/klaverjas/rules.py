@@ -27,6 +27,8 @@ from engine.klaverjas.variants import Variant
 
 #: A team's points: higher is better (for ranking and the bots' measurements).
 LOWER_IS_BETTER: Final = False
+#: A result is a difference of whole points: shown as a whole number ("123").
+RESULT_DECIMALS: Final = 0
 
 R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
 

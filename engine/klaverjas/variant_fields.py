@@ -125,7 +125,7 @@ VARIANT_FIELDS: Final[dict[str, FieldSpec]] = {
         label=("Gelijkspel is nat", "A tie is nat"),
         help=(
             "Aan: het spelende team dat precies evenveel haalt als het andere team, gaat nat.",
-            "On: the playing team that scores exactly as much as the other team goes wet (nat).",
+            "On: the playing team that scores exactly as much as the other team goes nat.",
         ),
     ),
     "max_redeals": FieldSpec(

@@ -8,13 +8,14 @@
 // the end of a round only; the payload keeps just the scores. It is kept per game in the
 // browser so the score sheet can show it after the next round starts (and after reloads).
 
-import { byTestid, fmt, h, showRoundDialog } from "./table-common.js";
+import { byTestid, fmt, h, roundLabel, showGlance, showRoundDialog } from "./table-common.js";
 
 /**
  * The score panels of the table `root` (its "now" and "boom" boxes and its dialog):
  * `state` is the page's state (`game`, `obs`), `T` the page's strings, `seat()` South's
  * seat, `teamOf(seat)` a seat's team (0 or 1) and `teamName(team)` "Wij" or "Zij".
- * Returns `renderNow()`, `renderBoom()`, `keepDetail(obs)` (keep a finished round's
+ * Returns `renderNow()`, `renderBoom()`, `renderGlance(roundIndex, ...extra)` (the round and
+ * the running totals at the top of the felt), `keepDetail(obs)` (keep a finished round's
  * breakdown) and `showRoundOver(event, isLast)` (resolves when the player continues).
  */
 export function klaverjasScores({ root, state, T, seat, teamOf, teamName }) {
@@ -55,10 +56,37 @@ export function klaverjasScores({ root, state, T, seat, teamOf, teamName }) {
     }
   }
 
-  function renderNow() {
-    const o = state.obs;
+  /** This deal's tricks won, per team. */
+  function tricksWon(o = state.obs) {
     const won = [0, 0];
     for (const t of o.tricks || []) won[teamOf(t.winner)] += 1;
+    return won;
+  }
+
+  /** The glance at the top of the felt (for a phone): the round, the running totals "Wij"
+   * and "Zij", this deal's tricks and card points, and `extra` (the last trick's button). */
+  function renderGlance(roundIndex, ...extra) {
+    const o = state.obs;
+    const totals = state.game.totals || [0, 0];
+    const us = teamOf(seat());
+    const won = tricksWon(o);
+    const points = o.points || [0, 0];
+    const pair = (v) => `${v[us] ?? 0}–${v[1 - us] ?? 0}`;
+    showGlance(
+      root,
+      "kj",
+      roundLabel(T, state.game, roundIndex),
+      [
+        ["glance-totals", `${T.total}: ${T.we} ${totals[us] ?? 0} · ${T.they} ${totals[1 - us] ?? 0}`],
+        ["glance-deal", `${T.tricks_won} ${pair(won)} · ${T.card_points} ${pair(points)}`],
+      ],
+      ...extra,
+    );
+  }
+
+  function renderNow() {
+    const o = state.obs;
+    const won = tricksWon(o);
     const points = o.points || [0, 0];
     const roem = o.roem || [0, 0];
     const row = (title, cells, testid) =>
@@ -169,5 +197,5 @@ export function klaverjasScores({ root, state, T, seat, teamOf, teamName }) {
     return showRoundDialog({ root, dialog: $("dialog"), T, prefix: "kj", event, isLast, body, said: notes });
   }
 
-  return { renderNow, renderBoom, keepDetail, showRoundOver };
+  return { renderNow, renderBoom, renderGlance, keepDetail, showRoundOver };
 }

@@ -32,6 +32,7 @@ import {
   showLog,
   sleep,
   tableButton,
+  touchWords,
   turnReader,
 } from "./table-common.js";
 import { moveSender, practiceHelp } from "./table-moves.js";
@@ -40,7 +41,7 @@ import { cardFace as drawCard, cardName, RED_SUITS, shortLabel, sortKlaverjasHan
 import { klaverjasScores } from "./klaverjas-scores.js";
 
 const root = document.getElementById("kj-table");
-const T = readJson("table-strings");
+const T = touchWords(readJson("table-strings"));
 const LANG = pageLanguage(root);
 
 const SUITS = "cdhs";
@@ -49,7 +50,8 @@ const KJ_RANKS = "789TJQKA";
 const NAMES = cardNames(T, "");
 
 const $ = byTestid(root);
-const number = (x) => formatNumber(x, LANG);
+// Klaverjassen's results are whole points: the game's decimals (data-result-decimals).
+const number = (x) => formatNumber(x, LANG, Number(root.dataset.resultDecimals ?? 0));
 
 // --- Cards -----------------------------------------------------------------------------
 
@@ -117,6 +119,7 @@ function render() {
   renderPractice();
   scores.renderNow();
   scores.renderBoom();
+  scores.renderGlance(roundIndex(), glanceLastTrick());
   renderLog();
   renderLastTrickButton();
   announceChanges($("status").textContent, `${roundIndex()}:${state.obs.deal_number ?? 0}`, logLines().map((line) => line.text));
@@ -238,7 +241,8 @@ function renderTrick() {
   });
   const notes = [];
   if (done) {
-    notes.push(h("p", { class: "kj-trick-winner", "data-testid": "trick-winner", text: fmt(T.trick_to, { name: seatName(done.winner) }) }));
+    const to = done.winner === seat() ? T.trick_to_you : fmt(T.trick_to, { name: seatName(done.winner) });
+    notes.push(h("p", { class: "kj-trick-winner", "data-testid": "trick-winner", text: to }));
     if (done.roem > 0) {
       notes.push(h("p", { class: "kj-roem-call", "data-testid": "roem-call", text: fmt(T.roem_called, { points: done.roem }) }));
     }
@@ -353,6 +357,14 @@ function focusPlayable() {
 
 // --- The last trick ------------------------------------------------------------------
 
+/** Who won a finished trick and what it brought: "Slag voor West: 15 punten.", for South
+ *  "Slag voor jou: ..." (never "voor Jij"). */
+function trickWords(t) {
+  const you = t.winner === seat();
+  const text = t.roem ? (you ? T.log_trick_roem_you : T.log_trick_roem) : you ? T.log_trick_you : T.log_trick;
+  return fmt(text, { name: seatName(t.winner), points: t.points, roem: t.roem });
+}
+
 /** The last finished trick of the deal being played (or of the round just ended). */
 const lastTrick = () => (state.obs.tricks || []).at(-1) ?? null;
 
@@ -361,6 +373,18 @@ function renderLastTrickButton() {
   const none = lastTrick() === null;
   btn.setAttribute("aria-disabled", String(none));
   btn.title = none ? T.no_last_trick : "";
+}
+
+/** "Laatste slag" in the glance at the top of the felt (on a phone the side panel with
+ *  its own button is below the fold). */
+function glanceLastTrick() {
+  const none = lastTrick() === null;
+  return button("glance-last-trick", T.last_trick, showLastTrick, {
+    class: "kj-btn kj-btn-ghost kj-glance-btn",
+    "aria-haspopup": "dialog",
+    "aria-disabled": String(none),
+    title: none ? T.no_last_trick : null,
+  });
 }
 
 /** The previous trick in a dialog: who played which card, and who won it. */
@@ -379,7 +403,7 @@ function showLastTrick() {
         h("dd", { class: p.seat === trick.winner ? "is-winner" : "" }, cardFace(p.card, { trump, small: true, attrs: { "data-testid": `last-trick-card-${p.seat}`, "data-card": p.card } })),
       ]),
     ),
-    h("p", { class: "kj-outcome", "data-testid": "last-trick-winner", text: fmt(trick.roem ? T.log_trick_roem : T.log_trick, { name: seatName(trick.winner), points: trick.points, roem: trick.roem }) }),
+    h("p", { class: "kj-outcome", "data-testid": "last-trick-winner", text: trickWords(trick) }),
     h("div", { class: "kj-dialog-buttons" }, button("last-trick-close", T.close, () => dialog.close(), { class: "kj-btn kj-btn-primary", autofocus: true })),
   );
   dialog.onclose = null;
@@ -416,8 +440,7 @@ function logLines() {
   }
   for (const t of o.tricks || []) {
     for (const p of t.plays) lines.push({ seat: p.seat, text: fmt(T.log_card, { name: seatName(p.seat), card: shortOf(p.card) }) });
-    const vars = { name: seatName(t.winner), points: t.points, roem: t.roem };
-    lines.push({ seat: null, cls: "kj-log-trick", text: fmt(t.roem ? T.log_trick_roem : T.log_trick, vars) });
+    lines.push({ seat: null, cls: "kj-log-trick", text: trickWords(t) });
   }
   for (const p of o.trick?.plays || []) {
     lines.push({ seat: p.seat, text: fmt(T.log_card, { name: seatName(p.seat), card: shortOf(p.card) }) });

@@ -147,6 +147,10 @@ import { withDelta } from "./table-common.js";
 
   // --- Klaverjas -----------------------------------------------------------------------
 
+  /** "Slag voor West", and for the player's own seat, named "Jij" on their own replay,
+   *  "Slag voor jou" (never "voor Jij"). */
+  const trickTo = (seat) =>
+    seat === 0 && names[0] === T.you ? T.trick_to_you : fmt(T.trick_to, { name: names[seat] });
   const teamName = (team) => fmt(T.team_of, { a: names[team], b: names[team + 2] });
   const suitText = (letter) => (SUITS[letter] || "") + " " + SUIT_NAMES[SUIT.indexOf(letter)];
 
@@ -235,7 +239,7 @@ import { withDelta } from "./table-common.js";
     } else if (tricks.length) {
       const last = tricks[tricks.length - 1];
       view.append(
-        el("h3", T.last_trick + " · " + fmt(T.trick_to, { name: names[last.winner] })),
+        el("h3", T.last_trick + " · " + trickTo(last.winner)),
         trickGrid(last.plays, last.winner),
       );
     }

@@ -21,6 +21,21 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * The glance line at the top of the felt (`[data-testid=glance]`, shown where the side
+ * panel is below the table, on a phone): the round's label and then `parts`, each
+ * `[testid, text]` (the running totals, a table's own), and `extra` nodes (a button).
+ */
+export function showGlance(root, prefix, round, parts, ...extra) {
+  const el = root.querySelector("[data-testid=glance]");
+  if (!el) return;
+  el.replaceChildren(
+    h("span", { class: `${prefix}-glance-round`, "data-testid": "glance-round", text: round }),
+    ...parts.map(([testid, text]) => h("span", { class: `${prefix}-glance-part`, "data-testid": testid, text })),
+    ...extra,
+  );
+}
+
 /** A string with {name} placeholders filled in: fmt("Ronde {round}", {round: 2}). */
 export const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
 
@@ -35,6 +50,16 @@ export const roundLabel = (T, game, index) =>
 
 /** The JSON of a <script type="application/json"> element (json_script, the strings). */
 export const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
+
+/** The page's strings `T` as a touch screen reads them (a coarse pointer: a finger): each
+ * string that has a `<key>_tap` form ("Tik op ..." for "Klik op ...") takes that form. */
+export function touchWords(T) {
+  const touch = Boolean(window.matchMedia?.("(pointer: coarse)").matches);
+  if (!touch) return T;
+  const out = { ...T };
+  for (const key of Object.keys(T)) if (key.endsWith("_tap")) out[key.slice(0, -4)] = T[key];
+  return out;
+}
 
 /** "en" when the page is English, else "nl" (Dutch is the default). */
 export function pageLanguage(root) {

@@ -1,17 +1,19 @@
 // The Jokeren table's scores: the score panel (each round's points per seat, with the
-// subtotals and part totals of the score sheet) and the dialog at a round's end (the
-// round's points and every seat's revealed hand). The points are the server's (the
+// subtotals and part totals of the score sheet), the glance at the top of the felt (the
+// round and the running totals, for a phone) and the dialog at a round's end (the round's
+// points, the running totals and every seat's revealed hand). The points are the server's (the
 // payload's `round_scores` and `totals`, the round-over event's `scores`); this module only
 // lays them out.
 
-import { byTestid, fmt, h, showRoundDialog } from "./table-common.js";
+import { byTestid, fmt, h, roundLabel, showGlance, showRoundDialog } from "./table-common.js";
 import { sortHand } from "./table-cards.js";
 
 /**
  * The scores of the table `root`: `state` the page's state (`game`, `obs`, `sortMode`), `T`
  * the page's strings, `seat()` South's seat, `seatName(s)`, `cardFace(card, options)` as
  * the table draws a card and `handOrderOf(cards)` South's cards in the order of the hand.
- * Returns `render()` (the score panel) and `showRoundOver(event, isLast)` (resolves when
+ * Returns `render()` (the score panel), `renderGlance(roundIndex)` (the round and the
+ * running totals at the top of the felt) and `showRoundOver(event, isLast)` (resolves when
  * the player continues).
  */
 export function jokerenScores({ root, state, T, seat, seatName, cardFace, handOrderOf }) {
@@ -54,11 +56,32 @@ export function jokerenScores({ root, state, T, seat, seatName, cardFace, handOr
     box.replaceChildren(scoreTable(state.game.round_scores || [], state.game.totals || []));
   }
 
-  /** Show the round's scores and revealed hands; resolves when the player continues. */
+  /** The glance at the top of the felt: "Ronde 4 van 8" and every seat's running total. */
+  function renderGlance(roundIndex) {
+    const totals = state.game.totals || [];
+    const seats = (state.game.seat_names || []).map((_, s) => `${seatName(s)} ${totals[s] ?? 0}`);
+    showGlance(root, "jk", roundLabel(T, state.game, roundIndex), [["glance-totals", `${T.total}: ${seats.join(" · ")}`]]);
+  }
+
+  /** Show the round's scores, the running totals and the cards left (every hand where
+   *  they may be shown); resolves when the player continues. */
   function showRoundOver(event, isLast) {
     const scores = event.scores || [];
+    // The running totals after this round (the table added the round's scores before).
+    const totals = state.game.totals || [];
     // Your hand as it lay in your hand (your order or sort); the others sorted the same way.
-    const hands = (event.hands || []).map((cards, s) => (s === seat() ? handOrderOf(cards) : sortHand(cards, state.sortMode)));
+    // Every hand where the round's end may show them (docs/rules.md, "The card table",
+    // rule 2), else your own cards (the round's last observation) and the others' count.
+    const shown = (event.hands || []).length > 0;
+    const counts = event.hand_counts || (event.hands || []).map((cards) => cards.length);
+    const hands = shown
+      ? event.hands.map((cards, s) => (s === seat() ? handOrderOf(cards) : sortHand(cards, state.sortMode)))
+      : scores.map((_, s) => (s === seat() ? handOrderOf(state.obs.hand || []) : null));
+    const left = (s) => (counts[s] === 1 ? T.one_card : fmt(T.n_cards, { n: counts[s] ?? 0 }));
+    const cardsOf = (s) =>
+      hands[s] === null
+        ? h("span", { class: "jk-cards-left", "data-testid": `round-count-${s}`, text: left(s) })
+        : h("span", { class: "jk-reveal", "data-testid": `round-hand-${s}` }, hands[s].map((c) => cardFace(c, { small: true, attrs: { "data-card": c } })));
     const o = state.obs;
     let outcome = "";
     if (o.winner !== null && o.winner !== undefined) outcome = fmt(T.winner, { name: seatName(o.winner) });
@@ -69,7 +92,7 @@ export function jokerenScores({ root, state, T, seat, seatName, cardFace, handOr
       h(
         "table",
         { class: "jk-score-table jk-round-table", "data-testid": "round-scores" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: T.points }), h("th", { scope: "col", text: T.revealed_hands }))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: T.points }), h("th", { scope: "col", text: T.total }), h("th", { scope: "col", text: T.revealed_hands }))),
         h(
           "tbody",
           {},
@@ -77,7 +100,8 @@ export function jokerenScores({ root, state, T, seat, seatName, cardFace, handOr
             h("tr", { class: s === seat() ? "is-yours" : "" },
               h("th", { scope: "row", text: seatName(s) }),
               h("td", { class: "jk-points", "data-testid": `round-score-${s}`, text: String(p) }),
-              h("td", {}, h("span", { class: "jk-reveal", "data-testid": `round-hand-${s}` }, (hands[s] || []).map((c) => cardFace(c, { small: true, attrs: { "data-card": c } })))),
+              h("td", { class: "jk-points jk-running", "data-testid": `round-total-${s}`, text: String(totals[s] ?? p) }),
+              h("td", {}, cardsOf(s)),
             ),
           ),
         ),
@@ -86,5 +110,5 @@ export function jokerenScores({ root, state, T, seat, seatName, cardFace, handOr
     return showRoundDialog({ root, dialog: $("dialog"), T, prefix: "jk", event, isLast, body, said: [outcome] });
   }
 
-  return { render, showRoundOver };
+  return { render, renderGlance, showRoundOver };
 }

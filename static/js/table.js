@@ -38,6 +38,7 @@ import {
   showFinal,
   showLog,
   tableButton,
+  touchWords,
   turnReader,
 } from "./table-common.js";
 import { moveSender, practiceHelp } from "./table-moves.js";
@@ -58,7 +59,7 @@ import { jokerenScores } from "./table-scores.js";
 import { moveWords } from "./table-words.js";
 
 const root = document.getElementById("jk-table");
-const T = readJson("table-strings");
+const T = touchWords(readJson("table-strings"));
 const LANG = pageLanguage(root);
 
 const NAMES = cardNames(T, T.joker);
@@ -166,6 +167,7 @@ function render() {
   renderActions();
   renderInfo();
   scores.render();
+  scores.renderGlance(roundIndex());
   renderLog();
   pile.render();
   announceChanges($("status").textContent, String(roundIndex()), logLines().map((line) => line.text));

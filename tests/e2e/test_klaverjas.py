@@ -216,7 +216,7 @@ def test_sign_up_join_bid_play_a_round_and_see_the_leaderboard(
         assert round_notes
     final = page.locator("[data-testid=final]")
     expect(final).to_be_visible()
-    assert page.inner_text("[data-testid=final-result]") == f"{we - they},0"  # one decimal
+    assert page.inner_text("[data-testid=final-result]") == f"{we - they}"  # whole points
     assert page.inner_text("[data-testid=final-rank]") == "1"  # the only entrant
     # The moves list holds all 32 cards and the 8 tricks (and the bids).
     assert page.locator("[data-testid=log] li").count() >= 40

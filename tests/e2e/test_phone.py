@@ -7,7 +7,12 @@ Issue 23, items 3 and 7: with touch and mobile emulation at 360x740 and 390x844 
 Jokeren table (other seats, piles, melds, status line, hand and its buttons) is inside the
 screen after every move of a round of Jokeren 13, also with 22 melds on the table; the
 site's menu folds behind one button; the links and choices after the game are at least
-44 px; the per-deal tables show every row's result and %."""
+44 px; the per-deal tables show every row's result and %.
+
+Issue 35, item 2: at both sizes and in both games the round ("Ronde 2 van 2") and the
+running totals are on the first screen while playing (Klaverjas: with this deal's tricks
+and points and "Laatste slag"), the Jokeren round-over dialog shows the running totals, and
+every card of the hand offers 44 px to tap."""
 
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ from tournaments.models import Game, Tournament
 from tournaments.series import series_create
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
+from tournaments.services import play as play_services
 from tournaments.services import results as result_services
 from tournaments.services import what_if as what_if_services
 
@@ -56,6 +62,9 @@ ENTRANTS = [
 LONG_TOURNAMENT = "Kampioenschap_Noord-Holland_Zuid-Holland_en_Utrecht_2026 open klasse"
 #: Minimum size of a touch target, in CSS pixels (WCAG 2.5.8 asks 24, platforms 44-48).
 TOUCH = 40
+#: What every card of the hand offers to tap, the part the next card leaves free (issue 35,
+#: item 2: the platforms' 44 px).
+CARD_TOUCH = 44
 
 #: The document is not wider than the window; else the elements that stick out on the
 #: right, outside any box that scrolls by itself, to say what is too wide.
@@ -324,6 +333,7 @@ def _targets_fit(page: Page) -> list[dict[str, Any]]:
     width = page.evaluate("() => window.innerWidth")
     boxes: list[dict[str, Any]] = page.evaluate(TARGETS)
     small = [b for b in boxes if b["w"] < TOUCH - 0.5 or b["h"] < TOUCH - 0.5]
+    small += [b for b in boxes if b["name"] == "hand-card" and b["w"] < CARD_TOUCH - 0.5]
     outside = [b for b in boxes if b["left"] < -0.5 or b["right"] > width + 0.5]
     assert not small, [f"{b['name']} {b['w']:.0f}x{b['h']:.0f}" for b in small]
     assert not outside, [f"{b['name']} {b['left']:.0f}..{b['right']:.0f}" for b in outside]
@@ -349,8 +359,9 @@ def _dialog_fits(page: Page) -> None:
 
 
 #: The parts of the Jokeren table a player needs at every turn (issue 23, item 3): the
-#: other seats, the piles, the melds' box, the status line, every card of the hand and
-#: every button under it (and the staged melds or an error when shown). Each that is not
+#: round and the running totals (issue 35, item 2), the other seats, the piles, the melds'
+#: box, the status line, every card of the hand and every button under it (and the staged
+#: melds or an error when shown). Each that is not
 #: wholly inside the window, with its box; and the melds that stick out of their box
 #: sideways (the box scrolls up and down only).
 ONE_SCREEN = """() => {
@@ -359,6 +370,7 @@ ONE_SCREEN = """() => {
   const one = (t) => [[t, document.querySelector(`[data-testid=${t}]`)]];
   const parts = [
     ...all('[data-testid^=seat-]').filter((e) => !e.hidden).map((e) => [e.dataset.testid, e]),
+    ...one('glance'), ...one('glance-round'), ...one('glance-totals'),
     ...one('stock'), ...one('open-pile'), ...one('melds'), ...one('status'),
     ...all('[data-testid=hand-card]').map((e) => [`hand-card ${e.dataset.code}`, e]),
     ...all('[data-testid=actions] > :not(.visually-hidden)')
@@ -769,6 +781,125 @@ def test_bid_and_play_the_klaverjas_table_by_touch_on_a_phone(
     _dialog_fits(page)
     page.context.close()
     assert not errors, errors
+
+
+# --- The round and the running totals at a glance (issue 35, item 2) -----------------------
+
+
+def _to_round(game: Game, user: User, round_index: int) -> Game:
+    """``game`` played through the service (South as the basic bot) until round
+    ``round_index`` is being played, South to move."""
+    game.refresh_from_db()
+    while game.round_index < round_index and game.status == "playing":
+        game = play_services.game_play_move(
+            game_id=game.pk, user=user, seq=game.seq, action=factories.south_action(game)
+        ).game
+    assert game.round_index == round_index and game.status == "playing"
+    return game
+
+
+def _glance_in_sight(page: Page, round_text: str, totals_text: str) -> None:
+    """At the top of the page, the round and the running totals are inside the screen."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    height = page.evaluate("() => window.innerHeight")
+    width = page.evaluate("() => window.innerWidth")
+    expect(page.locator("[data-testid=glance-round]")).to_have_text(round_text)
+    expect(page.locator("[data-testid=glance-totals]")).to_have_text(totals_text)
+    for testid in ("glance-round", "glance-totals"):
+        box = page.locator(f"[data-testid={testid}]").bounding_box()
+        assert box is not None, testid
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (testid, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (testid, box)
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_jokeren_round_and_running_totals_stay_in_sight_and_the_round_end_shows_them(
+    live_server: Any, browser: Browser, viewport: dict[str, int]
+) -> None:
+    """Round 2 of a Jokeren 7 game on a phone: "Ronde 2 van 2" and every seat's running
+    total are on the first screen at every move (with the rest of the table), and the
+    round-over dialog shows the running totals beside the round's points."""
+    t = factories.make_tournament(preset="jokeren7", rounds=2, south_plays=(0, 1))
+    me = factories.make_user(PLAYER)
+    game = _to_round(entry_services.entry_join(tournament_id=t.pk, user=me).game, me, 1)
+    before = list(game.totals)
+    page = _phone_page(browser, viewport, mobile=True)
+    log_in(page, live_server.url, PLAYER)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    names = ["Jij", "West", "Noord", "Oost"]
+    shown = "Totaal: " + " · ".join(f"{n} {p}" for n, p in zip(names, before, strict=True))
+    _glance_in_sight(page, "Ronde 2 van 2", shown)
+    _one_screen(page)
+    _targets_fit(page)
+    _play_to_the_round_end(page)
+    _dialog_fits(page)
+    game.refresh_from_db()
+    last = game.round_scores[-1]
+    for s in range(4):
+        expect(page.locator(f"[data-testid=round-score-{s}]")).to_have_text(str(last[s]))
+        expect(page.locator(f"[data-testid=round-total-{s}]")).to_have_text(str(game.totals[s]))
+    assert game.totals != last  # round 1 counted: running totals, not the round's points
+    # The tournament runs: the others' cards are counted, not shown (issue 36, item 3);
+    # your own are shown.
+    for s in (1, 2, 3):
+        expect(page.locator(f"[data-testid=round-count-{s}]")).to_have_text(
+            re.compile(r"^(1 kaart|\d+ kaarten)$")
+        )
+        expect(page.locator(f"[data-testid=round-hand-{s}]")).to_have_count(0)
+    expect(page.locator("[data-testid=round-hand-0] [data-card]")).to_have_count(
+        page.locator("[data-testid=hand-card]").count()
+    )
+    page.screenshot(path=str(ARTIFACTS / f"phone-round-over-{viewport['width']}.png"))
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_klaverjas_round_and_running_totals_stay_in_sight(
+    live_server: Any, browser: Browser, viewport: dict[str, int]
+) -> None:
+    """Round 2 of a Klaverjas game on a phone: "Ronde 2 van 16", the running totals of
+    both teams, this deal's tricks and points and "Laatste slag" are on the first screen,
+    above the hand, while bidding and playing."""
+    t = klaverjas_tournament(rounds=16)
+    me = factories.make_user(PLAYER)
+    game = _to_round(entry_services.entry_join(tournament_id=t.pk, user=me).game, me, 1)
+    we, they = game.totals[:2]  # per seat: South, West (North and East the same)
+    page = _phone_page(browser, viewport, mobile=True)
+    log_in(page, live_server.url, PLAYER)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    settle(page)
+    totals = f"Totaal: Wij {we} · Zij {they}"
+    _glance_in_sight(page, "Ronde 2 van 16", totals)
+    expect(page.locator("[data-testid=glance-deal]")).to_have_text("Slagen 0–0 · Kaartpunten 0–0")
+    ARTIFACTS.mkdir(exist_ok=True)
+    tag = f"{viewport['width']}x{viewport['height']}"
+    page.screenshot(path=str(ARTIFACTS / f"phone-klaverjas-{tag}.png"))
+    height = page.evaluate("() => window.innerHeight")
+    last_trick = page.locator("[data-testid=glance-last-trick]")
+    for _move in range(12):
+        if table(page, "phase") == "play" and int(table(page, "tricks")) >= 1:
+            break
+        _glance_in_sight(page, "Ronde 2 van 16", totals)
+        _targets_fit(page)
+        for card in page.locator("[data-testid=hand-card]").all():
+            box = card.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height, box
+        bids = page.locator("[data-testid=bidding] button")
+        if bids.count():
+            bids.first.tap()
+        else:
+            page.locator("[data-testid=hand-card][data-legal=true]").last.tap()
+        settle(page)
+    assert int(table(page, "tricks")) >= 1
+    _glance_in_sight(page, "Ronde 2 van 16", totals)
+    expect(page.locator("[data-testid=glance-deal]")).to_contain_text("Slagen ")
+    box = last_trick.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= height, box
+    last_trick.tap()
+    expect(page.locator("[data-testid=last-trick]")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / f"phone-klaverjas-glance-{viewport['width']}.png"))
+    page.context.close()
 
 
 # --- The site's menu and finger-sized targets after the game (issue 23, items 3 and 7) ----

@@ -88,9 +88,9 @@ def test_card_rank_suit_and_joker() -> None:
         ("7h", "harten 7", "7 of hearts"),
         ("Jd", "ruiten boer", "jack of diamonds"),
         ("Qs", "schoppen vrouw", "queen of spades"),
-        ("Kc", "klaver heer", "king of clubs"),
+        ("Kc", "klaveren heer", "king of clubs"),
         ("Ah", "harten aas", "ace of hearts"),
-        ("Tc", "klaver 10", "10 of clubs"),
+        ("Tc", "klaveren 10", "10 of clubs"),
     ],
 )
 def test_dutch_and_english_names(code: str, dutch: str, english: str) -> None:

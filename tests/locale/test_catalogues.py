@@ -68,3 +68,39 @@ def test_english_log_lines_agree_with_you_as_the_subject() -> None:
     for msgid in log:
         sentence = en.get(msgid, msgid).replace("{name}", "You")
         assert not re.search(r"^You (passes|plays|chooses|draws|lays|discards|takes)\b", sentence)
+
+
+# --- The table's words (issue 35, item 5) -----------------------------------------------
+
+
+def test_the_suit_is_klaveren_everywhere() -> None:
+    """In the suit names the tables build card names and trump buttons from ("klaveren
+    vrouw", "Spelen in ♣ klaveren"), in the engine's Dutch and in the rules text."""
+    from engine.cards import SUIT_NAMES_NL, card_id_of, dutch_name, parse_code
+
+    nl = _catalogue("nl")
+    assert nl["clubs,diamonds,hearts,spades"].split(",")[0] == "klaveren"
+    assert SUIT_NAMES_NL[0] == "klaveren"
+    assert dutch_name(card_id_of(*parse_code("Qc"))) == "klaveren vrouw"
+    for text in nl.values():
+        assert not re.search(r"\bklaver\b", text), text
+
+
+def test_a_trick_south_won_is_yours_and_a_new_round_has_no_trick_yet() -> None:
+    nl = _catalogue("nl")
+    assert nl["Trick to you"] == "Slag voor jou"
+    assert nl["Trick to you: {points} points."] == "Slag voor jou: {points} punten."
+    assert nl["No trick has been played yet in this deal."] == (
+        "In deze ronde is nog geen slag gespeeld."
+    )
+
+
+def test_touch_screens_tap_where_a_mouse_clicks() -> None:
+    nl = _catalogue("nl")
+    for msgid in (
+        "Tap cards to select them; the buttons to play them appear.",
+        "Tap the meld on the table to lay off onto.",
+        "Tap the meld on the table that holds the joker.",
+    ):
+        assert nl[msgid].startswith("Tik op "), msgid
+        assert nl[msgid.replace("Tap", "Click")] == nl[msgid].replace("Tik", "Klik", 1)

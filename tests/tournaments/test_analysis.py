@@ -185,7 +185,7 @@ def test_each_deal_gives_every_entrant_a_percentage_without_the_bot_rounds(
     field: tuple[Tournament, list[Game]],
 ) -> None:
     t, (anna, bram, cees) = field
-    par = par_services.tournament_par(tournament=t)
+    par = par_services.tournament_pars(tournament=t)
     deals = analysis.field_deals(
         tournament=t, visibility=standing_selectors.Visibility(rounds=2, final=True), par=par
     )
@@ -199,7 +199,7 @@ def test_each_deal_gives_every_entrant_a_percentage_without_the_bot_rounds(
     assert second[bram.pk].percentage == 100.0
     assert second[anna.pk].percentage == 0.0
     assert deals[1].median == pytest.approx(((30 - 20.0) + (0 - 20.0)) / 2)
-    assert first[anna.pk].vs_par == pytest.approx(-20.0 - par[0].result)
+    assert first[anna.pk].vs_par == pytest.approx(-20.0 - par[(0, 0)].result)
 
 
 def test_the_leaderboard_averages_the_percentages_and_compares_with_par(
@@ -226,7 +226,7 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     field: tuple[Tournament, list[Game]],
 ) -> None:
     t, (anna, _bram, _cees) = field
-    par = par_services.tournament_par(tournament=t)
+    par = par_services.tournament_pars(tournament=t)
     deals = analysis.field_deals(
         tournament=t, visibility=standing_selectors.Visibility(rounds=2, final=True), par=par
     )
@@ -238,12 +238,12 @@ def test_the_chart_follows_the_viewer_the_median_and_par(
     # -20: Cees's bot round is left out); the last values are the sums.
     finals = {css: final for css, _l, _p, final in chart.series}
     assert finals["mine"] == -10.0 and finals["median"] == -15.0
-    assert finals["par"] == pytest.approx(par[0].result + par[1].result)
+    assert finals["par"] == pytest.approx(par[(0, 0)].result + par[(1, 0)].result)
     # The vertical axis is labelled with the highest value, 0 and the lowest, top down;
     # every point of every line lies between the top and bottom labels.
     values = [v for v, _y in chart.y_ticks]
-    par_sum = round(par[0].result + par[1].result, 9)  # as the chart sums them
-    every = [0.0, -20.0, -10.0, -10.0, -15.0, par[0].result, par_sum]
+    par_sum = round(par[(0, 0)].result + par[(1, 0)].result, 9)  # as the chart sums them
+    every = [0.0, -20.0, -10.0, -10.0, -15.0, par[(0, 0)].result, par_sum]
     assert values == pytest.approx(sorted({max(every), 0.0, min(every)}, reverse=True))
     ys = [y for _v, y in chart.y_ticks]
     assert ys == sorted(ys)
@@ -627,7 +627,7 @@ def test_the_field_figures_of_a_page_read_only_its_rows_at_a_few_hundred_entrant
 
     t = factories.make_closed_field(organizer, 300)
     visibility = standing_selectors.Visibility(rounds=3, final=True)
-    par = par_services.tournament_par(tournament=t)
+    par = par_services.tournament_pars(tournament=t)
     everything = analysis.field_deals(tournament=t, visibility=visibility, par=par)
     assert all(len(d.rows) == 300 for d in everything)
     ids = [f.row.game_id for f in everything[2].rows[::37]]

@@ -91,8 +91,8 @@ def test_the_per_deal_figures_are_cached_while_open_and_follow_a_rounds_write(
     result_services.entry_results_update(game=game)
     after = deal_selectors.deal_figures(tournament=t, rounds=t.rounds)
     assert after != before
-    assert after.spreads[0].counts[0] == (-40.0, 1)  # 0 − 40: the best result alone
-    assert after.fields[0][2] == -40.0
+    assert after.spreads[(0, 0)].counts[0] == (-40.0, 1)  # 0 − 40: the best result alone
+    assert after.fields[(0, 0)][2] == -40.0
 
 
 def test_the_figures_equal_the_rows_counted_one_by_one(organizer: Any) -> None:
@@ -101,14 +101,14 @@ def test_the_figures_equal_the_rows_counted_one_by_one(organizer: Any) -> None:
     for r in range(t.rounds):
         rows = list(DealResult.objects.filter(tournament=t, round_index=r))
         own = [row for row in rows if not row.by_bot]
-        size, average, best = figures.fields[r]
+        size, average, best = figures.fields[(r, 0)]
         assert size == len(own)
         assert average == pytest.approx(sum(row.result for row in own) / len(own), abs=1e-9)
         assert best == pytest.approx(min(row.result for row in own), abs=1e-9)
-        assert figures.counts[r] == len(rows)
+        assert figures.counts[(r, 0)] == len(rows)
         for row in own:
             better = sum(1 for o in own if o.sort_result < row.sort_result)
-            assert figures.spreads[r].better(row.sort_result) == better
+            assert figures.spreads[(r, 0)].better(row.sort_result) == better
 
 
 def test_the_distribution_by_bisection_matches_counting() -> None:

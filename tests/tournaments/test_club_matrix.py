@@ -20,18 +20,22 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import tokens
+from tournaments import permissions, tokens
 from tournaments.models import (
     Access,
     Club,
+    ClubAnnouncement,
     ClubInvite,
     Entry,
+    JoinMode,
     Membership,
     Series,
     Tournament,
 )
 from tournaments.series import series_create
 from tournaments.services import closing as closing_services
+from tournaments.services import club_invitations
+from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +71,13 @@ LEFT = "left"
 STAYED = "stayed"
 SHOWN = "shown"
 SAVED = "saved"
+TRANSFERRED = "transferred"
+REMOVED = "removed"
+APPROVED = "approved"
+WITHDRAWN = "withdrawn"
+REQUESTED = "requested"
+SUSPENDED = "suspended"
+ANNOUNCED = "announced"
 NONE = "none"
 
 #: action -> the answer of each role, in ``ROLES``' order: the seven roles with a session
@@ -155,6 +166,24 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "club_settings": (LOGIN, 403, 403, 403, 403, SAVED, SAVED, *[LOGIN] * 6),
     # joining another club C by its invite link: anyone logged in
     "club_join_by_link": (LOGIN, JOINED, JOINED, JOINED, JOINED, JOINED, JOINED, *[LOGIN] * 6),
+    # starting a club: a player with a (verified) mail address, every role here has one
+    "club_create": (LOGIN, *[CREATED] * 6, *[LOGIN] * 6),
+    # the member list: the club's organizers and owner, and staff
+    "members_list": (NONE, NONE, NONE, NONE, SHOWN, SHOWN, SHOWN, *[NONE] * 6),
+    # the owner (and staff) hands the club over, removes and bans, decides requests,
+    # withdraws invitations
+    "club_transfer": (LOGIN, 403, 403, 403, 403, TRANSFERRED, TRANSFERRED, *[LOGIN] * 6),
+    "member_remove": (LOGIN, 403, 403, 403, 403, REMOVED, REMOVED, *[LOGIN] * 6),
+    "request_decide": (LOGIN, 403, 403, 403, 403, APPROVED, APPROVED, *[LOGIN] * 6),
+    "invite_withdraw": (LOGIN, 403, 403, 403, 403, WITHDRAWN, WITHDRAWN, *[LOGIN] * 6),
+    # asking to join club C (by request): anyone logged in
+    "join_request": (LOGIN, *[REQUESTED] * 6, *[LOGIN] * 6),
+    # suspending club D: staff only
+    "club_suspend": (LOGIN, 403, 403, 403, 403, 403, SUSPENDED, *[LOGIN] * 6),
+    # an announcement to the members: the owner and organizers (staff are no member)
+    "club_announce": (LOGIN, 403, 403, 403, ANNOUNCED, ANNOUNCED, 403, *[LOGIN] * 6),
+    # the announcements on the club's page: its members and staff
+    "announcements_seen": (NONE, NONE, SHOWN, NONE, SHOWN, SHOWN, SHOWN, *[NONE] * 6),
     # last (it changes who is in club A): leaving; its last owner may not, a non-member 404
     "club_leave": (LOGIN, 404, LEFT, 404, LEFT, STAYED, 404, *[LOGIN] * 6),
 }
@@ -174,12 +203,8 @@ class Clubs:
 
     def __init__(self) -> None:
         self.users = {
-            "player": factories.make_user(),
-            "member": factories.make_user(),
-            "organizer": factories.make_user(),
-            "owner": factories.make_user(),
-            "other_organizer": factories.make_user(),
-            "staff": factories.make_user(is_staff=True),
+            name: factories.make_user(email=f"{name}@example.org", is_staff=name == "staff")
+            for name in ("player", "member", "organizer", "owner", "other_organizer", "staff")
         }
         u = self.users
         self.club = factories.make_club("Club A", owner=u["owner"])
@@ -359,6 +384,8 @@ class Clubs:
             saved = self.club.ratings_public
             Club.objects.filter(pk=self.club.pk).update(ratings_public=False)
             return SAVED if saved else _answer(response)
+        if action in CLUB_ACTIONS:
+            return self.club_action(client, role, action)
         if action == "club_join_by_link":
             club = factories.make_club()
             link = reverse("club_join", args=[club.slug])
@@ -395,6 +422,90 @@ class Clubs:
         response = client.post(reverse("club_invite_renew", args=[self.club.slug]))
         self.club.refresh_from_db()
         return RENEWED if self.club.invite_code != before else _answer(response)
+
+    def club_action(self, client: Client, role: str, action: str) -> Any:
+        """The actions of a club run by its members (rules 7-9)."""
+        club = self.club
+        newcomer = factories.make_user()
+        if action == "club_create":
+            name = f"Eigen club {role}"
+            response = client.post(reverse("club_create"), {"name": name})
+            return CREATED if Club.objects.filter(name=name).exists() else _answer(response)
+        if action == "members_list":
+            page = client.get(club.get_absolute_url()).content.decode()
+            return SHOWN if 'data-testid="club-members"' in page else NONE
+        if action == "club_transfer":
+            factories.add_member(club, newcomer)
+            response = client.post(
+                reverse("club_transfer", args=[club.slug]), {"user": newcomer.pk}
+            )
+            done = permissions.club_role(user=newcomer, club=club) == Membership.Role.OWNER
+            Membership.objects.filter(club=club, user=newcomer).delete()
+            Membership.objects.filter(club=club, user=self.users["owner"]).update(
+                role=Membership.Role.OWNER
+            )
+            return TRANSFERRED if done else _answer(response)
+        if action == "member_remove":
+            factories.add_member(club, newcomer)
+            url = reverse("club_member_remove", args=[club.slug])
+            response = client.post(url, {"user": newcomer.pk, "ban": "on"})
+            done = not Membership.objects.filter(club=club, user=newcomer).exists()
+            return REMOVED if done else _answer(response)
+        if action == "request_decide":
+            Club.objects.filter(pk=club.pk).update(join_mode=JoinMode.REQUEST)
+            club.refresh_from_db()
+            request = club_services.club_join_request(club=club, user=newcomer)
+            url = reverse("club_request_decide", args=[club.slug])
+            response = client.post(url, {"request": request.pk, "action": "approve"})
+            Club.objects.filter(pk=club.pk).update(join_mode=JoinMode.CODE)
+            done = Membership.objects.filter(club=club, user=newcomer).exists()
+            Membership.objects.filter(club=club, user=newcomer).delete()
+            return APPROVED if done else _answer(response)
+        if action == "invite_withdraw":
+            invite = club_invitations.invitation_create(
+                club=club, invited_by=self.users["owner"], username=newcomer.username
+            )
+            url = reverse("club_invite_withdraw", args=[club.slug])
+            response = client.post(url, {"invite": invite.pk})
+            invite.refresh_from_db()
+            return WITHDRAWN if invite.withdrawn_at is not None else _answer(response)
+        if action == "join_request":
+            other = factories.make_club()
+            Club.objects.filter(pk=other.pk).update(join_mode=JoinMode.REQUEST)
+            response = client.post(reverse("club_join_request", args=[other.slug]))
+            asked = other.join_requests.exists()
+            return REQUESTED if asked else _answer(response)
+        if action == "club_suspend":
+            other = factories.make_club()
+            response = client.post(reverse("club_suspend", args=[other.slug]), {"suspend": "on"})
+            other.refresh_from_db()
+            return SUSPENDED if other.suspended_at is not None else _answer(response)
+        if action == "club_announce":
+            subject = f"Bericht van {role}"
+            url = reverse("club_announce", args=[club.slug])
+            response = client.post(url, {"subject": subject, "body": "Tot vanavond."})
+            done = ClubAnnouncement.objects.filter(club=club, subject=subject).exists()
+            return ANNOUNCED if done else _answer(response)
+        assert action == "announcements_seen"
+        page = client.get(club.get_absolute_url()).content.decode()
+        return SHOWN if 'data-testid="club-announcements"' in page else NONE
+
+
+#: The actions ``Clubs.club_action`` carries out.
+CLUB_ACTIONS = frozenset(
+    {
+        "club_create",
+        "members_list",
+        "club_transfer",
+        "member_remove",
+        "request_decide",
+        "invite_withdraw",
+        "join_request",
+        "club_suspend",
+        "club_announce",
+        "announcements_seen",
+    }
+)
 
 
 def _answer(response: Any) -> Any:

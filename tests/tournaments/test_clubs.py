@@ -261,6 +261,7 @@ def test_staff_create_a_club_with_its_owner_in_the_admin() -> None:
             "name": "Klaverjasclub Oost",
             "slug": "oost",
             "description": "",
+            "join_mode": "code",
             "memberships-TOTAL_FORMS": "1",
             "memberships-INITIAL_FORMS": "0",
             "memberships-MIN_NUM_FORMS": "0",

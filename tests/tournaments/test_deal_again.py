@@ -74,7 +74,7 @@ def test_after_the_close_it_starts_the_rounds_deal_with_the_tournaments_bots(
     standings = standing_selectors.standings(tournament=t)
     page = _client(other_user).get(t.get_absolute_url()).content.decode()
     rows = page.count('data-testid="deal-percentage"')
-    assert rows == 2 and page.count(BUTTON) == rows
+    assert rows == 2 and page.count(BUTTON) == t.rounds
     assert _url(t, 1) in page
     # a visitor is not offered it (it needs an account), and is sent to log in
     assert BUTTON not in _client().get(t.get_absolute_url()).content.decode()
@@ -116,3 +116,17 @@ def test_a_player_plays_again_from_their_own_game(organizer: Any, user: Any) -> 
     assert response.status_code == 302
     what_if = WhatIf.objects.get()
     assert what_if.source == source and (what_if.round_index, what_if.start) == (0, 0)
+
+
+def test_it_is_offered_once_per_round_not_in_every_players_row(
+    organizer: Any, user: Any, other_user: Any
+) -> None:
+    """Issue 35, item 7: one "opnieuw spelen" per round, however many played it."""
+    t, _game = _finished(organizer, user)
+    second = entry_services.entry_join(tournament_id=t.pk, user=other_user).game
+    factories.play_to_end(second, other_user)
+    t = _close(t)
+    page = _client(user).get(t.get_absolute_url()).content.decode()
+    assert page.count('data-testid="deal-percentage"') == 4  # two players, two rounds
+    assert page.count(BUTTON) == 2
+    assert "Ronde 2 opnieuw spelen" in page

@@ -96,7 +96,7 @@ def _entrant_against_par(game_name: str, preset: str, delta: int) -> tuple[Tourn
     ("game_name", "preset", "nl", "en"),
     [
         ("jokeren", "jokeren7", "30,0 slechter", "30.0 worse"),
-        ("klaverjas", "rotterdams", "30,0 beter", "30.0 better"),
+        ("klaverjas", "rotterdams", "30 beter", "30 better"),  # whole points
     ],
 )
 def test_the_leaderboard_and_the_deal_table_say_against_par_in_words(

@@ -35,22 +35,24 @@ def test_the_standings_csv_after_the_close(organizer: Any, client: Any) -> None:
     factories.play_to_end(game, joelle)
     closing_services.tournament_close(tournament_id=t.pk)  # the bot plays bram's round
     game.refresh_from_db()
-    factories.set_rounds(game, [[10, 20, 30, 40]])
+    factories.set_rounds(game, [[10, 20, 30, 45]])
     result_services.standings_refresh(tournament=t)
     response = client.get(reverse("tournament_standings_csv", args=[t.pk]))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert f'filename="tournament-{t.pk}-standings.csv"' in response["Content-Disposition"]
     rows = _rows(response)
     assert rows[0][:4] == ["Plaats", "Speler", "Botaccount", "Resultaat"]
-    # Joëlle: 10 − average(20, 30, 40) = −20; bram's round was the bot's: unranked.
-    assert [r[:4] + r[6:9] for r in rows[1:]] == [
-        ["1", "Joëlle", "", "-20.0", "1", "1", ""],
-        ["", "bram", "", "", "1", "0", "1"],
+    # Joëlle: 10 − average(20, 30, 45) = −21.67; bram's round was the bot's: unranked.
+    assert [r[:6] + r[6:9] for r in rows[1:]] == [
+        ["1", "Joëlle", "", "-21.7", "10", "31.7", "1", "1", ""],
+        ["", "bram", "", "", "", "", "1", "0", "1"],
     ]
+    # The ";" file is for Dutch Excel: decimal commas (issue 35, item 6).
     semi = _rows(
         client.get(reverse("tournament_standings_csv", args=[t.pk]) + "?sep=semicolon"), ";"
     )
-    assert semi == rows
+    assert semi[1][3:6] == ["-21,7", "10", "31,7"]
+    assert semi == [[c.replace(".", ",") for c in row] for row in rows]
 
 
 def test_the_standings_csv_during_the_window_follows_the_visibility(
@@ -99,7 +101,7 @@ def formula_cells(rows: list[list[str]]) -> list[str]:
         cell
         for row in rows
         for cell in row
-        if cell.startswith(FORMULA) and not re.fullmatch(r"-?\d+(\.\d+)?", cell)
+        if cell.startswith(FORMULA) and not re.fullmatch(r"-?\d+([.,]\d+)?", cell)
     ]
 
 

@@ -299,7 +299,7 @@ def test_the_entrant_ahead_sees_both_rounds_and_ranks_the_one_behind_after(race:
     assert data["visible_rounds"] == 2
     rows = {s["player"]: s for s in data["standings"]}
     assert rows["anna"]["total"] == 17 and rows["anna"]["rounds_counted"] == 2
-    assert rows["anna"]["result"] == pytest.approx(17 - 221 / 3)
+    assert rows["anna"]["result"] == round(17 - 221 / 3, 2)
     assert rows["bram"]["result"] == -21.0 and rows["bram"]["rounds_counted"] == 1
     # Bram has played one round of Anna's two: he ranks after her, whatever his result.
     assert [(s["player"], s["rank"]) for s in data["standings"]] == [
@@ -393,10 +393,16 @@ def test_per_deal_tables_show_only_the_rounds_the_viewer_has_finished(race: Race
     assert rounds(race.cees.user) == rounds(race.dora) == rounds(None) == []
 
 
-def test_the_organizer_sees_no_scores_during_the_window(race: Race) -> None:
+def test_the_organizer_sees_places_not_scores_during_the_window(race: Race) -> None:
+    """docs/rules.md §4, "The organizer's list of entrants": the place of every ranked
+    entrant over the rounds played so far (issue 35), no scores on the page."""
     response = _client(race.t.created_by).get(reverse("tournament_entries", args=[race.t.pk]))
     assert response.status_code == 200
-    assert all(s is not None and s.rank is None for _g, s in response.context["rows"])
+    places = {g.user.get_username(): s.rank for g, s in response.context["rows"]}
+    played = {g.user.get_username() for g, _s in response.context["rows"] if g.rounds_played}
+    assert played and all(places[name] is not None for name in played)
+    assert all(places[name] is None for name in places.keys() - played)
+    assert "56,7" not in response.content.decode()
 
 
 def test_an_entrant_who_has_finished_sees_every_round(race: Race) -> None:
@@ -405,7 +411,7 @@ def test_an_entrant_who_has_finished_sees_every_round(race: Race) -> None:
     result_services.standings_refresh(tournament=race.t)
     body, data = _standings_api(race, race.bram.user)
     assert data["visible_rounds"] == 3
-    assert "56.66" in body  # Anna's result over her two rounds
+    assert "-56.67," in body  # Anna's result over her two rounds (API: two decimals)
     payload = _client(race.bram.user).get(reverse("api_game", args=[race.bram.pk])).json()
     # Bram's -23 over all three rounds ranks before Anna, who has not played round 3.
     assert payload["result"]["rank"] == 1
@@ -417,7 +423,7 @@ def test_after_the_close_everything_is_public(race: Race) -> None:
     for user in (None, race.dora, race.bram.user):
         body, data = _standings_api(race, user)
         assert data["closed"] is True and data["visible_rounds"] == 3
-        assert "56.66" in body and '"total": 17' in body
+        assert "-56.67," in body and '"total": 17' in body
         response = _client(user).get(reverse("tournament_detail", args=[race.t.pk]))
         assert [d.round_index for d in response.context["deals"]] == [0, 1, 2]
         assert "56,7" in _leaderboard_html(response)

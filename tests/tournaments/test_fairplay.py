@@ -191,3 +191,10 @@ def test_a_disqualification_after_the_close_takes_the_rating_back(
     with django_capture_on_commit_callbacks(execute=True):
         fairplay_services.entry_review_clear(entry=entries["anna"], by=organizer)
     assert RatingChange.objects.get(tournament=t, user__username="anna").rank == 1
+
+
+def test_deleting_an_account_deletes_its_sightings(user: Any, other_user: Any) -> None:
+    for who in (user, other_user):
+        Sighting.objects.create(user=who, kind="login", device="d" * 32)
+    user.delete()
+    assert list(Sighting.objects.values_list("user_id", flat=True)) == [other_user.pk]

@@ -5,25 +5,20 @@ series; the settings on the account page and from the language switch."""
 
 from __future__ import annotations
 
-import email
 import re
-import socket
-from collections.abc import Iterator
 from datetime import date, time, timedelta
 from email.message import EmailMessage
-from email.policy import default as default_policy
 from typing import Any
 from urllib.parse import urlsplit
 
 import factories
 import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
 from celery.exceptions import Retry
 from django.core import signing
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from mail_server import Inbox, free_port
 
 from tournaments import jobs, mail_links, tasks
 from tournaments import series as series_services
@@ -34,59 +29,6 @@ from tournaments.services import entries as entry_services
 from tournaments.services import mail as mail_services
 
 pytestmark = pytest.mark.django_db
-
-
-class Inbox:
-    """An aiosmtpd handler that keeps every message it is given."""
-
-    def __init__(self) -> None:
-        self.envelopes: list[Envelope] = []
-        #: the client's address and port of each message: one per SMTP connection
-        self.peers: list[Any] = []
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        self.envelopes.append(envelope)
-        self.peers.append(session.peer)
-        return "250 Message accepted for delivery"
-
-    def messages(self, to: str | None = None) -> list[EmailMessage]:
-        out = []
-        for envelope in self.envelopes:
-            if to is not None and to not in envelope.rcpt_tos:
-                continue
-            content = envelope.content
-            assert isinstance(content, bytes)
-            message = email.message_from_bytes(content, policy=default_policy)
-            assert isinstance(message, EmailMessage)
-            out.append(message)
-        return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def smtp(settings: Any) -> Iterator[Inbox]:
-    """A real SMTP server on a free port of this machine, the site's mail sent to it."""
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_HOST_USER = ""
-    settings.EMAIL_HOST_PASSWORD = ""
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_USE_SSL = False
-    settings.SITE_URL = "https://kaarten.example.org"
-    try:
-        yield inbox
-    finally:
-        controller.stop()
 
 
 def player(name: str, *, language: str = "nl", **account: Any) -> Any:
@@ -490,31 +432,41 @@ def test_a_mail_the_smtp_server_refused_is_not_marked_sent_and_goes_out_on_the_r
 def test_the_owner_invites_a_player_by_name_who_gets_the_link_by_mail_and_joins(
     smtp: Inbox, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """A club's owner invites a player by name on the club's page: the player receives the
-    invite link in their own language (a real SMTP server), once, and joins with it."""
+    """A club's owner invites a player by name on the club's page: the player receives a
+    link of their own in their own language (a real SMTP server); inviting again sends
+    again (a new link, the earlier one withdrawn); renewing the club's code leaves the
+    personal link working; the player joins with it."""
     owner = factories.make_user("cor")
     club = factories.make_club("De Troefkaart", owner=owner)
     bill = player("bill", language="en")
     page = Client()
     page.force_login(owner)
     invite = reverse("club_invite_player", args=[club.slug])
-    with django_capture_on_commit_callbacks(execute=True):
-        assert page.post(invite, {"username": "Bill"}).status_code == 302
-        assert page.post(invite, {"username": "bill"}).status_code == 302  # again: no 2nd mail
-    (message,) = smtp.messages()
-    assert message["To"] == "bill@example.org"
-    assert message["Subject"] == "An invitation to the club De Troefkaart"
-    body = text_of(message)
+    for name in ("Bill", "bill"):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert page.post(invite, {"username": name}).status_code == 302
+    first, second = smtp.messages()
+    assert first["To"] == second["To"] == "bill@example.org"
+    assert second["Subject"] == "An invitation to the club De Troefkaart"
+    body = text_of(second)
     assert "cor invites you to join the club De Troefkaart." in body
-    [link] = re.findall(r"https?://\S+/clubs/\S+/join/\?code=\S+", body)
+    assert "Turn this mail off with one click:" in body
+    links = [
+        urlsplit(re.findall(r"https?://\S+/clubs/invitations/\S+/", text_of(m))[0]).path
+        for m in (first, second)
+    ]
+    assert links[0] != links[1]
+    assert page.post(reverse("club_invite_renew", args=[club.slug])).status_code == 302
     joiner = Client()
     joiner.force_login(bill)
-    parts = urlsplit(link)
-    response = joiner.post(f"{parts.path}?{parts.query}")
+    assert joiner.get(links[0]).status_code == 410  # replaced by the second invitation
+    assert joiner.get(links[1]).status_code == 200
+    response = joiner.post(links[1])
     assert response.status_code == 302
     assert club.memberships.filter(user=bill).exists()
+    assert joiner.get(links[1])["Location"] == club.get_absolute_url()
     # a member already, or nobody of that name: refused, no mail
     with django_capture_on_commit_callbacks(execute=True):
         page.post(invite, {"username": "bill"})
         page.post(invite, {"username": "niemand"})
-    assert len(smtp.messages()) == 1
+    assert len(smtp.messages()) == 2

@@ -69,3 +69,23 @@ def test_the_dutch_rules_pages_have_no_english_duplicate(client: Client) -> None
         for preset in module.PRESETS:
             html = client.get(reverse("preset_rules", args=[game, preset])).content.decode()
             assert "(duplicate" not in html, (game, preset)
+
+
+def test_the_verify_page_says_it_plainly_first(client: Client) -> None:
+    """Issue 35, item 9: one sentence a card player understands, then the technical part
+    (SHA-256, HMAC, the secret, the engine's commands) under its own heading."""
+    tournament, _game = factories.closed_game(username="anna")
+    html = client.get(reverse("tournament_verify", args=[tournament.pk])).content.decode()
+    main = html[html.index("<main") :]
+    plain = main.index('data-testid="verify-plain"')
+    technical = main.index("Voor wie het technisch wil weten")
+    assert "precies dezelfde kaarten" in main[plain:technical]
+    assert "Nagekeken" in main[plain:technical]
+    for word in ("SHA-256", "HMAC", "python -m engine verify-game", 'id="commitment"'):
+        assert main.index(word) > technical, word
+
+
+def test_the_brand_names_both_games(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert '🃏 <span class="brand-name">Jokeren &amp; Klaverjassen</span></a>' in html
+    assert "· Jokeren &amp; Klaverjassen</title>" in html

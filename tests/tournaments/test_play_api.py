@@ -194,7 +194,11 @@ def test_a_typical_jokeren_13_discard_answers_in_at_most_8_kb(player: Client, us
     assert len(sizes) >= 10 and statistics.median(sizes) <= 8 * 1024, sizes
 
 
-def test_playing_on_reaches_round_over_events_with_the_hands(player: Client, game: Game) -> None:
+def test_playing_on_reaches_round_over_events_with_the_cards_left(
+    player: Client, game: Game
+) -> None:
+    """An open tournament's round end: the points and how many cards each seat has left,
+    never the hands (docs/rules.md, "The card table", rule 2)."""
     events: list[dict[str, Any]] = []
     first_round = game.round_index
     while not any(e.get("type") == "round_over" for e in events):
@@ -203,7 +207,9 @@ def test_playing_on_reaches_round_over_events_with_the_hands(player: Client, gam
         assert response.status_code == 200
         events.extend(response.json()["events"])
     end = next(e for e in events if e.get("type") == "round_over")
-    assert end["round"] == first_round and len(end["scores"]) == 4 and len(end["hands"]) == 4
+    assert end["round"] == first_round and len(end["scores"]) == 4
+    assert end["hands"] == [] and len(end["hand_counts"]) == 4
+    assert sum(end["hand_counts"]) > 0  # the others still hold cards
     data = player.get(reverse("api_game", args=[game.pk])).json()
     assert data["round_scores"][first_round] == end["scores"]
     assert data["round"] == first_round + 1 or data["status"] == "finished"

@@ -304,7 +304,7 @@ def test_the_season_csv_writes_no_formula_in_either_separator(season: Series, cl
             c
             for c in cells
             if c.startswith(("=", "+", "-", "@", "\t", "\r"))
-            and not re.fullmatch(r"-?\d+(\.\d+)?", c)
+            and not re.fullmatch(r"-?\d+([.,]\d+)?", c)
         ]
         assert rows[0][-3:] == ["'" + evil] * 3 and "'@A1" in cells
         assert any(c.startswith("-") for c in cells)  # negative season totals stay numbers

@@ -58,7 +58,7 @@ def test_the_par_row_shows_what_par_is_measured_against(game_name: str, preset: 
     page = _text(_client(user).get(t.get_absolute_url()))
     # Jokeren: the average of the three other seats; Klaverjassen: the other team's points.
     others = par.scores[1:] if game_name == "jokeren" else [par.scores[1]]
-    expected = numbers.format_result(sum(others) / len(others))
+    expected = numbers.format_result(sum(others) / len(others), t.result_decimals)
     row = page[page.index('data-testid="par-row"') :]
     row = row[: row.index("</tr>")]
     assert f'<td class="num" data-testid="par-opponents">{expected}</td>' in row

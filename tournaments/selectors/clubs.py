@@ -1,5 +1,7 @@
 """Reads of clubs: the list with their member counts, a club's page (its open and recent
-tournaments as the viewer may see them, its series), its members."""
+tournaments as the viewer may see them, its series), its members, its pending requests
+and invitations, its announcements; whether a player has a verified mail address (who may
+create a club)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,88 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, QuerySet
+from django.utils import timezone
 
-from tournaments.models import Club, Membership, Series, Tournament
+from tournaments.models import (
+    Club,
+    ClubAnnouncement,
+    ClubBan,
+    ClubInvite,
+    JoinRequest,
+    Membership,
+    Series,
+    Tournament,
+)
 
 #: Recent (closed) tournaments a club's page shows.
 RECENT = 10
 
 
 def clubs_with_counts() -> QuerySet[Club]:
-    """Every club with ``members`` (its number of members), by name."""
-    return Club.objects.annotate(members=Count("memberships")).order_by("name", "id")
+    """Every club that is not suspended with ``members`` (its number of members), by
+    name."""
+    return (
+        Club.objects.filter(suspended_at__isnull=True)
+        .annotate(members=Count("memberships"))
+        .order_by("name", "id")
+    )
+
+
+def has_verified_address(*, user: Any) -> bool:
+    """Whether ``user`` has a mail address the site may count on (docs/rules.md, "Clubs",
+    rule 7: who may create a club). Until the site verifies addresses: any address."""
+    return bool(getattr(user, "is_authenticated", False) and user.email)
+
+
+def clubs_created(*, user: Any) -> int:
+    """How many clubs ``user`` created on the site (the limit per player)."""
+    return Club.objects.filter(created_by_id=user.pk).count()
+
+
+def is_banned(*, club: Club, user: Any) -> bool:
+    """Whether the owner barred ``user`` from ``club``."""
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and ClubBan.objects.filter(club=club, user_id=user.pk).exists()
+    )
+
+
+def club_bans(*, club: Club) -> list[ClubBan]:
+    return list(ClubBan.objects.filter(club=club).select_related("user").order_by("created_at"))
+
+
+def join_requests(*, club: Club) -> list[JoinRequest]:
+    """The requests to join ``club`` waiting for a decision, oldest first."""
+    return list(
+        JoinRequest.objects.filter(club=club).select_related("user").order_by("created_at", "id")
+    )
+
+
+def has_requested(*, club: Club, user: Any) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and JoinRequest.objects.filter(club=club, user_id=user.pk).exists()
+    )
+
+
+def open_invites(*, club: Club) -> list[ClubInvite]:
+    """The club's invitations that still work (not expired, withdrawn or used), newest
+    first."""
+    return list(
+        ClubInvite.objects.filter(
+            club=club,
+            withdrawn_at__isnull=True,
+            accepted_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("user")
+        .order_by("-created_at", "-id")
+    )
+
+
+def announcements(*, club: Club, limit: int = 20) -> list[ClubAnnouncement]:
+    """The club's latest announcements, newest first."""
+    return list(ClubAnnouncement.objects.filter(club=club).select_related("author")[:limit])
 
 
 @dataclass(frozen=True)

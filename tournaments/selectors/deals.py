@@ -1,4 +1,6 @@
-"""Each deal's results across the field: rows, ranks and the distribution per round."""
+"""Each deal's results across the field: rows, ranks and the distribution per round (in
+a deal pool per copy of a round: docs/rules.md §5, "Deal pools"; a deal is keyed by
+``(round, copy)``, copy 0 outside a pool)."""
 
 from __future__ import annotations
 
@@ -55,6 +57,18 @@ class Deal:
     pages: int = 1
     #: The viewer's own row when it is not on the page shown.
     me: DealRow | None = None
+    #: The copy of the round (0 outside a deal pool) and how many the round has.
+    copy: int = 0
+    copies: int = 1
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.round_index, self.copy)
+
+    @property
+    def copy_numbers(self) -> range:
+        """The round's copies as a page numbers them (from 1)."""
+        return range(1, self.copies + 1)
 
 
 _DEAL_ORDER = ("by_bot", "sort_result", "name_key", "entry_id")
@@ -133,16 +147,16 @@ class DealFigures:
     the own rows' results (``spreads``): what every per-deal table and percentage needs
     of the whole field, from one grouped query."""
 
-    fields: dict[int, tuple[int, float, float]]
-    counts: dict[int, int]
-    spreads: dict[int, Distribution]
+    fields: dict[tuple[int, int], tuple[int, float, float]]
+    counts: dict[tuple[int, int], int]
+    spreads: dict[tuple[int, int], Distribution]
 
     def upto(self, rounds: int) -> DealFigures:
         """The figures of the rounds below ``rounds`` only."""
         return DealFigures(
-            {r: v for r, v in self.fields.items() if r < rounds},
-            {r: v for r, v in self.counts.items() if r < rounds},
-            {r: v for r, v in self.spreads.items() if r < rounds},
+            {k: v for k, v in self.fields.items() if k[0] < rounds},
+            {k: v for k, v in self.counts.items() if k[0] < rounds},
+            {k: v for k, v in self.spreads.items() if k[0] < rounds},
         )
 
 
@@ -153,15 +167,16 @@ def _figures_of(t: Tournament) -> DealFigures:
     grouped = (
         DealResult.objects.filter(tournament=t, round_index__lt=t.rounds)
         .order_by()
-        .values("round_index", "by_bot", "sort_result")
+        .values("round_index", "copy", "by_bot", "sort_result")
         .annotate(n=Count("id"), total=Sum("result"))
-        .values_list("round_index", "by_bot", "sort_result", "n", "total")
+        .values_list("round_index", "copy", "by_bot", "sort_result", "n", "total")
     )
     sign = result_sign(module_of(t.game))
-    counts: dict[int, int] = {}
-    own: dict[int, dict[float, int]] = {}
-    sums: dict[int, float] = {}
-    for r, by_bot, k, n, total in grouped:
+    counts: dict[tuple[int, int], int] = {}
+    own: dict[tuple[int, int], dict[float, int]] = {}
+    sums: dict[tuple[int, int], float] = {}
+    for round_index, copy, by_bot, k, n, total in grouped:
+        r = (round_index, copy)
         counts[r] = counts.get(r, 0) + n
         if by_bot:
             continue
@@ -184,9 +199,11 @@ def deal_figures(*, tournament: Tournament, rounds: int) -> DealFigures:
     return stamped(t, "deal-figures", lambda: _figures_of(t)).upto(rounds)
 
 
-def deal_distributions(*, tournament: Tournament, rounds: int) -> dict[int, Distribution]:
-    """Per round below ``rounds``: the distribution of the field's own results on that deal
-    (``deal_figures``: one grouped query, cached)."""
+def deal_distributions(
+    *, tournament: Tournament, rounds: int
+) -> dict[tuple[int, int], Distribution]:
+    """Per deal (round, copy) of the rounds below ``rounds``: the distribution of the
+    field's own results on that deal (``deal_figures``: one grouped query, cached)."""
     return deal_figures(tournament=tournament, rounds=rounds).spreads
 
 
@@ -202,19 +219,32 @@ def deal_rows_of(
     t = tournament
     visible = min(t.rounds, visibility.rounds)
     figures = deal_figures(tournament=t, rounds=visible)
-    rows: dict[int, list[DealResult]] = {}
+    rows: dict[tuple[int, int], list[DealResult]] = {}
     # by the entries' (entry, round) index: no index leads with the game
     entries = Game.objects.filter(pk__in=list(game_ids)).values("entry_id")
     for row in DealResult.objects.filter(
         tournament=t, round_index__lt=visible, entry_id__in=Subquery(entries)
-    ).order_by("round_index", *_DEAL_ORDER):
-        rows.setdefault(row.round_index, []).append(row)
+    ).order_by("round_index", "copy", *_DEAL_ORDER):
+        rows.setdefault((row.round_index, row.copy), []).append(row)
     out = []
     for r in range(visible):
-        spread = figures.spreads.get(r, Distribution(()))
-        ranked = [_deal_row(row, spread) for row in rows.get(r, [])]
-        size, average, best = figures.fields.get(r, (0, None, None))
-        out.append(Deal(r, ranked, size, average, best, count=figures.counts.get(r, 0)))
+        # the copies these games played of the round (in a deal pool), else copy 0
+        for key in sorted(k for k in rows if k[0] == r) or [(r, 0)]:
+            spread = figures.spreads.get(key, Distribution(()))
+            ranked = [_deal_row(row, spread) for row in rows.get(key, [])]
+            size, average, best = figures.fields.get(key, (0, None, None))
+            out.append(
+                Deal(
+                    r,
+                    ranked,
+                    size,
+                    average,
+                    best,
+                    count=figures.counts.get(key, 0),
+                    copy=key[1],
+                    copies=t.pool_copies,
+                )
+            )
     return out
 
 
@@ -233,6 +263,7 @@ def deal_results(
     page_size: int = 0,
     user: Any = None,
     pages: Mapping[int, int] | None = None,
+    copies: Mapping[int, int] | None = None,
 ) -> list[Deal]:
     """Per round that ``visibility`` shows, how the field did on that same deal: each
     entrant who finished the round, with their score, the opponents' average and the
@@ -241,12 +272,14 @@ def deal_results(
     deal's rows (``pages[round]``, else the first: the best of the field), and ``user``'s
     own row beside it when it is not on that page. The ranks come from each deal's
     distribution (``deal_figures``, cached): one query per deal's page and one for the
-    viewer's own rows, whatever the field's size."""
+    viewer's own rows, whatever the field's size. In a deal pool each round's table is
+    that of one copy (docs/rules.md §5): ``copies[round]``, else the one ``user`` played,
+    else copy 0."""
     t = tournament
     visible = min(t.rounds, visibility.rounds)
     figures = deal_figures(tournament=t, rounds=visible)
     own: dict[int, DealResult] = {}
-    if page_size and user is not None and user.is_authenticated:
+    if (page_size or t.pooled) and user is not None and user.is_authenticated:
         own = {
             row.round_index: row
             for row in DealResult.objects.filter(
@@ -255,16 +288,22 @@ def deal_results(
         }
     out: list[Deal] = []
     for r in range(visible):
-        spread = figures.spreads.get(r, Distribution(()))
-        table = DealResult.objects.filter(tournament=t, round_index=r).order_by(*_DEAL_ORDER)
-        size, average, best = figures.fields.get(r, (0, None, None))
+        copy = (copies or {}).get(r)
+        if copy is None or not 0 <= copy < t.pool_copies:
+            copy = own[r].copy if r in own else 0
+        key = (r, copy)
+        spread = figures.spreads.get(key, Distribution(()))
+        table = DealResult.objects.filter(tournament=t, round_index=r, copy=copy).order_by(
+            *_DEAL_ORDER
+        )
+        size, average, best = figures.fields.get(key, (0, None, None))
         if page_size:
-            count = figures.counts.get(r, 0)
+            count = figures.counts.get(key, 0)
             page, offset = page_bounds((pages or {}).get(r), page_size, count)
             rows = page_rows(table, _DEAL_ORDER, offset, page_size)
             n_pages = max(1, -(-count // page_size))
             mine = own.get(r)
-            if mine is not None and all(row.pk != mine.pk for row in rows):
+            if mine is not None and mine.copy == copy and all(row.pk != mine.pk for row in rows):
                 me = _deal_row(mine, spread)
             else:
                 me = None
@@ -282,6 +321,8 @@ def deal_results(
                 page=page,
                 pages=n_pages,
                 me=me,
+                copy=copy,
+                copies=t.pool_copies,
             )
         )
     return out

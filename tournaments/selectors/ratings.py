@@ -20,10 +20,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, Max, OuterRef, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet
 
 from engine.registry import GAMES
-from tournaments.models import Rating, RatingChange, Tournament, shown_rating
+from tournaments.models import (
+    Account,
+    Entry,
+    EntryResult,
+    Rating,
+    RatingChange,
+    Tournament,
+    shown_rating,
+)
 from tournaments.selectors.standings import page_bounds
 
 #: Rows of a page of the rating list (the API's too).
@@ -263,3 +271,73 @@ def board_ratings(*, tournament: Tournament, user_ids: Iterable[int]) -> dict[in
         user_id: BoardRating(rating=now.get(user_id), change=changes.get(user_id))
         for user_id in ids
     }
+
+
+def rated_field(tournament: Tournament) -> QuerySet[EntryResult]:
+    """The final leaderboard rows of closed ``tournament`` whose entrants its standings
+    rate (docs/rules.md, "Ratings", rule 3): ranked, not under review, not disqualified,
+    every round played by the entrant (none finished by the bot), no bot account."""
+    bots = Account.objects.filter(is_bot=True).values("user_id")
+    return (
+        EntryResult.objects.filter(
+            tournament=tournament,
+            upto=tournament.rounds,
+            unranked=False,
+            under_review=False,
+            bot_finished=False,
+            finished=True,
+        )
+        .exclude(user_id__in=bots)
+        # a disqualified entry never counts (docs/rules.md, "Fair play"); it has no row
+        # on the boards either
+        .exclude(entry__fair_play=Entry.FairPlay.DISQUALIFIED)
+    )
+
+
+@dataclass(frozen=True)
+class Uncounted:
+    """A closed tournament whose every round the player played themselves but that did not
+    change their rating, and why (``reason``): ``few`` (fewer than two rated entrants:
+    ``rated`` of them), ``review`` (their entry was under review at the close),
+    ``disqualified``, or ``pending`` (not applied yet: it is, right after the close)."""
+
+    tournament_id: int
+    tournament_name: str
+    reason: str
+    rated: int
+
+
+def uncounted_tournaments(
+    *, user_id: int, game: str, tournaments: QuerySet[Tournament] | None = None
+) -> list[Uncounted]:
+    """Why the closed tournaments of ``game`` that ``user_id`` played every round of
+    themselves did not change their rating, newest first (of those in ``tournaments``,
+    the ones the viewer may see; ``None``: every one). Tournaments that did are left out."""
+    rows = EntryResult.objects.filter(
+        user_id=user_id,
+        tournament__game=game,
+        tournament__closed_at__isnull=False,
+        upto=F("tournament__rounds"),
+        finished=True,
+        bot_finished=False,
+    ).exclude(tournament__rating_changes__user_id=user_id)
+    if tournaments is not None:
+        rows = rows.filter(tournament__in=tournaments.values("pk"))
+    out = []
+    for row in rows.select_related("tournament", "entry").order_by(
+        "-tournament__closed_at", "-tournament_id"
+    ):
+        t = row.tournament
+        rated = rated_field(t).count()
+        if row.entry.fair_play == Entry.FairPlay.DISQUALIFIED:
+            reason = "disqualified"
+        elif row.under_review:
+            reason = "review"
+        elif rated < 2:
+            reason = "few"
+        else:
+            reason = "pending"
+        out.append(
+            Uncounted(tournament_id=t.pk, tournament_name=t.name, reason=reason, rated=rated)
+        )
+    return out

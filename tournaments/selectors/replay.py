@@ -119,13 +119,15 @@ def _replay_stored(game: Game, module: GameModule, variant: Any, stored: StoredR
     return record.replay_round(
         module,
         variant,
-        secret=game.secret_bytes,
+        secret=game.deal_secret(stored.round_index),
         round_index=stored.round_index,
         bot_level=game.bot_level,
         bot_version=game.bot_version,
         own_actions=stored.actions,
         bot_from=stored.bot_from,
-        dealt=dealt_round(game.game, variant, game.secret_bytes, stored.round_index),
+        dealt=dealt_round(
+            game.game, variant, game.deal_secret(stored.round_index), stored.round_index
+        ),
     )
 
 
@@ -165,7 +167,9 @@ def game_replay(*, game: Game, round_index: int, player: str | None = None) -> l
     n = variant.num_players
     stored = next((r for r in _stored_rounds(game) if r.round_index == round_index), None)
     if stored is None:
-        deal = module.new_round(variant, secret=game.secret_bytes, round_index=round_index)
+        deal = module.new_round(
+            variant, secret=game.deal_secret(round_index), round_index=round_index
+        )
         return [Frame(None, None, False, "", "", deal, n)]
     replay = _replay_stored(game, module, variant, stored)
     frames = [Frame(None, None, False, "", "", replay.deal, n)]
@@ -221,11 +225,16 @@ class Verification:
     commitment: str
     recomputed: str
     matches: bool
+    #: Every deal: each round's, in a deal pool each copy's of each round (its ``round``
+    #: and ``copy`` in the dict, from 0).
     deals: list[dict[str, Any]]
+    #: The copies of each round (1: no deal pool).
+    copies: int = 1
 
 
 def tournament_verify(*, tournament: Tournament) -> Verification:
-    """Recompute a closed tournament's commitment from its revealed secret, and its deals."""
+    """Recompute a closed tournament's commitment from its revealed secret, and its deals:
+    in a deal pool every copy of every round (docs/rules.md §5, "Deal pools")."""
     if tournament.closed_at is None:
         raise TournamentNotOpen.of(_("The secret is revealed when the tournament closes."))
     module = module_of(tournament.game)
@@ -233,7 +242,13 @@ def tournament_verify(*, tournament: Tournament) -> Verification:
     secret = tournament.secret_bytes
     recomputed = dealing.commitment(secret)
     deals = [
-        module.deal_summary(variant, secret=secret, round_index=r) for r in range(tournament.rounds)
+        {
+            "round": r,
+            "copy": c,
+            **module.deal_summary(variant, secret=tournament.copy_secret(c), round_index=r),
+        }
+        for r in range(tournament.rounds)
+        for c in range(tournament.pool_copies)
     ]
     return Verification(
         secret_hex=secret.hex(),
@@ -241,6 +256,7 @@ def tournament_verify(*, tournament: Tournament) -> Verification:
         recomputed=recomputed,
         matches=hmac.compare_digest(recomputed, tournament.commitment),
         deals=deals,
+        copies=tournament.pool_copies,
     )
 
 
@@ -316,6 +332,9 @@ def game_record_of(game: Game, actions: list[list[record.RecordedAction]]) -> re
         bot_level=game.bot_level,
         bot_version=game.bot_version,
         secret=game.secret_bytes,
+        pool=record.Pool(entry=game.entry_id, copies=tournament.pool_copies)
+        if tournament is not None and tournament.pooled and game.entry_id is not None
+        else None,
         rounds=game.rounds,
         actions=actions,
         round_scores=game.round_scores,

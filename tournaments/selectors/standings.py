@@ -88,8 +88,19 @@ def figures_of(module: GameModule, totals: Sequence[int]) -> tuple[int, float, f
 
 def game_result(game: Game) -> tuple[int, float, float]:
     """(own total, opponents' average, duplicate result) of seat 0, from the game module's
-    ``results(totals)``."""
-    return figures_of(module_of(game.game), game.totals)
+    ``results(totals)``; in a deal pool the result is the one against the copies' par, as
+    the entry's final board row holds it (docs/rules.md §5, "Deal pools")."""
+    total, against, result = figures_of(module_of(game.game), game.totals)
+    t = game.tournament
+    if t is not None and t.pooled and game.entry_id is not None:
+        kept = (
+            EntryResult.objects.filter(entry_id=game.entry_id, upto=t.rounds)
+            .values_list("result", flat=True)
+            .first()
+        )
+        if kept is not None:
+            result = kept
+    return total, against, result
 
 
 def rank_values(

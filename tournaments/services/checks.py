@@ -19,6 +19,7 @@ from tournaments.models import (
     DATES_UNTIL,
     MAX_ENTRANTS,
     MAX_ROUNDS,
+    POOL_MAX_COPIES,
 )
 
 
@@ -77,6 +78,17 @@ def check_window(opens_at: datetime, closes_at: datetime) -> None:
     check_moment(closes_at)
     if closes_at <= opens_at:
         raise InvalidSettings.of(_("The closing time must be after the opening time."))
+
+
+def check_pool_copies(pool_copies: int) -> None:
+    """The copies of each round of a deal pool: 1 (no pool) to ``POOL_MAX_COPIES``
+    (docs/rules.md §5, "Deal pools")."""
+    if isinstance(pool_copies, bool) or not isinstance(pool_copies, int):
+        raise InvalidSettings.of(_("The number of copies must be a whole number."))
+    if not 1 <= pool_copies <= POOL_MAX_COPIES:
+        raise InvalidSettings.of(
+            _("Each round is dealt in 1 to %(max)s copies."), max=POOL_MAX_COPIES
+        )
 
 
 def check_max_entrants(max_entrants: int, *, entrants: int = 0) -> None:

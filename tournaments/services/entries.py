@@ -54,7 +54,6 @@ def entry_join(
             bot_level=t.bot_level,
             bot_version=t.bot_version,
             secret=None,
-            deal_secret=t.secret_bytes,
         )
         entry_results_update(game=game)
         fairplay_services.sighting_record(
@@ -85,6 +84,5 @@ def game_practice_start(
             bot_level=level,
             bot_version=module.BOT_VERSION,
             secret=secret,
-            deal_secret=secret,
         )
     return g

@@ -217,6 +217,7 @@ def results_mail_send(
         "rank": row.rank,
         "entrants": entrants,
         "result": row.result,
+        "decimals": t.result_decimals,
         "total": row.total,
         "bot_finished": row.bot_finished,
         "url": url,

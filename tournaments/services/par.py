@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from engine.match import bot_move
 from tournaments import jobs
-from tournaments.games import PLAYER_SEAT, module_of
+from tournaments.games import PLAYER_SEAT, ROUND_END_KEYS, module_of
 from tournaments.models import ParRound, Tournament
-from tournaments.services.runner import ROUND_END_KEYS
 
 
 def round_result(module: Any, scores: Sequence[int]) -> float:
@@ -55,21 +54,40 @@ def par_key(t: Tournament) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def par_round_play(t: Tournament, round_index: int) -> tuple[Any, list[tuple[int, Any]]]:
-    """Round ``round_index`` of ``t`` played by the tournament's bot level and version in
-    every seat, South's too: the terminal state and every action (seat, action)."""
+def par_round_play(
+    t: Tournament, round_index: int, copy: int = 0
+) -> tuple[Any, list[tuple[int, Any]]]:
+    """Round ``round_index`` of ``t`` (its copy ``copy`` in a deal pool) played by the
+    tournament's bot level and version in every seat, South's too: the terminal state and
+    every action (seat, action)."""
     module = module_of(t.game)
     variant = module.variant_from_json(t.variant)
-    state = module.new_round(variant, secret=t.secret_bytes, round_index=round_index)
+    state = module.new_round(variant, secret=t.copy_secret(copy), round_index=round_index)
     levels = [t.bot_level] * variant.num_players
     return play_out(module, state, levels=levels, version=t.bot_version)
 
 
+def _par_row(t: Tournament, module: Any, key: str, r: int, copy: int) -> ParRound:
+    """Par of round ``r``'s copy ``copy``, computed (not stored)."""
+    state, _actions = par_round_play(t, r, copy)
+    scores = [int(s) for s in state.scores()]
+    return ParRound(
+        tournament=t,
+        round_index=r,
+        copy=copy,
+        key=key,
+        bot_version=t.bot_version,
+        scores=scores,
+        result=round_result(module, scores),
+        outcome=round_outcome(state),
+    )
+
+
 def tournament_par_compute(*, tournament_id: int) -> int:
-    """Compute and store par for every round of a tournament that has none yet for its
-    current deals, variant, bot level and bot version (idempotent: rows of other deals are replaced,
-    a row that exists is kept; two runs at once insert each round once). Returns how many
-    rounds were computed."""
+    """Compute and store par for every round of a tournament (every copy of every round
+    in a deal pool) that has none yet for its current deals, variant, bot level and bot
+    version (idempotent: rows of other deals are replaced, a row that exists is kept; two
+    runs at once insert each round once). Returns how many rounds were computed."""
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return 0
@@ -77,29 +95,45 @@ def tournament_par_compute(*, tournament_id: int) -> int:
     key = par_key(t)
     stored = ParRound.objects.filter(tournament=t)
     current = stored.filter(key=key, bot_version=t.bot_version)
-    have = set(current.values_list("round_index", flat=True))
-    rows = []
-    for r in range(t.rounds):
-        if r in have:
-            continue
-        state, _actions = par_round_play(t, r)
-        scores = [int(s) for s in state.scores()]
-        rows.append(
-            ParRound(
-                tournament=t,
-                round_index=r,
-                key=key,
-                bot_version=t.bot_version,
-                scores=scores,
-                result=round_result(module, scores),
-                outcome=round_outcome(state),
-            )
-        )
+    have = set(current.values_list("round_index", "copy"))
+    rows = [
+        _par_row(t, module, key, r, c)
+        for r in range(t.rounds)
+        for c in range(t.pool_copies)
+        if (r, c) not in have
+    ]
     with transaction.atomic():
         stored.exclude(key=key, bot_version=t.bot_version).delete()
-        stored.filter(round_index__gte=t.rounds).delete()
+        stored.filter(Q(round_index__gte=t.rounds) | Q(copy__gte=t.pool_copies)).delete()
         ParRound.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
+
+
+def par_results(
+    *, tournament: Tournament, needed: Iterable[tuple[int, int]]
+) -> dict[tuple[int, int], float]:
+    """Par's result of each (round, copy) of ``needed`` (a pooled tournament's results
+    are measured against it: docs/rules.md §5, "Deal pools"): read, and one not computed
+    yet (its task not run yet) computed and stored here, as the par task would."""
+    t = tournament
+    wanted = set(needed)
+    if not wanted:
+        return {}
+    key = par_key(t)
+    out = {
+        (r, c): result
+        for r, c, result in ParRound.objects.filter(
+            tournament=t, key=key, bot_version=t.bot_version
+        ).values_list("round_index", "copy", "result")
+        if (r, c) in wanted
+    }
+    missing = sorted(wanted - set(out))
+    if missing:
+        module = module_of(t.game)
+        rows = [_par_row(t, module, key, r, c) for r, c in missing]
+        ParRound.objects.bulk_create(rows, ignore_conflicts=True)
+        out.update({(p.round_index, p.copy): p.result for p in rows})
+    return out
 
 
 def tournaments_par_missing() -> list[int]:
@@ -117,9 +151,9 @@ def tournaments_par_missing() -> list[int]:
         have[(tournament_id, key, version)] = n
     missing = []
     for t in Tournament.objects.only(
-        "pk", "commitment", "variant", "bot_level", "bot_version", "rounds"
+        "pk", "commitment", "variant", "bot_level", "bot_version", "rounds", "pool_copies"
     ).order_by("pk"):
-        if have.get((t.pk, par_key(t), t.bot_version), 0) < t.rounds:
+        if have.get((t.pk, par_key(t), t.bot_version), 0) < t.rounds * t.pool_copies:
             missing.append(t.pk)
     return missing
 
@@ -129,11 +163,21 @@ def par_queue(*, tournament: Tournament) -> None:
     jobs.task_on_commit("tournament_par_compute", tournament.pk)
 
 
-def tournament_par(*, tournament: Tournament) -> dict[int, ParRound]:
-    """The stored par of each round (one query); rounds not computed yet are missing.
-    Callers show only the rounds the viewer may see (``results_visibility``)."""
+def tournament_par(*, tournament: Tournament, copy: int = 0) -> dict[int, ParRound]:
+    """The stored par of each round's copy ``copy`` (one query; 0: the only copy outside
+    a deal pool); rounds not computed yet are missing. Callers show only the rounds the
+    viewer may see (``results_visibility``)."""
+    key = par_key(tournament)
+    rows = ParRound.objects.filter(
+        tournament=tournament, key=key, bot_version=tournament.bot_version, copy=copy
+    )
+    return {p.round_index: p for p in rows}
+
+
+def tournament_pars(*, tournament: Tournament) -> dict[tuple[int, int], ParRound]:
+    """The stored par of every (round, copy) (one query)."""
     key = par_key(tournament)
     rows = ParRound.objects.filter(
         tournament=tournament, key=key, bot_version=tournament.bot_version
     )
-    return {p.round_index: p for p in rows}
+    return {(p.round_index, p.copy): p for p in rows}

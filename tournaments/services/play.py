@@ -251,7 +251,7 @@ def game_undo(*, game_id: int, user: User, seq: int) -> Game:
         module = module_of(g.game)
         variant = module.variant_from_json(g.variant)
         actions = json.loads(g.round_actions)
-        state = dealt_round(g.game, variant, g.secret_bytes, g.round_index)
+        state = dealt_round(g.game, variant, g.deal_secret(g.round_index), g.round_index)
         last: int | None = None
         before = state
         for index, action in enumerate(actions):

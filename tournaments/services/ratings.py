@@ -37,7 +37,8 @@ from django.db.models import Q
 
 from engine.registry import GAMES
 from tournaments import rating_model
-from tournaments.models import Account, Entry, EntryResult, Rating, RatingChange, Tournament
+from tournaments.models import Rating, RatingChange, Tournament
+from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors.standings import rank_values
 
 #: The advisory lock of a game's ratings (PostgreSQL): this base plus the game's index.
@@ -76,20 +77,8 @@ def _lock(game: str) -> None:
 def _rated_field(t: Tournament) -> list[Placing]:
     """The entrants of closed tournament ``t`` whose rating it changes, with their places
     (competition ranks, "1, 2, 2, 4", over the final leaderboard's order among them)."""
-    bots = Account.objects.filter(is_bot=True).values("user_id")
     rows = list(
-        EntryResult.objects.filter(
-            tournament=t,
-            upto=t.rounds,
-            unranked=False,
-            under_review=False,
-            bot_finished=False,
-            finished=True,
-        )
-        .exclude(user_id__in=bots)
-        # a disqualified entry never counts (docs/rules.md, "Fair play"); it has no row
-        # on the boards either
-        .exclude(entry__fair_play=Entry.FairPlay.DISQUALIFIED)
+        rating_selectors.rated_field(t)
         .order_by("tier", "sort_result", "user_id")
         .values_list("user_id", "tier", "sort_result")
     )

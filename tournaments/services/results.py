@@ -5,6 +5,7 @@ whole at the close.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from tournaments.selectors.standings import (
     results_stamp_key,
     tournament_parts,
 )
+from tournaments.services import par as par_services
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,36 @@ class EntryRounds:
     under_review: bool = False
     #: Disqualified (fair play): out of the standings, no row written.
     disqualified: bool = False
+    #: In a deal pool (docs/rules.md §5, "Deal pools"): the copy of each finished round,
+    #: and par's result of that copy, which the round's result is measured against
+    #: (``_with_pool``); empty outside a pool.
+    copies: tuple[int, ...] = ()
+    pars: tuple[float, ...] = ()
+
+
+def _with_pool(t: Tournament, field: Sequence[EntryRounds]) -> Sequence[EntryRounds]:
+    """The entries' rounds with the copy of each and its par (``EntryRounds.copies``,
+    ``pars``) in a pooled tournament; as they are outside a pool."""
+    if "pool_copies" in t.get_deferred_fields() or not t.pooled:
+        # (deferred: the backfill of migration 0012, from before deal pools)
+        return field
+    copies = {
+        e.entry_id: tuple(
+            t.copy_of(entry_id=e.entry_id, round_index=r) for r in range(len(e.round_scores))
+        )
+        for e in field
+    }
+    pars = par_services.par_results(
+        tournament=t, needed={(r, c) for cs in copies.values() for r, c in enumerate(cs)}
+    )
+    return [
+        dataclasses.replace(
+            e,
+            copies=copies[e.entry_id],
+            pars=tuple(pars[(r, c)] for r, c in enumerate(copies[e.entry_id])),
+        )
+        for e in field
+    ]
 
 
 def _bot_takeover(game_ids: Sequence[int]) -> dict[int, int]:
@@ -146,7 +178,11 @@ def _over(
     if not rounds:
         return None
     totals = [sum(seat) for seat in zip(*(e.round_scores[r] for r in rounds), strict=True)]
-    return figures_of(module, totals)
+    total, against, result = figures_of(module, totals)
+    if e.pars:
+        # a deal pool: the result against the copies' par (docs/rules.md §5)
+        result = round(result - sum(e.pars[r] for r in rounds), 9)
+    return total, against, result
 
 
 def _result_of(figures: tuple[int, float, float] | None) -> float | None:
@@ -201,11 +237,14 @@ def _deal_row(t: Tournament, module: GameModule, e: EntryRounds, r: int) -> dict
     """An entry's row of round ``r`` (``DealResult``), as the value of each column's
     attribute."""
     score, against, result = figures_of(module, e.round_scores[r])
+    if e.pars:
+        result = round(result - e.pars[r], 9)
     by_bot = r in e.bot_rounds
     return {
         "tournament_id": t.pk,
         "entry_id": e.entry_id,
         "round_index": r,
+        "copy": e.copies[r] if e.copies else 0,
         "user_id": e.user_id,
         "game_id": e.game_id,
         "name": e.username,
@@ -260,6 +299,7 @@ def _field_write(
     field = [e for e in field if not e.disqualified]
     module = module_of(t.game)
     parts = tournament_parts(tournament=t)
+    field = _with_pool(t, field)
     caps = [t.rounds] if final_only else range(t.rounds + 1)
     boards = [_entry_row(t, module, parts, e, cap) for e in field for cap in caps]
     if bulk:
@@ -390,7 +430,7 @@ def round_end_results(*, tournament: Tournament, game: Game, rounds_done: int) -
     if rounds_done != 1 or game.bot_finished:
         _results_write(t, [game], last_deals=rounds_done)
         return
-    (e,) = _entry_rounds([game])
+    (e,) = _with_pool(t, _entry_rounds([game]))
     played = len(e.round_scores)
     if e.bot_rounds or not 0 < played <= t.rounds:
         _results_write(t, [game], last_deals=rounds_done)
@@ -521,7 +561,7 @@ def standings_rebuild(*, tournament: Tournament) -> int:
 
 
 #: Tournament columns that migrations after 0012 add (``results_backfill`` leaves them out).
-LATER_COLUMNS = ("club", "access", "invite_code")
+LATER_COLUMNS = ("club", "access", "invite_code", "pool_copies", "pool_by_size")
 
 
 def results_backfill() -> int:

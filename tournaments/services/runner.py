@@ -27,6 +27,7 @@ from engine.match import bot_move
 from engine.protocol import GameModule
 from tournaments.games import (
     PLAYER_SEAT,
+    ROUND_END_KEYS,
     PlayedRound,
     bot_round,
     current_round,
@@ -39,6 +40,7 @@ from tournaments.models import (
     GameRound,
     compact_json,
 )
+from tournaments.permissions import may_see_round_hands
 from tournaments.presentation.delta import observation_delta
 from tournaments.presentation.words import describe_action
 from tournaments.services.results import round_end_results
@@ -61,7 +63,6 @@ class GameRun:
     game: Game
     module: GameModule
     variant: Any
-    secret: bytes
     state: Any
     actions: list[Any] = dataclasses.field(default_factory=list)
     own: list[Any] = dataclasses.field(default_factory=list)
@@ -83,6 +84,8 @@ class GameRun:
     #: The actions of the round being played, with their seats, while it is fresh
     #: (``None``: it was begun before this run).
     recorded: list[record.RecordedAction] | None = None
+    #: Whether a round's end shows every hand (``None``: not asked yet, ``_hands_shown``).
+    hands_shown: bool | None = None
 
 
 def game_run(g: Game, module: GameModule, variant: Any, *, quiet: bool = False) -> GameRun:
@@ -94,7 +97,6 @@ def game_run(g: Game, module: GameModule, variant: Any, *, quiet: bool = False) 
         game=g,
         module=module,
         variant=variant,
-        secret=g.secret_bytes,
         state=state,
         actions=actions,
         own=own,
@@ -113,11 +115,11 @@ def game_start(
     bot_level: str,
     bot_version: int,
     secret: bytes | None,
-    deal_secret: bytes,
 ) -> tuple[Game, list[dict[str, Any]]]:
+    """A new game of ``entry`` (``None``: a practice game of its own ``secret``), its
+    round 0 dealt (its copy's in a deal pool) and the bots before South played."""
     module = module_of(game)
     v = module.variant_from_json(variant)
-    state = dealt_round(game, v, deal_secret, 0)
     g = Game(
         user=user,
         entry=entry,
@@ -133,7 +135,8 @@ def game_start(
         round_results=[],
     )
     g.save()
-    run = GameRun(game=g, module=module, variant=v, secret=deal_secret, state=state)
+    state = dealt_round(game, v, g.deal_secret(0), 0)
+    run = GameRun(game=g, module=module, variant=v, state=state)
     run_advance(run, bot_seats=seats_of_bots(v))
     run_store(run)
     return g, run.events
@@ -239,14 +242,14 @@ def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
             g.totals = [t + s for t, s in zip(g.totals, scores, strict=True)]
             run.rounds_done += 1
             _end_round(run)
+            hands = [] if run.quiet else _revealed_hands(run.state, run.variant.num_players)
             run.events.append(
                 {
                     "type": "round_over",
                     "round": g.round_index,
                     "scores": scores,
-                    "hands": []
-                    if run.quiet
-                    else _revealed_hands(run.state, run.variant.num_players),
+                    "hands": hands if hands and _hands_shown(run) else [],
+                    "hand_counts": [len(cards) for cards in hands],
                     "result": outcome,
                 }
             )
@@ -254,7 +257,9 @@ def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
                 _finish(g)
                 return
             g.round_index += 1
-            run.state = dealt_round(g.game, run.variant, run.secret, g.round_index)
+            run.state = dealt_round(
+                g.game, run.variant, g.deal_secret(g.round_index), g.round_index
+            )
             if run.quiet:
                 run.recorded = []
             elif run.log_shown is not None:
@@ -301,7 +306,14 @@ def _bot_round_rest(run: GameRun, bot_seats: frozenset[int]) -> bool:
     if not run.quiet or len(bot_seats) < run.variant.num_players:
         return False
     g = run.game
-    played = bot_round(g.game, run.variant, run.secret, g.round_index, g.bot_level, g.bot_version)
+    played = bot_round(
+        g.game,
+        run.variant,
+        g.deal_secret(g.round_index),
+        g.round_index,
+        g.bot_level,
+        g.bot_version,
+    )
     done = len(run.actions)
     if list(played.actions[:done]) != run.actions:
         return False
@@ -323,10 +335,6 @@ def _bot_round_rest(run: GameRun, bot_seats: frozenset[int]) -> bool:
     return True
 
 
-#: Keys of a finished round's observation that say who ended it and how (Jokeren).
-ROUND_END_KEYS = ("winner", "end_reason")
-
-
 def _round_outcome(run: GameRun) -> dict[str, Any]:
     """How the finished round went, as the player's seat sees it, in one flat object: the
     fields of the observation's ``result`` where it has one (Klaverjas: ``playing_team``,
@@ -346,6 +354,14 @@ def _game_over(run: GameRun) -> bool:
     return record.game_is_over(
         run.module, run.variant, rounds=g.rounds, round_scores=g.round_scores
     )
+
+
+def _hands_shown(run: GameRun) -> bool:
+    """Whether a round's end shows every seat's remaining cards in this game
+    (``permissions.may_see_round_hands``), asked once per run."""
+    if run.hands_shown is None:
+        run.hands_shown = may_see_round_hands(game=run.game)
+    return run.hands_shown
 
 
 def _revealed_hands(state: Any, num_players: int) -> list[Any]:

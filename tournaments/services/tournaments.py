@@ -14,11 +14,12 @@ from django.utils.translation import gettext_lazy as _
 from engine import dealing
 from tournaments.errors import InvalidSettings, TournamentClosed, TournamentLocked
 from tournaments.games import module_of
-from tournaments.models import Access, Club, Tournament
+from tournaments.models import Access, Club, Tournament, pool_copies_for
 from tournaments.services import par
 from tournaments.services.checks import (
     check_bot_level,
     check_max_entrants,
+    check_pool_copies,
     check_rounds,
     check_window,
     game_settings_check,
@@ -37,6 +38,15 @@ def check_access(access: str) -> None:
         raise InvalidSettings.of(_("Unknown access: %(access)s."), access=access)
 
 
+def check_round_hands(*, show_round_hands: bool, access: str) -> None:
+    """Every hand shown at a round's end while the tournament runs: only a members-only
+    tournament may (docs/rules.md, "The card table", rule 2)."""
+    if show_round_hands and access != Access.MEMBERS:
+        raise InvalidSettings.of(
+            _("Only a members-only tournament can show every hand at a round's end.")
+        )
+
+
 def tournament_create(
     *,
     created_by: User,
@@ -52,14 +62,23 @@ def tournament_create(
     opens_at: datetime,
     closes_at: datetime,
     hide_results: bool = False,
+    show_round_hands: bool = False,
     admits_bots: bool = True,
     series: Any = None,
+    pool_copies: int = 1,
+    pool_by_size: bool = False,
 ) -> Tournament:
     """A new tournament with a fresh 32-byte secret and its commitment (docs/rules.md §5); its
     par is computed after the commit (``services.par.tournament_par_compute``). ``series``:
     the series it is an edition of (``tournaments.series``). ``club``: the club it belongs
-    to; ``access``: who may enter (an invite tournament gets its invite code)."""
+    to; ``access``: who may enter (an invite tournament gets its invite code).
+    ``pool_copies``: each round is dealt in this many copies (a deal pool, docs/rules.md
+    §5), or with ``pool_by_size`` one copy per 50 of ``max_entrants`` (at most 20)."""
     check_access(access)
+    check_round_hands(show_round_hands=show_round_hands, access=access)
+    if pool_by_size and isinstance(max_entrants, int):
+        pool_copies = pool_copies_for(max_entrants)
+    check_pool_copies(pool_copies)
     checked = game_settings_check(
         game=game,
         preset=preset,
@@ -91,27 +110,32 @@ def tournament_create(
             access=access,
             invite_code=tournament_invite_code() if access == Access.INVITE else "",
             hide_results=hide_results,
+            show_round_hands=show_round_hands,
             admits_bots=admits_bots,
             series=series,
+            pool_copies=pool_copies,
+            pool_by_size=pool_by_size,
         )
         par.par_queue(tournament=t)
     return t
 
 
-_GAME_FIELDS = ("game", "preset", "variant", "rounds", "bot_level")
+_GAME_FIELDS = ("game", "preset", "variant", "rounds", "bot_level", "pool_copies", "pool_by_size")
 
 
 def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     """Change a tournament's settings. Name, window, maximum and access can change until it
     closes (an invite tournament keeps its code);
-    the game, variant, rounds and bot level only while nobody has entered (every entrant
-    must play the same game). The secret never changes."""
+    the game, variant, rounds, bot level and deal pool only while nobody has entered
+    (every entrant must play the same game; copies "by field size" follow the maximum
+    until then). The secret never changes."""
     allowed = {
         "name",
         "max_entrants",
         "opens_at",
         "closes_at",
         "hide_results",
+        "show_round_hands",
         "admits_bots",
         "access",
         *_GAME_FIELDS,
@@ -127,7 +151,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         game_changes = {
             k: v for k, v in changes.items() if k in _GAME_FIELDS and v != getattr(t, k)
         }
-        stored_game, stored_level = t.game, t.bot_level
+        stored_game, stored_level, stored_copies = t.game, t.bot_level, t.pool_copies
         if game_changes and entrants:
             raise TournamentLocked.of(
                 _("The game settings cannot change once someone has entered.")
@@ -137,6 +161,7 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         for key, value in changes.items():
             setattr(t, key, value)
         check_access(t.access)
+        check_round_hands(show_round_hands=t.show_round_hands, access=t.access)
         if t.access == Access.INVITE and not t.invite_code:
             t.invite_code = tournament_invite_code()
         module = module_of(t.game)
@@ -145,12 +170,15 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         check_bot_level(module, t.bot_level, stored=stored_level if t.game == stored_game else None)
         check_window(t.opens_at, t.closes_at)
         check_max_entrants(t.max_entrants, entrants=entrants)
+        if t.pool_by_size and not entrants:
+            t.pool_copies = pool_copies_for(t.max_entrants)
+        check_pool_copies(t.pool_copies)
         t.variant = variant_checked(module, t.preset, t.variant, t.rounds)
         if game_changes:
             # nobody has played yet: the new settings get the game's current bots
             t.bot_version = module.BOT_VERSION
         t.save()
-        if game_changes:
+        if game_changes or t.pool_copies != stored_copies:
             par.par_queue(tournament=t)
     tournament.refresh_from_db()
     return tournament

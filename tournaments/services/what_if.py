@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import GameNotFinished, InvalidSettings
 from tournaments.games import PLAYER_SEAT, module_of
-from tournaments.models import Game, Tournament, WhatIf
+from tournaments.models import DealResult, Game, Tournament, WhatIf
 from tournaments.permissions import may_play_deal_again, may_start_what_if
 from tournaments.selectors.replay import replay_rounds, round_actions
 from tournaments.services.runner import GameRun, run_advance, run_record, run_store, seats_of_bots
@@ -41,7 +41,8 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
         raise InvalidSettings.of(_("There is no move left to play from this position."))
     module = module_of(source.game)
     variant = module.variant_from_json(source.variant)
-    secret = source.secret_bytes
+    # the round's copy in a deal pool: the what-if game deals that copy from its secret
+    secret = source.deal_secret(round_index)
     state = module.new_round(variant, secret=secret, round_index=round_index)
     with transaction.atomic():
         g = Game(
@@ -60,7 +61,7 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
             round_results=[],
         )
         g.save()
-        run = GameRun(game=g, module=module, variant=variant, secret=secret, state=state)
+        run = GameRun(game=g, module=module, variant=variant, state=state)
         # The source's actions up to ``start`` become the what-if's: seat 0's are stored as
         # the entrant's (``bot_from`` can only mark the bot taking over South for good,
         # and the entrant plays on from here), the other seats' are the bots'.
@@ -73,19 +74,27 @@ def game_what_if_start(*, user: User, source_id: int, round_index: int, start: i
     return g
 
 
-def deal_again_source(*, tournament: Tournament, user: Any, round_index: int) -> Game | None:
+def deal_again_source(
+    *, tournament: Tournament, user: Any, round_index: int, copy: int | None = None
+) -> Game | None:
     """The finished game of ``tournament`` that "play this deal again" starts round
     ``round_index`` from (``game_what_if_start`` at ``start=0``: the source gives the
     variant, the secret and the bots, none of its moves): the viewer's own game when it
     has that round, else the first such game of the tournament; ``None`` without one.
     Only games with the tournament's bot level and version, so the deal is played with
-    the tournament's bots."""
+    the tournament's bots. In a deal pool, ``copy``: a game that played that copy of the
+    round (docs/rules.md §5, "Deal pools")."""
     games = Game.objects.filter(
         entry__tournament=tournament,
         status=Game.Status.FINISHED,
         bot_level=tournament.bot_level,
         bot_version=tournament.bot_version,
-    ).only("pk", "user_id", "round_scores")
+    ).only("pk", "user_id", "round_scores", "entry")
+    if tournament.pooled and copy is not None:
+        played = DealResult.objects.filter(
+            tournament=tournament, round_index=round_index, copy=copy
+        ).values("entry_id")
+        games = games.filter(entry_id__in=played)
     if user is not None and user.is_authenticated:
         own = games.filter(user=user).first()
         if own is not None and round_index < len(own.round_scores):
@@ -94,7 +103,9 @@ def deal_again_source(*, tournament: Tournament, user: Any, round_index: int) ->
     return next((g for g in games.order_by("pk")[:10] if round_index < len(g.round_scores)), None)
 
 
-def deal_again_start(*, user: User, tournament: Tournament, round_index: int) -> Game:
+def deal_again_start(
+    *, user: User, tournament: Tournament, round_index: int, copy: int | None = None
+) -> Game:
     """ "Play this deal again": an unscored practice game of round ``round_index`` of a
     closed tournament from the deal's start (its variant, secret-derived deal, bot level
     and version), for any logged-in user; through ``game_what_if_start`` at ``start=0``
@@ -106,7 +117,7 @@ def deal_again_start(*, user: User, tournament: Tournament, round_index: int) ->
         )
     if not 0 <= round_index < tournament.rounds:
         raise InvalidSettings.of(_("This tournament has no such round."))
-    source = deal_again_source(tournament=tournament, user=user, round_index=round_index)
+    source = deal_again_source(tournament=tournament, user=user, round_index=round_index, copy=copy)
     if source is None:
         raise InvalidSettings.of(_("Nobody has played this round."))
     return game_what_if_start(user=user, source_id=source.pk, round_index=round_index, start=0)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django import template
+from django.utils import translation
 
 from engine.cards import (
     SUIT_NAMES_EN,
@@ -17,7 +18,7 @@ from engine.cards import (
 )
 from tournaments.games import PLAYER_SEAT, module_of
 from tournaments.models import ParRound
-from tournaments.numbers import format_comparison, format_percent, format_result
+from tournaments.numbers import RESULT_DECIMALS, format_comparison, format_percent, format_result
 from tournaments.presentation.words import hand_text, seat_names
 from tournaments.selectors import standings as standing_selectors
 
@@ -32,19 +33,36 @@ def extra_for(extras: Mapping[Any, Any] | None, key: Any) -> Any:
     return extras.get(key)
 
 
+def _decimals(of: Any) -> int:
+    """The decimals of results of ``of``: a tournament, series or game (its game's
+    ``RESULT_DECIMALS``: Jokeren 1, Klaverjassen 0), or that number itself; one decimal
+    without one."""
+    decimals = of if isinstance(of, int) and not isinstance(of, bool) else None
+    decimals = getattr(of, "result_decimals", decimals)
+    return decimals if isinstance(decimals, int) else RESULT_DECIMALS
+
+
 @register.filter
-def compared(value: float | None, lower_is_better: bool = False) -> str:
+def compared(value: float | None, of: Any = None) -> str:
     """A result minus the one it is compared with, in words for the first ("27,7
-    slechter", "3,0 beter", "gelijk"; ``tournaments.numbers.format_comparison``):
-    ``{{ f.vs_par|compared:lower_is_better }}``, the game's ranking as the argument."""
-    return format_comparison(value, lower_is_better=bool(lower_is_better))
+    slechter", "3,0 beter", "gelijk"; Klaverjassen "12 beter";
+    ``tournaments.numbers.format_comparison``): ``{{ f.vs_par|compared:tournament }}``,
+    the tournament (series, game) whose game's ranking and decimals it follows (or only
+    the ranking: ``lower_is_better``, a bool)."""
+    game = getattr(of, "game", None)
+    if isinstance(game, str):
+        lower_is_better = module_of(game).LOWER_IS_BETTER
+    else:
+        lower_is_better = bool(of) if isinstance(of, bool) else False
+    return format_comparison(value, lower_is_better=lower_is_better, decimals=_decimals(of))
 
 
 @register.filter
-def against_bot(gain: float | None) -> str:
+def against_bot(gain: float | None, of: Any = None) -> str:
     """The player's choice against the strong bot's, in words ("3,0 slechter"), from the
-    analysis's ``gain`` (how much better the bot's choice did, in either game's sense)."""
-    return format_comparison(None if gain is None else -gain)
+    analysis's ``gain`` (how much better the bot's choice did, in either game's sense),
+    with the decimals of ``of``'s game."""
+    return format_comparison(None if gain is None else -gain, decimals=_decimals(of))
 
 
 @register.filter
@@ -57,10 +75,21 @@ def par_opponents(par: ParRound | None) -> float | None:
 
 
 @register.filter
-def result(value: float | None) -> str:
-    """A result with one decimal in the page's language ("79,3" / "79.3"); "–" for
-    ``None`` (``tournaments.numbers.format_result``)."""
-    return format_result(value)
+def result(value: float | None, of: Any = None) -> str:
+    """A result with the decimals of ``of``'s game in the page's language ("79,3" /
+    "79.3"; Klaverjassen "123"); "–" for ``None`` (``tournaments.numbers.format_result``):
+    ``{{ s.result|result:tournament }}``."""
+    return format_result(value, _decimals(of))
+
+
+@register.filter
+def seat_scores(scores: Sequence[Any], player: str | None = None) -> str:
+    """A round's points with each seat's name beside them, in the page's language: "Jij 35
+    · West 5 · Noord 12 · Oost 0"; ``player``: the name of seat 0 instead of "Jij" (the
+    split page compares two players)."""
+    language = translation.get_language() or "nl"
+    names = seat_names(language, len(scores), player=player or None)
+    return " · ".join(f"{name} {score}" for name, score in zip(names, scores, strict=True))
 
 
 @register.filter
@@ -74,10 +103,13 @@ def percent(value: float | None) -> str:
 
 @dataclass(frozen=True)
 class SeenCard:
-    """A card as the page shows it: its label in the language, and whether it is red."""
+    """A card as the page shows it: its label in the language, whether it is red, and its
+    suit's symbol (drawn as the card's pip: the review and split show card faces, as the
+    table does; "" for a joker)."""
 
     label: str
     red: bool
+    suit: str = ""
 
 
 @dataclass(frozen=True)
@@ -99,7 +131,8 @@ class SeenPosition:
 
 
 def _seen(label: str) -> SeenCard:
-    return SeenCard(label, "♥" in label or "♦" in label)
+    suit = "" if label.startswith("joker") else next((c for c in label if c in "♣♦♥♠"), "")
+    return SeenCard(label, "♥" in label or "♦" in label, suit)
 
 
 def _suit_name(letter: Any, language: str) -> str | None:

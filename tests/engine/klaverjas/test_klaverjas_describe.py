@@ -28,5 +28,5 @@ def test_a_refused_card_is_named_in_words(play_state: PlayState) -> None:
     state = play_state("7c Kc Jh As", trick="Ac")
     with pytest.raises(MustFollowSuit) as info:
         state.apply(PlayCard(k("As")))
-    assert info.value.nl == "Je moet klaver bekennen; ♠A mag niet."
+    assert info.value.nl == "Je moet klaveren bekennen; ♠A mag niet."
     assert info.value.en == "You must follow suit (clubs); A♠ is not allowed."
