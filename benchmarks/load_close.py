@@ -89,6 +89,34 @@ def played_field(games: Sequence[Any], finished: float, part_way: float) -> dict
 # --- 2. Close ------------------------------------------------------------------------
 
 
+def wait_play_checks(tournament_id: int, timeout: float = 900) -> dict[str, Any]:
+    """Wait until the close's play check has run (its screen has queued a ``PlayCheck``
+    per chosen entry and every one is done; a field without decisions of its own gets
+    none): how many, the seconds from the announcement to the last one done, and the
+    CPU seconds of the slowest check."""
+    from tournaments.models import DealResult, PlayCheck, Tournament
+
+    deadline = time.monotonic() + timeout
+    own = DealResult.objects.filter(tournament_id=tournament_id, by_bot=False).exists()
+    while own and time.monotonic() < deadline:
+        queued = PlayCheck.objects.filter(entry__tournament_id=tournament_id)
+        if queued.exists() and not queued.filter(status=PlayCheck.Status.PENDING).exists():
+            break
+        time.sleep(0.5)
+    rows = list(PlayCheck.objects.filter(entry__tournament_id=tournament_id))
+    closed_at = Tournament.objects.get(pk=tournament_id).closed_at
+    done = [r.checked_at for r in rows if r.checked_at is not None]
+    return {
+        "checks": len(rows),
+        "pending": sum(r.checked_at is None for r in rows),
+        "seconds_after_close": round((max(done) - closed_at).total_seconds(), 1)
+        if done and closed_at
+        else None,
+        "slowest_cpu_seconds": max((r.seconds or 0.0 for r in rows), default=None),
+        "flagged": sum(r.flagged for r in rows),
+    }
+
+
 def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
     from django.db.models import Max
 
@@ -122,6 +150,9 @@ def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]
                 timeout=3600,
             )
             seconds = time.monotonic() - start
+            # the play check after the close (services.playcheck): its screen, then a task
+            # per chosen entry, on the same workers; until every check is done
+            checks = wait_play_checks(t.pk)
         # The rebuild's share of the close: from the last game's audit to the announcement
         # (the rebuild's parts and the announcing step), from the database's own times.
         closed = Tournament.objects.get(pk=t.pk)
@@ -143,6 +174,7 @@ def bench_close(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]
             "field": kinds,
             "rebuild_share_seconds": round(share, 1),
             "rebuild_seconds": round(rebuild, 1),
+            "play_checks": checks,
             "load_average": load_average(),
         }
         log(f"  {out[str(workers)]}")

@@ -131,7 +131,7 @@ def _round_checks(game: Game) -> list[fairplay.DecisionCheck]:
         checks += fairplay.round_checks(
             module,
             variant,
-            secret=game.secret_bytes,
+            secret=game.deal_secret(round_index),
             round_index=round_index,
             steps=steps,
             bot_level=game.bot_level,

@@ -3,8 +3,12 @@ the statistic on seeded honest and cheating games, the view-best choices, the ta
 
 from __future__ import annotations
 
+import importlib
+import json
 import math
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +18,7 @@ from engine.match import bot_move
 from engine.registry import game_module, game_of_preset
 
 SECRET = bytes(range(100, 132))
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _round(
@@ -151,3 +156,28 @@ def test_the_tail_is_the_binomial_tail_and_evidence_adds_up() -> None:
     assert fairplay.Evidence(40, (0.05,) * 20, 10).flagged
     assert not fairplay.Evidence(40, (0.05,) * 20, 2).flagged
     assert fairplay.null_rate("jokeren", "NoSuchKind", 0.6) == fairplay.FALLBACK_RATE
+
+
+def test_the_benchmarks_quick_run_reports_every_share_of_its_table(tmp_path: Path) -> None:
+    """``benchmarks/cheat.py --quick``: a small run of the benchmark, end to end."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        cheat = importlib.import_module("cheat")
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    assert (
+        cheat.main(["--quick", "--preset", "jokeren7", "--workers", "1", "--out", str(tmp_path)])
+        == 0
+    )
+    report = json.loads((tmp_path / "cheat.json").read_text())
+    assert report["threshold"] == fairplay.THRESHOLD
+    (row,) = report["table"]
+    assert row["preset"] == "jokeren7" and row["rounds"] == 4
+    for key in ("honest_flagged", "caught_p1.0", "caught_p0.5", "caught_p0.3"):
+        assert 0.0 <= row[key] <= 1.0
+    # knowing the deal on every decision where it pays gains, and is caught more than
+    # honest play is flagged
+    assert row["gain_p1.0"] > 0
+    assert row["caught_p1.0"] > row["honest_flagged"]
+    rounds = (tmp_path / "rounds.jsonl").read_text().splitlines()
+    assert len(rounds) == 6 * (4 + 3)
