@@ -346,6 +346,9 @@ ACCOUNT_USERNAME_MIN_LENGTH = 2
 ACCOUNT_RATE_LIMITS = {"login_failed": None, "signup": None}
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Jokeren"
+# A code that passes every second factor: for the demo only (scripts/run.sh sets it with
+# DEBUG on; allauth refuses it with DEBUG off).
+MFA_TOTP_INSECURE_BYPASS_CODE = env.str("MFA_TOTP_INSECURE_BYPASS_CODE", default="") or None
 
 # --- Internationalization -------------------------------------------------------------
 LANGUAGE_CODE = "nl"

@@ -19,6 +19,8 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e .
 export DEBUG=true
+# the demo organizer's second factor also takes this code (printed by the demo command)
+export MFA_TOTP_INSECURE_BYPASS_CODE="${MFA_TOTP_INSECURE_BYPASS_CODE:-000000}"
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py demo
 exec .venv/bin/python manage.py runserver 127.0.0.1:${PORT:-8000}

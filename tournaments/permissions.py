@@ -29,6 +29,7 @@ import hmac
 from typing import Any, TypeGuard
 
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
@@ -158,6 +159,23 @@ def has_verified_address(user: Any) -> bool:
     """A logged-in account whose mail address is verified: only it gets mail, and only
     its entries count for the ratings (docs/rules.md, "Accounts", rules 2 and 3)."""
     return club_selectors.has_verified_address(user=user)
+
+
+def has_second_factor(user: Any) -> bool:
+    """A logged-in account with a TOTP authenticator (allauth.mfa; its recovery codes
+    come with it)."""
+    user_id = _user_id(user)
+    return (
+        user_id is not None
+        and Authenticator.objects.filter(user_id=user_id, type=Authenticator.Type.TOTP).exists()
+    )
+
+
+def needs_second_factor(user: Any) -> bool:
+    """Staff and a club's owners and organizers act on a tournament or a club only with
+    a second factor: until they have set one up, the organizer's pages send them to set
+    it up (docs/rules.md, "Accounts", rule 6)."""
+    return is_organizer(user) and not has_second_factor(user)
 
 
 def plays_unrated(user: Any) -> bool:

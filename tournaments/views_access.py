@@ -9,9 +9,17 @@ other pages (the leaderboard's refresh, the rules, the join) open for that visit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from tournaments import permissions
 from tournaments.models import Access, Series, Tournament
@@ -72,3 +80,25 @@ def series_or_404(request: HttpRequest, pk: int) -> Series:
 def listed(request: HttpRequest) -> QuerySet[Tournament]:
     """The tournaments a list shows ``request``'s user (``permissions.visible_tournaments``)."""
     return permissions.visible_tournaments(request.user)
+
+
+def second_factor_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """An organizer's page (behind ``login_required``): staff and a club's owners and
+    organizers without a second factor are sent to set one up first, and back here after
+    (``permissions.needs_second_factor``; docs/rules.md, "Accounts", rule 6)."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if permissions.needs_second_factor(request.user):
+            messages.warning(
+                request,
+                _(
+                    "Set up two-step verification first: club owners, organizers and "
+                    "staff need it before they act on a tournament or a club."
+                ),
+            )
+            back = request.get_full_path() if request.method == "GET" else reverse("account")
+            return redirect(f"{reverse('mfa_activate_totp')}?{urlencode({'next': back})}")
+        return view(request, *args, **kwargs)
+
+    return checked

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from engine.registry import GAMES
-from tournaments import permissions
+from tournaments import permissions, views_access
 from tournaments.errors import ServiceError
 from tournaments.games import module_of
 from tournaments.models import Access, Club, JoinMode, Membership, Tournament
@@ -170,6 +170,7 @@ def _managed_club(request: HttpRequest, slug: str) -> Club:
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def club_member_role(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The owner appoints a member organizer or makes an organizer a member again."""
     club = _managed_club(request, slug)
@@ -191,6 +192,7 @@ def club_member_role(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def club_invite_player(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The owner invites a player by name or a mail address: a link of their own goes to
     them by mail."""
@@ -230,6 +232,7 @@ def club_invite_player(request: AuthenticatedHttpRequest, slug: str) -> HttpResp
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def club_invite_renew(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club = _managed_club(request, slug)
     club_services.club_invite_renew(club=club)
@@ -239,6 +242,7 @@ def club_invite_renew(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def club_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The owner's settings of the club: whether the members' rating list is public, how
     people join."""

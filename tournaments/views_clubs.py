@@ -259,6 +259,7 @@ def series_season_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @checks_control_characters
 @login_required
+@views_access.second_factor_required
 def series_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not permissions.may_create_series(request.user):
         raise PermissionDenied

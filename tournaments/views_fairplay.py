@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments import permissions
+from tournaments import permissions, views_access
 from tournaments.errors import ServiceError
 from tournaments.permissions import AuthenticatedHttpRequest
 from tournaments.selectors import fairplay as fairplay_selectors
@@ -23,6 +23,7 @@ from tournaments.services import fairplay as fairplay_services
 
 
 @login_required
+@views_access.second_factor_required
 def fairplay_staff(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Without ``?user=``: the flagged accounts; with it, that account's flags, linked
     accounts and bars."""
@@ -46,6 +47,7 @@ def fairplay_staff(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def fairplay_bar_lift(request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
     """Staff lift an account's bar from rated play."""
     if not permissions.may_lift_play_bar(request.user):

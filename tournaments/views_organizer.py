@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from common.forms import CONTROL_IN_TEXT, checks_control_characters, form_status
-from tournaments import permissions
+from tournaments import permissions, views_access
 from tournaments.errors import ServiceError, TournamentClosed
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Game, Tournament
@@ -125,12 +125,14 @@ def keep_fields(data: Any) -> dict[str, Any]:
 
 @checks_control_characters
 @login_required
+@views_access.second_factor_required
 def tournament_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _tournament_form_view(request, None)
 
 
 @checks_control_characters
 @login_required
+@views_access.second_factor_required
 def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_managed(request, pk, permissions.may_edit_tournament)
     if tournament.is_closed:
@@ -140,6 +142,7 @@ def tournament_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@views_access.second_factor_required
 def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_managed(request, pk, permissions.may_see_entries)
     # The page's entries from the index of the order they joined (ids only), then their
@@ -172,6 +175,7 @@ def tournament_entries(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
     """An organizer's answer to an entry's audit: ``audit`` (replay it again, after a
     repair) or ``resolve`` (the stored scores stand: ranked again)."""
@@ -196,6 +200,7 @@ def entry_audit(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> Ht
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def entry_fair_play(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
     """An organizer's decision on an entry under fair-play review: ``clear`` (ranked
     again) or ``disqualify`` (out of the standings and the ratings, the entrant told)."""
@@ -218,6 +223,7 @@ def entry_fair_play(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -
 
 @login_required
 @require_POST
+@views_access.second_factor_required
 def tournament_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_managed(request, pk, permissions.may_close_tournament)
     try:

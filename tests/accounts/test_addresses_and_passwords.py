@@ -200,3 +200,29 @@ def test_mail_goes_only_to_a_verified_address(mailoutbox: list[Any]) -> None:
     assert [m.to for m in mailoutbox] == [[verified.email]]
     users = get_user_model().objects.filter(pk__in=[verified.pk, unverified.pk])
     assert mail_services.recipients(users, kind=MailKind.INVITES, object_id=2) == [[verified.pk]]
+
+
+def test_organizers_and_staff_act_on_a_tournament_only_with_a_second_factor(
+    client: Client, tournament: Any
+) -> None:
+    """docs/rules.md, "Accounts", rule 6."""
+    edit = reverse("tournament_edit", args=[tournament.pk])
+    for who in (
+        factories.make_user("orga", organizer=True, second_factor=False),
+        factories.make_user("beheer", is_staff=True, second_factor=False),
+    ):
+        assert permissions.needs_second_factor(who)
+        client.force_login(who)
+        response = client.get(edit)
+        assert response.status_code == 302
+        assert (
+            response["Location"]
+            == f"{reverse('mfa_activate_totp')}?next={edit.replace('/', '%2F')}"
+        )
+        closing = client.post(reverse("tournament_close", args=[tournament.pk]))
+        assert closing["Location"].startswith(reverse("mfa_activate_totp"))
+        factories.add_second_factor(who)
+        assert not permissions.needs_second_factor(who)
+        assert client.get(edit).status_code == 200
+    # a player needs none
+    assert not permissions.needs_second_factor(factories.make_user("speler2"))

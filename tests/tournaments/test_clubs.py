@@ -126,7 +126,12 @@ def test_the_owner_appoints_and_demotes_organizers_who_then_run_the_clubs_tourna
     url = reverse("club_member_role", args=[club.slug])
     client.post(url, {"user": member.pk, "role": "organizer"})
     assert permissions.may_edit_tournament(user=member, tournament=t)
-    assert _logged_in(member).get(reverse("tournament_edit", args=[t.pk])).status_code == 200
+    # a new organizer sets up a second factor first (docs/rules.md, "Accounts", rule 6)
+    edit = reverse("tournament_edit", args=[t.pk])
+    first = _logged_in(member).get(edit)
+    assert first.status_code == 302 and first["Location"].startswith(reverse("mfa_activate_totp"))
+    factories.add_second_factor(member)
+    assert _logged_in(member).get(edit).status_code == 200
     client.post(url, {"user": member.pk, "role": "member"})
     assert not permissions.may_edit_tournament(user=member, tournament=t)
     # no owner by this form, and nobody outside the club

@@ -9,8 +9,14 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from tournaments.games import available_games
+from tournaments.management.commands.demo import DEMO_TOTP_SECRET
 from tournaments.models import Access, Membership, Rating, RatingChange, Tournament
-from tournaments.permissions import is_club_member, is_organizer
+from tournaments.permissions import (
+    has_verified_address,
+    is_club_member,
+    is_organizer,
+    needs_second_factor,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +31,11 @@ def test_demo_creates_users_and_an_open_tournament_per_preset() -> None:
     player = User.objects.get(username="demo-player")
     assert is_organizer(organizer) and not is_organizer(player)
     assert player.check_password("jokeren-demo")
+    # verified demo addresses; the organizer's second factor is printed with the log-ins
+    # (docs/rules.md, "Accounts")
+    assert has_verified_address(organizer) and has_verified_address(player)
+    assert not needs_second_factor(organizer)
+    assert "TOTP" in text and DEMO_TOTP_SECRET in text
     expected = {
         (game, preset) for game, module in available_games().items() for preset in module.PRESETS
     }

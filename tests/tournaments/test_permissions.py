@@ -146,6 +146,19 @@ EXPECTED: dict[str, tuple[tuple[Any, ...], tuple[Any, ...]]] = {
         (403, 404, 200, 404, 404, 404, 404, 200),
         (403, 404, 200, 404, 404, 404, 404, 200),
     ),
+    # one's own account pages (the accounts app, allauth's): anyone logged in
+    "account_email": (
+        (LOGIN, 200, 200, 200, 200, 200, 200, LOGIN),
+        (LOGIN, 200, 200, 200, 200, 200, 200, LOGIN),
+    ),
+    "password_change": (
+        (LOGIN, 200, 200, 200, 200, 200, 200, LOGIN),
+        (LOGIN, 200, 200, 200, 200, 200, 200, LOGIN),
+    ),
+    "second_factor": (
+        (LOGIN, 200, 200, 200, 200, 200, 200, LOGIN),
+        (LOGIN, 200, 200, 200, 200, 200, 200, LOGIN),
+    ),
 }
 
 #: The rounds whose results the standings API shows each viewer (docs/rules.md section 4):
@@ -230,6 +243,12 @@ class Field:
             return client.post(url, {"action": "resolve"})
         if route == "standings_api":
             return client.get(reverse("api_tournament_standings", args=[t.pk]))
+        if route == "account_email":
+            return client.get(reverse("account_email"))
+        if route == "password_change":
+            return client.get(reverse("account_change_password"))
+        if route == "second_factor":
+            return client.get(reverse("mfa_index"))
         assert route == "game_api"
         return client.get(reverse("api_game", args=[g.pk]))
 

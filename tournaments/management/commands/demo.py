@@ -13,6 +13,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.utils import timezone
@@ -28,6 +29,8 @@ from tournaments.services import ratings as rating_services
 from tournaments.services import tournaments as tournament_services
 
 DEMO_PASSWORD = "jokeren-demo"
+#: The demo organizer's second factor (base32 TOTP secret), printed with the log-ins.
+DEMO_TOTP_SECRET = "JOKERENDEMOJOKERENDEMOJOKERENDEM"
 ORGANIZER = "demo-organizer"
 PLAYER = "demo-player"
 SECOND_CLUB = "vrolijke-kaartschudders"
@@ -77,6 +80,8 @@ class Command(BaseCommand):
                 user.save()
             account_services.address_verified_set(user=user, email=demo_address(username))
             users[username] = user
+        # an organizer acts only with a second factor (docs/rules.md, "Accounts", rule 6)
+        account_services.second_factor_add(user=users[ORGANIZER], secret=DEMO_TOTP_SECRET)
         default = club_services.club_default()
         club_services.membership_add(
             club=default, user=users[ORGANIZER], role=Membership.Role.ORGANIZER
@@ -135,6 +140,12 @@ class Command(BaseCommand):
         if self._rated_demo(users[ORGANIZER], users[PLAYER]):
             self.stdout.write(f"Rated demo tournament played and closed: {RATED_NAME}")
         self.stdout.write(f"Organizer log-in: {ORGANIZER} / {DEMO_PASSWORD}")
+        bypass = getattr(settings, "MFA_TOTP_INSECURE_BYPASS_CODE", None)
+        self.stdout.write(
+            "  then a code of the TOTP secret "
+            f"{DEMO_TOTP_SECRET} (any authenticator app)"
+            + (f", or {bypass} (scripts/run.sh: DEBUG only)" if bypass else "")
+        )
         self.stdout.write(f"Player log-in:    {PLAYER} / {DEMO_PASSWORD}")
 
     def _rated_demo(self, organizer: Any, player: Any) -> bool:
