@@ -128,6 +128,7 @@ def mail_settings_save(request: AuthenticatedHttpRequest, form: MailSettingsForm
         mail_results=form.cleaned_data["mail_results"],
         mail_series=form.cleaned_data["mail_series"],
         mail_invites=form.cleaned_data["mail_invites"],
+        mail_announcements=form.cleaned_data["mail_announcements"],
     )
     translation.activate(account.language)
     messages.success(request, _("Your mail settings are saved."))

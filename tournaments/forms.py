@@ -596,6 +596,9 @@ class MailSettingsForm(forms.Form):
         label=_("Mail me when a new edition of a series I played is open"), required=False
     )
     mail_invites = forms.BooleanField(label=_("Mail me club invites"), required=False)
+    mail_announcements = forms.BooleanField(
+        label=_("Mail me the announcements of my clubs"), required=False
+    )
 
     @classmethod
     def of(cls, account: Account) -> MailSettingsForm:
@@ -606,5 +609,6 @@ class MailSettingsForm(forms.Form):
                 "mail_results": account.mail_results,
                 "mail_series": account.mail_series,
                 "mail_invites": account.mail_invites,
+                "mail_announcements": account.mail_announcements,
             }
         )

@@ -299,9 +299,7 @@ def may_create_club(user: Any) -> bool:
     up to ``CLUBS_PER_PLAYER`` clubs (the service refuses the one too many); staff too."""
     if is_staff(user):
         return True
-    return (
-        is_logged_in(user) and not is_bot(user) and club_selectors.has_verified_address(user=user)
-    )
+    return is_logged_in(user) and not is_bot(user) and has_verified_address(user)
 
 
 def may_see_club(*, user: Any, club: Club) -> bool:

@@ -348,6 +348,13 @@ def test_the_account_page_changes_the_mail_settings(client: Client) -> None:
         True,
         False,
     )
+    assert account.mail_announcements is False
+    assert 'name="mail_announcements"' in page.content.decode()
+    client.post(
+        reverse("account"),
+        {"action": "mail_settings", "language": "en", "mail_announcements": "on"},
+    )
+    assert Account.objects.get(user=anna).mail_announcements is True
     assert answer.cookies["django_language"].value == "en"
     bad = client.post(reverse("account"), {"action": "mail_settings", "language": "fr"})
     assert bad.status_code == 200

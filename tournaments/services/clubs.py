@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import ClubRefused, InvalidSettings, InvitationGone
 from tournaments.models import Club, ClubBan, ClubInvite, JoinMode, JoinRequest, Membership
-from tournaments.permissions import code_matches, may_leave_club
+from tournaments.permissions import code_matches, has_verified_address, may_leave_club
 from tournaments.selectors import clubs as club_selectors
 
 #: The most clubs one player may create on the site (docs/rules.md, "Clubs", rule 7).
@@ -125,7 +125,7 @@ def club_create_by_player(*, name: str, description: str = "", owner: User) -> C
     """A player creates a club and owns it (docs/rules.md, "Clubs: members, organizers,
     who may enter", rule 7): only with a verified mail address, and at most
     ``CLUBS_PER_PLAYER`` clubs of their making."""
-    if not club_selectors.has_verified_address(user=owner):
+    if not has_verified_address(owner):
         raise ClubRefused.of(_("Creating a club needs a verified mail address."))
     if club_selectors.clubs_created(user=owner) >= CLUBS_PER_PLAYER:
         raise ClubRefused.of(

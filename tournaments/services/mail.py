@@ -294,7 +294,13 @@ def account_language_set(*, user: User, language: str) -> Account:
 
 
 def account_mail_settings_update(
-    *, user: User, language: str, mail_results: bool, mail_series: bool, mail_invites: bool
+    *,
+    user: User,
+    language: str,
+    mail_results: bool,
+    mail_series: bool,
+    mail_invites: bool,
+    mail_announcements: bool = True,
 ) -> Account:
     """The account page's mail settings: the language of the mail and each kind on or off."""
     if language not in LANGUAGES:
@@ -305,7 +311,16 @@ def account_mail_settings_update(
         account.mail_results = mail_results
         account.mail_series = mail_series
         account.mail_invites = mail_invites
-        account.save(update_fields=["language", "mail_results", "mail_series", "mail_invites"])
+        account.mail_announcements = mail_announcements
+        account.save(
+            update_fields=[
+                "language",
+                "mail_results",
+                "mail_series",
+                "mail_invites",
+                "mail_announcements",
+            ]
+        )
     return account
 
 
