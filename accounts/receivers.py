@@ -13,6 +13,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import preferences
+from accounts.signals import account_deleted
+from tournaments.models import Sighting
 from tournaments.services import mail as mail_services
 
 
@@ -41,3 +43,10 @@ def _logged_in(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> N
             ),
             fail_silently=True,  # a log-in without messages (a test client's)
         )
+
+
+@receiver(account_deleted)
+def _fair_play_data_removed(sender: Any, user_id: int, **kwargs: Any) -> None:
+    """A deleted account's fair-play data goes with it (docs/rules.md, "Accounts", rule
+    7): its sightings (device, network prefix, user agent of its log-ins and entries)."""
+    Sighting.objects.filter(user_id=user_id).delete()

@@ -13,4 +13,7 @@ urlpatterns = [
     path("accounts/logout/", allauth_views.logout, name="logout"),
     path("accounts/", include("allauth.urls")),
     path("account/", views.account, name="account"),
+    path("account/delete/", views.account_delete, name="account_delete"),
+    path("account/export/", views.account_export, name="account_export"),
+    path("privacy/", views.privacy, name="privacy"),
 ]

@@ -11,12 +11,14 @@ from allauth.account import views as allauth_views
 from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import services as account_services
 from common.forms import checks_control_characters, form_status
 from jokeren import throttle
 from tournaments import permissions, tokens
@@ -144,3 +146,44 @@ def mail_settings_save(request: AuthenticatedHttpRequest, form: MailSettingsForm
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
     return response
+
+
+@login_required
+def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """ "Delete my account": a page that says what goes and what stays, and asks for the
+    password; the POST deletes the account (``account_services.account_delete``) and
+    logs out."""
+    error = ""
+    if request.method == "POST":
+        if not request.user.check_password(request.POST.get("password", "")):
+            error = _("That is not your password.")
+        else:
+            try:
+                account_services.account_delete(user=request.user)
+            except ServiceError as exc:
+                error = exc.message()
+            else:
+                logout(request)
+                messages.success(request, _("Your account has been deleted."))
+                return redirect("home")
+    return render(
+        request,
+        "accounts/delete.html",
+        {"error": error},
+        status=400 if error and request.method == "POST" else 200,
+    )
+
+
+@login_required
+def account_export(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """ "Download my data": a zip of JSON files (``account_services.account_export``)."""
+    response = HttpResponse(
+        account_services.account_export(user=request.user), content_type="application/zip"
+    )
+    response["Content-Disposition"] = 'attachment; filename="mijn-gegevens.zip"'
+    return response
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What the site keeps of its players, why and how long (Dutch and English)."""
+    return render(request, "accounts/privacy.html")

@@ -681,6 +681,9 @@ ROUTES: dict[str, str] = {
     "series_detail": "may_see_series",
     "series_season_csv": "may_see_series",
     "account": "is_logged_in",
+    "account_delete": "is_logged_in",
+    "account_export": "is_logged_in",
+    "privacy": PUBLIC,
     # the accounts app (allauth's pages: docs/rules.md, "Accounts"): the way in for
     # anyone, the rest one's own
     "account_login": SITE,

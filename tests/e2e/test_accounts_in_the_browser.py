@@ -1,13 +1,17 @@
 """The accounts' flows in the browser, with a real SMTP server (aiosmtpd, in a thread)
 that receives the site's mail (docs/rules.md, "Accounts"): sign up, verify the address,
 log out, reset the password, log in; change the address; set up TOTP and log in with a
-code and with a recovery code."""
+code and with a recovery code; download one's data and delete an account that played a
+closed tournament (the standings unchanged but its name)."""
 
 from __future__ import annotations
 
 import email
+import io
+import json
 import re
 import socket
+import zipfile
 from collections.abc import Iterator
 from email.message import EmailMessage
 from email.policy import default as default_policy
@@ -195,3 +199,41 @@ def _counter() -> int:
     import time
 
     return int(time.time()) // 30
+
+
+def test_download_the_data_then_delete_an_account_that_played_a_closed_tournament(
+    page: Page, live_server: Any, smtp: Inbox
+) -> None:
+    base = live_server.url
+    organizer = factories.make_user("organisator", organizer=True)
+    t = factories.make_closed_field(organizer, 4)
+    board = f"{base}/tournaments/{t.pk}/"
+    page.goto(board)
+    before = page.locator("#leaderboard tbody tr").all_inner_texts()
+    leaver = get_user_model().objects.get(username="veld0001")
+    leaver.set_password(factories.PASSWORD)
+    leaver.save()
+    _log_in(page, base, "veld0001", factories.PASSWORD)
+    page.wait_for_url(f"{base}/")
+
+    page.goto(f"{base}/account/")
+    href = page.locator("#download-data").get_attribute("href")
+    answer = page.request.get(f"{base}{href}")  # the link, with the page's session
+    assert answer.headers["content-type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(answer.body()))
+    assert json.loads(archive.read("profile.json"))["username"] == "veld0001"
+    (entry,) = json.loads(archive.read("entries.json"))
+    assert entry["tournament_id"] == t.pk
+    assert any(n.startswith("games/game-") for n in archive.namelist())
+
+    page.click("#delete-account-link")
+    page.fill("#delete-password", factories.PASSWORD)
+    page.click("#delete-account")
+    page.wait_for_url(f"{base}/")
+    page.goto(board)
+    after = page.locator("#leaderboard tbody tr").all_inner_texts()
+    name = f"verwijderde speler {leaver.pk}"
+    assert after == [row.replace("veld0001", name) for row in before]
+    assert any(name in row for row in after)
+    _log_in(page, base, "veld0001", factories.PASSWORD)
+    assert "/accounts/login/" in page.url  # the account is gone

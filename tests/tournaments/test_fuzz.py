@@ -549,8 +549,9 @@ def account_request(draw: Draw, world: World) -> Request:
 
 def account_settings_request(draw: Draw, world: World) -> Request:
     """One's own account pages (accounts/, allauth's): the address page (add, make
-    primary, send again, remove), the password change, the second factor's pages; any
-    value in any field."""
+    primary, send again, remove), the password change, the second factor's pages, the
+    deletion (never with the right password: the fuzz's accounts stay), the download of
+    one's data, the privacy page; any value in any field."""
     path = draw(
         st.sampled_from(
             [
@@ -562,6 +563,9 @@ def account_settings_request(draw: Draw, world: World) -> Request:
                 "/accounts/2fa/recovery-codes/",
                 "/accounts/2fa/recovery-codes/generate/",
                 "/accounts/2fa/authenticate/",
+                "/account/delete/",
+                "/account/export/",
+                "/privacy/",
             ]
         )
     )
@@ -574,6 +578,7 @@ def account_settings_request(draw: Draw, world: World) -> Request:
         "password1": draw(form_values()),
         "password2": draw(form_values()),
         "code": draw(st.sampled_from(["123456", ""]) | form_values()),
+        "password": draw(st.sampled_from(["fout", ""]) | form_values()),
     }
     return Request(_method(draw, "POST"), path, data)
 
