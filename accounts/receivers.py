@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts import preferences
 from accounts.signals import account_deleted
-from tournaments.models import Sighting
+from tournaments.services import fairplay as fairplay_services
 from tournaments.services import mail as mail_services
 
 
@@ -48,5 +48,6 @@ def _logged_in(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> N
 @receiver(account_deleted)
 def _fair_play_data_removed(sender: Any, user_id: int, **kwargs: Any) -> None:
     """A deleted account's fair-play data goes with it (docs/rules.md, "Accounts", rule
-    7): its sightings (device, network prefix, user agent of its log-ins and entries)."""
-    Sighting.objects.filter(user_id=user_id).delete()
+    7): its sightings (device, network prefix, user agent of its log-ins and entries) and
+    what linked flags' evidence quotes of it (``services.fairplay.account_fairplay_forget``)."""
+    fairplay_services.account_fairplay_forget(user_id=user_id)

@@ -144,3 +144,26 @@ def test_the_answer_that_sets_the_device_cookie_is_never_shared() -> None:
     forged.cookies[COOKIE] = "0" * 32
     answer = forged.get(reverse("home"))
     assert answer.cookies[COOKIE].value != "0" * 32
+
+
+def test_deleting_an_account_removes_its_fair_play_data(organizer: Any) -> None:
+    from accounts import services as account_services
+
+    for name in ("anna", "bert"):
+        factories.make_user(name)
+    t = factories.make_tournament(created_by=organizer, rounds=1, south_plays=())
+    browser = _browser()
+    _log_in(browser, "anna")
+    _join(browser, t)
+    browser.post(reverse("logout"))
+    _log_in(browser, "bert")
+    _join(browser, t)
+    anna = Entry.objects.get(tournament=t, user__username="anna")
+    account_services.account_delete(user=anna.user)
+    assert not Sighting.objects.filter(user=anna.user).exists()
+    assert Sighting.objects.filter(user__username="bert").exists()
+    for flag in EntryFlag.objects.filter(entry__tournament=t):
+        assert "anna" not in str(flag.evidence)
+        assert all(s["user"] == "bert" for s in flag.evidence["sightings"])
+    # the flags and the review stay: both entries still under review
+    assert Entry.objects.filter(tournament=t, fair_play="under_review").count() == 2

@@ -48,7 +48,9 @@ def _sighting_line(s: Mapping[str, Any], language: str) -> str:
 
 def _linked_lines(evidence: Mapping[str, Any], language: str) -> list[str]:
     devices = ", ".join(str(d) for d in evidence.get("devices", []))
-    other = evidence.get("linked_user", "?")
+    other = evidence.get("linked_user") or (
+        "a deleted account" if language.startswith("en") else "een verwijderd account"
+    )
     where = evidence.get("linked_tournament_name", "")
     if language.startswith("en"):
         head = f"The same device ({devices}) was used by {other}, who entered {where}."

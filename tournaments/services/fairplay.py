@@ -392,7 +392,25 @@ def sightings_purge(*, now: Any = None) -> int:
 
 
 def account_fairplay_forget(*, user_id: int) -> int:
-    """A deleted account's fair-play data: its sightings (its entries, their flags and
-    bars go with the account). The number of sightings deleted."""
+    """A deleted account's fair-play data (docs/rules.md, "Fair play", rule 1): its
+    sightings, and what the evidence of linked flags (its own entries' and the linked
+    accounts') quotes of it: its name and its sightings. The flags and decisions stay,
+    on entries that stay. Sent before the account's row is made anonymous (its name is
+    still there). The number of sightings deleted."""
+    name = User.objects.filter(pk=user_id).values_list("username", flat=True).first()
     deleted, _detail = Sighting.objects.filter(user_id=user_id).delete()
+    if name is None:
+        return deleted
+    quoting = EntryFlag.objects.filter(kind=EntryFlag.Kind.LINKED).filter(
+        Q(entry__user_id=user_id) | Q(evidence__linked_user=name)
+    )
+    for flag in quoting:
+        evidence = dict(flag.evidence)
+        evidence["sightings"] = [
+            seen for seen in evidence.get("sightings", []) if seen.get("user") != name
+        ]
+        if evidence.get("linked_user") == name:
+            evidence["linked_user"] = ""
+        flag.evidence = evidence
+        flag.save(update_fields=["evidence"])
     return deleted
