@@ -229,7 +229,13 @@ def test_a_full_game_scores_each_round_by_the_hands_left(tournament: Tournament,
     for end in ends:
         # Jokeren 7 scores hand points: the one who went out has none left and scores 0.
         assert end["scores"] == game.round_scores[end["round"]]
-        assert [hand_points(h) for h in end["hands"]] == end["scores"]
+        # While the tournament runs the round's end shows how many cards each seat kept,
+        # not the cards (docs/rules.md, "The card table", rule 2); the replay has them.
+        assert end["hands"] == []
+        last = replay_selectors.game_replay(game=game, round_index=end["round"])[-1]
+        hands = [last.observations[seat]["hand"] for seat in range(4)]
+        assert [len(h) for h in hands] == end["hand_counts"]
+        assert [hand_points(h) for h in hands] == end["scores"]
     moves = replay_selectors.game_moves(game=game)
     assert [m.seq for m in moves] == list(range(game.seq))
     assert [r.moves for r in game.played_rounds.all()] == [
