@@ -257,7 +257,11 @@ import { withDelta } from "./table-common.js";
     const roem = tricks
       .map((t, i) => [t, i])
       .filter(([t]) => t.roem > 0)
-      .map(([t, i]) => fmt(T.roem_in_trick, { n: i + 1, roem: t.roem, name: names[t.winner] }));
+      .map(([t, i]) =>
+        t.winner === 0 && names[0] === T.you
+          ? fmt(T.roem_in_trick_you, { n: i + 1, roem: t.roem })
+          : fmt(T.roem_in_trick, { n: i + 1, roem: t.roem, name: names[t.winner] }),
+      );
     view.append(line(T.roem, roem.length ? roem.join(" · ") : "–"));
 
     if (tricks.length) {

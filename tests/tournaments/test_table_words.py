@@ -64,4 +64,6 @@ def test_the_replay_says_slag_voor_jou_to_the_player() -> None:
     client.force_login(played.user)
     page = client.get(reverse("game_replay", args=[played.pk])).content.decode()
     assert '"trick_to_you": "Slag voor jou"' in page
+    # roem in a trick the player won: "slag 3: 20 voor jou" (static/js/replay.js)
+    assert '"roem_in_trick_you": "slag {n}: {roem} voor jou"' in page
     assert '"you": "Jij"' in page
