@@ -599,6 +599,10 @@ class MailSettingsForm(forms.Form):
     mail_announcements = forms.BooleanField(
         label=_("Mail me the announcements of my clubs"), required=False
     )
+    mail_fairplay = forms.BooleanField(
+        label=_("Mail me when an organizer decides on a fair-play review of my entry"),
+        required=False,
+    )
 
     @classmethod
     def of(cls, account: Account) -> MailSettingsForm:
@@ -610,5 +614,6 @@ class MailSettingsForm(forms.Form):
                 "mail_series": account.mail_series,
                 "mail_invites": account.mail_invites,
                 "mail_announcements": account.mail_announcements,
+                "mail_fairplay": account.mail_fairplay,
             }
         )

@@ -355,6 +355,15 @@ def test_the_account_page_changes_the_mail_settings(client: Client) -> None:
         {"action": "mail_settings", "language": "en", "mail_announcements": "on"},
     )
     assert Account.objects.get(user=anna).mail_announcements is True
+    # the fair-play decisions' mail (docs/rules.md, "Fair play") is on the page too: the
+    # form above left it unticked, so it is off; ticking it turns it on again
+    assert account.mail_fairplay is False
+    assert 'name="mail_fairplay"' in page.content.decode()
+    client.post(
+        reverse("account"),
+        {"action": "mail_settings", "language": "en", "mail_fairplay": "on"},
+    )
+    assert Account.objects.get(user=anna).mail_fairplay is True
     assert answer.cookies["django_language"].value == "en"
     bad = client.post(reverse("account"), {"action": "mail_settings", "language": "fr"})
     assert bad.status_code == 200

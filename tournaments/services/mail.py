@@ -301,6 +301,7 @@ def account_mail_settings_update(
     mail_series: bool,
     mail_invites: bool,
     mail_announcements: bool = True,
+    mail_fairplay: bool = True,
 ) -> Account:
     """The account page's mail settings: the language of the mail and each kind on or off."""
     if language not in LANGUAGES:
@@ -312,6 +313,7 @@ def account_mail_settings_update(
         account.mail_series = mail_series
         account.mail_invites = mail_invites
         account.mail_announcements = mail_announcements
+        account.mail_fairplay = mail_fairplay
         account.save(
             update_fields=[
                 "language",
@@ -319,6 +321,7 @@ def account_mail_settings_update(
                 "mail_series",
                 "mail_invites",
                 "mail_announcements",
+                "mail_fairplay",
             ]
         )
     return account
