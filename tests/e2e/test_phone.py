@@ -932,7 +932,10 @@ def test_the_site_menu_folds_into_one_button_on_a_phone(
         item = links.nth(i).bounding_box()
         assert item is not None and item["height"] >= 44, (texts[i], item)
         assert item["y"] >= header["height"] - 0.5, (texts[i], item)
-        assert item["x"] >= 0 and item["x"] + item["width"] <= viewport["width"] + 0.5
+        assert item["x"] >= 0 and item["x"] + item["width"] <= viewport["width"] + 0.5, (
+            texts[i],
+            item,
+        )
     # A tap elsewhere (the page's margin, near the bottom of the screen) folds it.
     page.touchscreen.tap(4, viewport["height"] - 4)
     expect(links.first).to_be_hidden()
