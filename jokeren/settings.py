@@ -292,11 +292,23 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.sightings_purge",
         "schedule": env.float("SIGHTINGS_PURGE_EVERY_SECONDS", default=3600.0),
     },
+    # the deeper play checks the close's time budget left pending (docs/rules.md, "Fair play")
+    "expire-late-play-checks": {
+        "task": "tournaments.tasks.play_checks_expire",
+        "schedule": env.float("PLAY_CHECK_EXPIRE_EVERY_SECONDS", default=60.0),
+    },
     "create-due-series-editions": {
         "task": "tournaments.tasks.series_editions_create_due",
         "schedule": env.float("SERIES_DUE_EVERY_SECONDS", default=30.0),
     },
 }
+
+#: The deeper check of play that knows too much (tournaments/services/playcheck.py) starts
+#: no new work later than this many seconds after a tournament's close; what it has not
+#: checked by then is recorded as not checked in full (docs/rules.md, "Fair play", rule 3).
+PLAY_CHECK_SECONDS = env.int("PLAY_CHECK_SECONDS", default=600)
+if PLAY_CHECK_SECONDS < 0:
+    raise ImproperlyConfigured("PLAY_CHECK_SECONDS must be at least 0")
 
 # --- Auth ------------------------------------------------------------------------------
 # Django's model backend, the session's user read by a query written once (common/auth.py);

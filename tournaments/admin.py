@@ -131,5 +131,5 @@ class GameRoundAdmin(_GameRoundAdmin):
         return False
 
 
-# Series, accounts and API tokens; the ratings.
-from tournaments import admin_clubs, admin_ratings  # noqa: E402, F401
+# Series, accounts and API tokens; the ratings; the play checks.
+from tournaments import admin_clubs, admin_fairplay, admin_ratings  # noqa: E402, F401

@@ -519,6 +519,7 @@ def _standing_json(
         "bot_finished": s.bot_finished,
         "under_review": s.under_review,
         "review_reasons": (reasons or {}).get(s.entry_id, []) if s.under_review else [],
+        "provisional": s.provisional,
         "parts": [figure_json(p) for p in s.parts],
         "percentage": figure_json(extras[s.game_id].percentage),
         "vs_par": figure_json(extras[s.game_id].vs_par),

@@ -1161,7 +1161,10 @@ class PlayBar(models.Model):
 class PlayCheck(models.Model):
     """The check of an entry's play for knowledge of the deal (docs/rules.md, "Fair play";
     ``engine.fairplay``), made after the close for the entries the close's screen chose
-    (``services.playcheck``): pending until the check has run. ``evidence`` is the
+    (``services.playcheck``): pending until the check has run; ``late`` when the deeper
+    check's time after the close (``settings.PLAY_CHECK_SECONDS``) ran out before it had
+    checked every round of the entry (the rounds it did check are counted, none may be;
+    the entry keeps what the close's screen found). ``evidence`` is the
     entry's ``engine.fairplay.Evidence`` as JSON (the honest rate at each opportunity and
     the number of telling decisions), ``figure`` its figure, ``account_figure`` the
     figure of the account's recent checked entries of the same game together (this one
@@ -1170,6 +1173,7 @@ class PlayCheck(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", _("to be checked")
         DONE = "done", _("checked")
+        LATE = "late", _("not checked in full in time")
 
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="play_check")
     #: Denormalised from the entry: an account's recent checks in one indexed query.

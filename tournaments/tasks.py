@@ -262,3 +262,11 @@ def entry_play_check(entry_id: int) -> bool:
     flagged."""
     check = playcheck_services.entry_play_check(entry_id=entry_id)
     return bool(check is not None and check.flagged)
+
+
+@shared_task
+def play_checks_expire() -> int:
+    """Periodic (Celery beat, every minute): the play checks still pending past their
+    tournament's time budget after the close recorded as not checked in full
+    (docs/rules.md, "Fair play")."""
+    return playcheck_services.play_checks_expire()

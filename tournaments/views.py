@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -193,6 +194,10 @@ def _leaderboard_context(
         "board": board,
         "visibility": board.visibility,
         "under_review": _under_review(tournament),
+        # a deeper play check after the close is pending for some row (docs/rules.md,
+        # "Fair play"): the board says what "provisional" means
+        "provisional": any(s.provisional for s in board.rows),
+        "minutes": max(1, -(-settings.PLAY_CHECK_SECONDS // 60)),
         "parts": standing_selectors.tournament_parts(tournament=tournament),
         "has_sheet": replay_selectors.has_score_sheet(
             game=tournament.game, variant=tournament.variant

@@ -132,6 +132,7 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResp
         _("Rounds counted"),
         _("Finished by the bot"),
         _("Under review"),
+        _("Provisional"),
     ]
     # Results repeat across a big field: each distinct one written once.
     result_cell = functools.lru_cache(maxsize=4096)(
@@ -153,6 +154,7 @@ def tournament_standings_csv(request: HttpRequest, pk: int) -> StreamingHttpResp
             s.rounds_counted,
             "1" if s.bot_finished else "",
             "1" if s.under_review else "",
+            "1" if s.provisional else "",
         ]
         for s in standing_selectors.standings_export(tournament=tournament, user=request.user)
     )

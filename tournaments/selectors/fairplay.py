@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Max
 from django.utils.translation import get_language
 
-from tournaments.models import Entry, EntryFlag, PlayBar, Sighting, Tournament
+from tournaments.models import Entry, EntryFlag, PlayBar, PlayCheck, Sighting, Tournament
 from tournaments.presentation.fairplay import flag_lines
 
 #: Flags and accounts a staff page lists at most.
@@ -41,10 +41,12 @@ class FlagView:
 
 @dataclass
 class ReviewEntry:
-    """A flagged entry and its flags, oldest first."""
+    """A flagged entry and its flags, oldest first; ``play_check``: the check of its play
+    after the close (``services.playcheck``), when there is one."""
 
     entry: Entry
     flags: list[FlagView] = field(default_factory=list)
+    play_check: PlayCheck | None = None
 
 
 def _views(flags: Iterable[EntryFlag], language: str) -> dict[int, ReviewEntry]:
@@ -70,6 +72,9 @@ def flagged_entries(*, tournament: Tournament, language: str) -> list[ReviewEntr
         .order_by("created_at", "id")
     )
     reviews = list(_views(flags, language).values())
+    checks = PlayCheck.objects.in_bulk([r.entry.pk for r in reviews], field_name="entry_id")
+    for review in reviews:
+        review.play_check = checks.get(review.entry.pk)
     return sorted(reviews, key=lambda r: r.entry.fair_play != Entry.FairPlay.UNDER_REVIEW)
 
 

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 
 from engine.protocol import GameModule
 from tournaments.games import module_of
@@ -22,6 +31,7 @@ from tournaments.models import (
     Entry,
     EntryResult,
     Game,
+    PlayCheck,
     Tournament,
 )
 
@@ -66,6 +76,9 @@ class Standing:
     #: With a game in parts (seed 001's match, "2 ronden van 10"): the result over each
     #: part's rounds counted as above (``None`` where there are none); else empty.
     parts: tuple[float | None, ...] = ()
+    #: The deeper check of the entry's play after the close is still pending
+    #: (``PlayCheck``, docs/rules.md "Fair play"): its place may change.
+    provisional: bool = False
 
 
 def result_key(value: float) -> float:
@@ -331,7 +344,19 @@ def tournament_parts(*, tournament: Tournament) -> list[range]:
     return list(parts) if len(parts) > 1 else []
 
 
-def _standing(row: EntryResult, rank: int | None) -> Standing:
+def _pending_checks(t: Tournament, rows: Sequence[EntryResult]) -> set[int]:
+    """The entries among ``rows`` whose deeper play check is pending (only after the
+    close: one indexed query)."""
+    if t.closed_at is None or not rows:
+        return set()
+    return set(
+        PlayCheck.objects.filter(
+            entry_id__in=[r.entry_id for r in rows], status=PlayCheck.Status.PENDING
+        ).values_list("entry_id", flat=True)
+    )
+
+
+def _standing(row: EntryResult, rank: int | None, provisional: bool = False) -> Standing:
     return Standing(
         rank=rank,
         entry_id=row.entry_id,
@@ -348,6 +373,7 @@ def _standing(row: EntryResult, rank: int | None) -> Standing:
         bot_finished=row.bot_finished,
         under_review=row.under_review,
         parts=tuple(row.parts),
+        provisional=provisional,
     )
 
 
@@ -360,13 +386,15 @@ def _board_ranked(
     """Competition ranks ("1, 2, 2, 4") of consecutive rows of the board in its order from
     place ``offset``: the first ranked row's from a count of the better rows (an index
     range), each next one's from its place (the ranked rows come first). ``offset``
-    ``None``: the rows' places are not known (one row picked out), each is counted."""
+    ``None``: the rows' places are not known (one row picked out), each is counted. A row
+    whose deeper play check is pending is marked provisional."""
     out: list[Standing] = []
     previous: tuple[int, float | None] | None = None
     rank = 0
+    pending = _pending_checks(t, rows)
     for i, row in enumerate(rows):
         if row.unranked:
-            out.append(_standing(row, None))
+            out.append(_standing(row, None, row.entry_id in pending))
             continue
         key = (row.tier, row.sort_result)
         if previous is None:
@@ -377,7 +405,7 @@ def _board_ranked(
         elif key != previous:
             rank = offset + i + 1
         previous = key
-        out.append(_standing(row, rank))
+        out.append(_standing(row, rank, row.entry_id in pending))
     return out
 
 
@@ -526,6 +554,8 @@ class ExportRow:
     rounds_counted: int
     bot_finished: bool
     under_review: bool
+    #: The deeper play check is pending (``Standing.provisional``).
+    provisional: bool
 
 
 _EXPORT_FIELDS = (
@@ -541,6 +571,7 @@ _EXPORT_FIELDS = (
     "rounds_counted",
     "bot_finished",
     "under_review",
+    "provisional",
 )
 
 
@@ -551,9 +582,17 @@ def standings_export(*, tournament: Tournament, user: Any) -> Iterator[ExportRow
     object made, no list of ids sent). Ranks as ``standings_for_viewer`` gives them."""
     upto = results_visibility(tournament=tournament, user=user).rounds
     bots = Account.objects.filter(user_id=OuterRef("user_id"), is_bot=True)
+    # a play check is pending only after the close
+    pending = (
+        Exists(
+            PlayCheck.objects.filter(entry_id=OuterRef("entry_id"), status=PlayCheck.Status.PENDING)
+        )
+        if tournament.closed_at is not None
+        else Value(False, output_field=BooleanField())
+    )
     rows = (
         EntryResult.objects.filter(tournament=tournament, upto=upto)
-        .annotate(is_bot=Exists(bots))
+        .annotate(is_bot=Exists(bots), provisional=pending)
         .order_by(*_BOARD_ORDER)
         .values_list(*_EXPORT_FIELDS)
     )

@@ -14,14 +14,22 @@
   checked entries of the game, and an entry over ``engine.fairplay.THRESHOLD`` (on its
   own or with the account's) flagged for the organizer's review with its telling
   decisions in words (``services.fairplay.entry_flag``). Until its check has run, a
-  screened entry's ``PlayCheck`` is pending.
+  screened entry's ``PlayCheck`` is pending: the standings show the entry provisional.
+- The deeper analysis has a budget (``settings.PLAY_CHECK_SECONDS``, 10 minutes): past
+  ``play_check_deadline`` no check starts a round of its own; an entry it did not check
+  in full is ``late`` (the rounds it did check count, and flag when they reach the
+  threshold on their own), and ``play_checks_expire`` (beat, every minute) records every
+  check still pending past it (its task lost, or not reached) as ``late`` too. A late
+  entry keeps what the close's screen found (a linked entry stays under review).
 """
 
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -39,6 +47,7 @@ from tournaments.models import (
 )
 from tournaments.selectors.replay import game_actions
 from tournaments.services import fairplay as fairplay_services
+from tournaments.services.results import results_changed
 
 #: The method's version: a check of another version is made again.
 CHECK_VERSION = 1
@@ -51,6 +60,17 @@ WATCH = 1.5
 ACCOUNT_RECENT = 20
 #: The most telling decisions an entry's flag quotes in words.
 QUOTED = 12
+#: The checks whose evidence counts for the account's later checks: done, or late (the
+#: rounds a late check did check are evidence as good as any).
+CHECKED = (PlayCheck.Status.DONE, PlayCheck.Status.LATE)
+
+
+def play_check_deadline(*, tournament: Tournament) -> datetime | None:
+    """When the deeper check of a closed tournament's entries starts no more work
+    (``settings.PLAY_CHECK_SECONDS`` after the close); ``None`` while it is open."""
+    if tournament.closed_at is None:
+        return None
+    return tournament.closed_at + timedelta(seconds=settings.PLAY_CHECK_SECONDS)
 
 
 def tournament_play_screen(*, tournament_id: int) -> list[int]:
@@ -74,7 +94,7 @@ def tournament_play_screen(*, tournament_id: int) -> list[int]:
             reasons.setdefault(entry_id, []).append("flagged")
     users = dict(Entry.objects.filter(tournament=t, pk__in=own).values_list("user_id", "pk"))
     watched = (
-        PlayCheck.objects.filter(user_id__in=list(users), game=t.game, status=PlayCheck.Status.DONE)
+        PlayCheck.objects.filter(user_id__in=list(users), game=t.game, status__in=CHECKED)
         .exclude(entry__tournament=t)
         .filter(account_figure__gte=WATCH)
         .values_list("user_id", flat=True)
@@ -116,8 +136,10 @@ def tournament_play_screen(*, tournament_id: int) -> list[int]:
     return chosen
 
 
-def _round_checks(game: Game) -> list[fairplay.DecisionCheck]:
-    """Every decision of the entrant's own in ``game``, checked against the deal."""
+def _round_checks(game: Game, *, until: datetime) -> tuple[list[fairplay.DecisionCheck], bool]:
+    """Every decision of the entrant's own in ``game``, checked against the deal, round by
+    round; no round is started at or after ``until``. The checks, and whether every round
+    was checked."""
     module = module_of(game.game)
     variant = module.variant_from_json(game.variant)
     actions, _final, _problems = game_actions(game)
@@ -125,6 +147,8 @@ def _round_checks(game: Game) -> list[fairplay.DecisionCheck]:
     for round_index, recorded in enumerate(actions):
         if not any(a.seat == fairplay.PLAYER and not a.by_bot for a in recorded):
             continue
+        if timezone.now() >= until:
+            return checks, False
         steps = [
             fairplay.Step(a.seat, module.action_from_json(a.action), a.by_bot) for a in recorded
         ]
@@ -137,7 +161,7 @@ def _round_checks(game: Game) -> list[fairplay.DecisionCheck]:
             bot_level=game.bot_level,
             version=game.bot_version,
         )
-    return checks
+    return checks, True
 
 
 def _reason(entry: fairplay.Evidence, account: fairplay.Evidence) -> tuple[str, str]:
@@ -154,23 +178,24 @@ def _reason(entry: fairplay.Evidence, account: fairplay.Evidence) -> tuple[str, 
 
 
 def entry_play_check(*, entry_id: int) -> PlayCheck | None:
-    """Check one screened entry (see the module text); ``None`` when it has no pending
-    check. Idempotent: a check done is kept."""
-    check = PlayCheck.objects.filter(entry_id=entry_id).first()
+    """Check one screened entry (see the module text); ``None`` when it has no check.
+    Idempotent: a check done (or late) is kept. Past ``play_check_deadline`` it starts no
+    round: the check is ``late`` with the rounds it had checked."""
+    check = PlayCheck.objects.select_related("entry__tournament").filter(entry_id=entry_id).first()
     if check is None:
         return None
-    if check.status == PlayCheck.Status.DONE:
+    if check.status != PlayCheck.Status.PENDING:
         return check
     started = time.process_time()
+    tournament = check.entry.tournament
+    until = play_check_deadline(tournament=tournament) or timezone.now()
     game = (
         Game.objects.select_related("entry__tournament", "user").filter(entry_id=entry_id).first()
     )
-    checks = _round_checks(game) if game is not None else []
+    checks, complete = _round_checks(game, until=until) if game is not None else ([], True)
     evidence = fairplay.evidence_of(checks)
     recent = (
-        PlayCheck.objects.filter(
-            user_id=check.user_id, game=check.game, status=PlayCheck.Status.DONE
-        )
+        PlayCheck.objects.filter(user_id=check.user_id, game=check.game, status__in=CHECKED)
         .exclude(pk=check.pk)
         .order_by("-checked_at", "-pk")[: ACCOUNT_RECENT - 1]
     )
@@ -179,7 +204,7 @@ def entry_play_check(*, entry_id: int) -> PlayCheck | None:
     )
     module = module_of(check.game)
     telling = [list(fairplay.describe_telling(module, c)) for c in checks if c.telling]
-    check.status = PlayCheck.Status.DONE
+    check.status = PlayCheck.Status.DONE if complete else PlayCheck.Status.LATE
     check.decisions = evidence.decisions
     check.opportunities = evidence.opportunities
     check.telling_count = evidence.telling
@@ -201,7 +226,36 @@ def entry_play_check(*, entry_id: int) -> PlayCheck | None:
                 evidence=_flag_evidence(check, evidence, account),
                 key=f"play-v{CHECK_VERSION}",
             )
+        # the entry is no longer provisional: the pages and downloads read it afresh
+        results_changed(tournament=tournament)
     return check
+
+
+def play_checks_expire(*, now: datetime | None = None) -> int:
+    """Record every check still pending past its tournament's ``play_check_deadline``
+    (its task lost, or the deeper check did not reach it in time) as ``late``, with
+    nothing checked: the entry keeps what the close's screen found and is no longer
+    provisional. Periodic (beat); the number of checks recorded."""
+    now = now or timezone.now()
+    closed_before = now - timedelta(seconds=settings.PLAY_CHECK_SECONDS)
+    due = PlayCheck.objects.filter(
+        status=PlayCheck.Status.PENDING, entry__tournament__closed_at__lte=closed_before
+    )
+    tournament_ids = set(due.values_list("entry__tournament_id", flat=True))
+    if not tournament_ids:
+        return 0
+    with transaction.atomic():
+        count = PlayCheck.objects.filter(
+            pk__in=list(due.values_list("pk", flat=True)), status=PlayCheck.Status.PENDING
+        ).update(
+            status=PlayCheck.Status.LATE,
+            evidence=fairplay.evidence_of([]).to_json(),
+            checked_at=now,
+            seconds=0.0,
+        )
+        for t in Tournament.objects.filter(pk__in=tournament_ids):
+            results_changed(tournament=t)
+    return count
 
 
 def _odds(figure: float) -> tuple[str, str]:

@@ -361,10 +361,14 @@ def results_changed(*, tournament: Tournament) -> None:
     figures, the board's ranks and count: ``selectors.standings.stamped``) is read under a
     new stamp from now on, and again once this transaction commits (a page read between
     the two may have cached the rows as they were before the commit under the first
-    one). No delete: a figure cached under an old stamp is never read again."""
+    one). No delete: a figure cached under an old stamp is never read again. A closed
+    tournament's figures are cached under its last change instead: it moves on
+    (``standings_rebuilt``; a flag, a decision or a play check after the close)."""
     key = results_stamp_key(tournament)
     cache.set(key, new_results_stamp(), None)
     transaction.on_commit(lambda: cache.set(key, new_results_stamp(), None))
+    if tournament.closed_at is not None:
+        standings_rebuilt(tournament=tournament)
 
 
 #: The columns of an entry's board row that depend on how many rounds its viewer sees
