@@ -282,6 +282,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.tournaments_close_due",
         "schedule": env.float("CLOSE_DUE_EVERY_SECONDS", default=60.0),
     },
+    # a live club evening's slots: a round's board within seconds of its slot's end
+    "close-due-live-slots": {
+        "task": "tournaments.tasks.live_slots_close_due",
+        "schedule": env.float("LIVE_SLOTS_EVERY_SECONDS", default=1.0),
+    },
     # par whose task was lost (the broker out of reach when it was queued)
     "catch-up-par": {
         "task": "tournaments.tasks.tournaments_par_catch_up",

@@ -338,3 +338,73 @@ def make_closed_field(organizer: Any, size: int) -> Tournament:
     t.refresh_from_db()
     result_services.standings_rebuild(tournament=t)
     return t
+
+
+def make_live_evening(
+    *,
+    created_by: Any = None,
+    name: str = "Clubavond",
+    rounds: int = 3,
+    max_entrants: int = 30,
+    starts_in: timedelta = timedelta(minutes=10),
+    slot_minutes: Collection[int] = (20,),
+    pause_minutes: int = 5,
+    game: str = "jokeren",
+    preset: str = "jokeren7",
+    south_plays: Collection[int] | None = None,
+) -> Tournament:
+    """A live club evening (docs/rules.md §7) from ``tournament_create``: entries open an
+    hour ago, its first round starts ``starts_in`` from now, each round ``slot_minutes``
+    long with ``pause_minutes`` between two. Every round's deal gives South a turn (unless
+    ``south_plays`` says which must), as ``make_tournament``'s."""
+    now = timezone.now()
+    t = tournament_services.tournament_create(
+        created_by=created_by or make_user(organizer=True),
+        club=club_services.club_default(),
+        name=name,
+        game=game,
+        preset=preset,
+        rounds=rounds,
+        max_entrants=max_entrants,
+        bot_level="basic",
+        opens_at=now - timedelta(hours=1),
+        closes_at=now + timedelta(days=1),
+        live_start=now + starts_in,
+        live_slot_minutes=list(slot_minutes),
+        live_pause_minutes=pause_minutes,
+    )
+    par_services.tournament_par_compute(tournament_id=t.pk)
+    return deals_where_south_plays(t, range(rounds) if south_plays is None else south_plays)
+
+
+def live_move_clock(t: Tournament, by: timedelta) -> Tournament:
+    """The live evening ``t`` as if ``by`` had passed: its window and every slot moved
+    that much earlier (the site reads the real clock; the schedule moves instead), and
+    its pages' cached state forgotten."""
+    from tournaments.services import live as live_services
+
+    t.refresh_from_db()
+    slots = [
+        [(datetime.fromisoformat(o) - by).isoformat(), (datetime.fromisoformat(c) - by).isoformat()]
+        for o, c in t.live_slots
+    ]
+    Tournament.objects.filter(pk=t.pk).update(
+        live_slots=slots, opens_at=t.opens_at - by, closes_at=t.closes_at - by
+    )
+    live_services.live_status_forget(tournament_id=t.pk)
+    t.refresh_from_db()
+    return t
+
+
+def live_clock_at(t: Tournament, round_index: int, *, moment: str = "open") -> Tournament:
+    """The live evening ``t`` with the clock in round ``round_index``'s slot: ``open`` a
+    second after it opened, ``ended`` a second after its slot's end (the slot's close not
+    run yet), ``before`` a minute before it opens (``live_move_clock``)."""
+    t.refresh_from_db()
+    opens, closes = t.live_slot(round_index)
+    target = {
+        "open": opens + timedelta(seconds=1),
+        "ended": closes + timedelta(seconds=1),
+        "before": opens - timedelta(minutes=1),
+    }[moment]
+    return live_move_clock(t, target - timezone.now())

@@ -16,6 +16,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.csrf import csrf_failure as django_csrf_failure
@@ -32,6 +33,7 @@ from tournaments.models import Game
 from tournaments.numbers import figure_json
 from tournaments.presentation.words import seat_names
 from tournaments.selectors import fairplay as fairplay_selectors
+from tournaments.selectors import live as live_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
@@ -191,6 +193,8 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
             "rank": standing_selectors.player_rank(game=game),
         }
     language = translation.get_language() or settings.LANGUAGE_CODE
+    # A live evening's round before its slot opens: no card of it (docs/rules.md §7).
+    shown = permissions.may_see_round_cards(game=game)
     return {
         "id": game.pk,
         "game": game.game,
@@ -210,12 +214,37 @@ def game_payload(game: Game, *, log: bool = True) -> dict[str, Any]:
         "totals": list(game.totals),
         "round_scores": [list(r) for r in game.round_scores],
         "round_results": list(game.round_results),
-        "observation": state.observation(PLAYER_SEAT, log=log),
-        "your_turn": (not game.is_finished)
+        "observation": state.observation(PLAYER_SEAT, log=log) if shown else None,
+        "your_turn": shown
+        and (not game.is_finished)
         and state.current_player == PLAYER_SEAT
-        and (tournament is None or tournament.window_open()),
+        and (
+            tournament is None
+            or (tournament.window_open() and tournament.live_round_open(game.round_index))
+        ),
         "result": result,
+        **({"live_wait": _live_wait(game)} if not shown else {}),
     }
+
+
+def _live_wait(game: Game) -> dict[str, Any]:
+    """A live evening's game whose round has not opened: which round, when it opens, and
+    the lobby that counts down to it."""
+    t = game.tournament
+    assert t is not None
+    opens = t.live_slot(game.round_index)[0] if game.round_index < len(t.live_slots) else None
+    return {
+        "round": game.round_index,
+        "opens_at": opens.isoformat() if opens is not None else None,
+        "url": reverse("tournament_live", args=[t.pk]),
+    }
+
+
+def live_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A move's events up to the last round's end: what the next round's bots did before
+    it opens stays unseen until it does (a live evening, ``_live_wait``)."""
+    ends = [i for i, event in enumerate(events) if event.get("type") == "round_over"]
+    return events[: ends[-1] + 1] if ends else []
 
 
 def _own_game(request: HttpRequest, game_id: int) -> Game:
@@ -313,6 +342,8 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     english = (translation.get_language() or settings.LANGUAGE_CODE).startswith("en")
     events = [_event_in(event, english=english) for event in outcome.events]
     payload = game_payload(outcome.game, log=not outcome.log_in_events)
+    if "live_wait" in payload:
+        events = live_events(events)
     return JsonResponse(
         {**payload, "events": events},
         json_dumps_params={"separators": (",", ":")},
@@ -524,3 +555,20 @@ def _standing_json(
         "percentage": figure_json(extras[s.game_id].percentage),
         "vs_par": figure_json(extras[s.game_id].vs_par),
     }
+
+
+@api_view("GET")
+def tournament_live(request: HttpRequest, tournament_id: int) -> JsonResponse:
+    """Where a live evening is now (``selectors.live.live_status``), answered from the
+    cache: its pages poll it every few seconds (docs/api.md). A public evening needs no
+    query; any other is read as its pages are (404 where it may not be seen)."""
+    state = live_selectors.live_state(tournament_id=tournament_id)
+    if state is None:
+        return _not_found()
+    if not live_selectors.public(state):
+        tournament = views_access.tournament_or_404(request, tournament_id)
+        if not permissions.may_see_live_board(tournament=tournament):
+            return _not_found()
+    response = JsonResponse(live_selectors.live_status(state))
+    response["Cache-Control"] = "no-store"
+    return response

@@ -177,3 +177,10 @@ class AlreadyDecided(ServiceError):
 
     code = "already_decided"
     status = 409
+
+
+class LiveRoundNotOpen(ServiceError):
+    """A live evening's round is played only in its slot (docs/rules.md §7, "Live club
+    evening (clubavond)")."""
+
+    code = "live_round_not_open"

@@ -168,7 +168,10 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         label=_("Opens at"), widget=DateTimeLocalInput(), validators=[validate_moment]
     )
     closes_at = forms.DateTimeField(
-        label=_("Closes at"), widget=DateTimeLocalInput(), validators=[validate_moment]
+        label=_("Closes at"),
+        widget=DateTimeLocalInput(),
+        validators=[validate_moment],
+        required=False,
     )
     hide_results = forms.BooleanField(
         label=_("Hide the results until the close (only who finished is shown)"),
@@ -187,6 +190,44 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "tell a second account a deal before it is played. A members-only tournament "
             "may show them anyway."
         ),
+    )
+    live = forms.BooleanField(
+        label=_("Live club evening: every round at a set time, for everyone at once"),
+        required=False,
+        help_text=_(
+            "On: entries close when the first round starts; each round opens for everyone "
+            "at its time and ends when its slot ends. Whoever has not finished a round then "
+            "gets it played to the end by the bot, and it does not count for them. The "
+            "tournament closes when the last slot ends (the closing time above is not used)."
+        ),
+    )
+    live_start = forms.DateTimeField(
+        label=_("First round starts at"),
+        widget=DateTimeLocalInput(),
+        validators=[validate_moment],
+        required=False,
+        help_text=_(
+            "A live club evening only: when the first round opens for everyone; entries "
+            "are open from the opening time until then."
+        ),
+    )
+    live_slot_minutes = forms.CharField(
+        label=_("Minutes per round"),
+        initial="20",
+        required=False,
+        max_length=200,
+        help_text=_(
+            "The length of each round's slot in minutes: one number for every round, or one "
+            "per round separated by commas (the last one for the rounds after it)."
+        ),
+    )
+    live_pause_minutes = forms.IntegerField(
+        label=_("Pause between rounds (minutes)"),
+        min_value=0,
+        max_value=120,
+        initial=5,
+        required=False,
+        help_text=_("A live club evening only: the break between one round's end and the next."),
     )
     admits_bots = forms.BooleanField(
         label=_("Admits bot accounts"),
@@ -235,6 +276,20 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             initial.setdefault("hide_results", tournament.hide_results)
             initial.setdefault("show_round_hands", tournament.show_round_hands)
             initial.setdefault("admits_bots", tournament.admits_bots)
+            initial.setdefault("live", tournament.live)
+            if tournament.live and tournament.live_slots:
+                slots = [tournament.live_slot(r) for r in range(len(tournament.live_slots))]
+                initial.setdefault("live_start", timezone.localtime(slots[0][0]))
+                initial.setdefault(
+                    "live_slot_minutes",
+                    ", ".join(str(round((c - o).total_seconds() / 60)) for o, c in slots),
+                )
+                initial.setdefault(
+                    "live_pause_minutes",
+                    round((slots[1][0] - slots[0][1]).total_seconds() / 60)
+                    if len(slots) > 1
+                    else 0,
+                )
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
         if tournament is None and user is not None:
@@ -261,8 +316,9 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         self.fields["closes_at"].help_text = _(
             "Date and time (%(zone)s) at which play stops and the results become final."
         ) % {"zone": zone}
-        for name in ("opens_at", "closes_at"):
-            self.fields[name].label = with_time_zone(self.fields[name].label)
+        for name in ("opens_at", "closes_at", "live_start"):
+            if name in self.fields:
+                self.fields[name].label = with_time_zone(self.fields[name].label)
         cast(forms.ChoiceField, self.fields["preset"]).choices = preset_choices()
         cast(forms.ChoiceField, self.fields["bot_level"]).choices = bot_level_choices(
             keep=tournament.bot_level if tournament is not None else None
@@ -382,7 +438,14 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         opens, closes = data.get("opens_at"), data.get("closes_at")
-        if opens and closes and closes <= opens:
+        if "live" in self.fields:
+            self._live_schedule_clean(data)
+        if data.get("live"):
+            # the last slot's end is the closing time (tournament_create)
+            self.errors.pop("closes_at", None)
+        elif not closes and "closes_at" not in self.errors:
+            self.add_error("closes_at", forms.Field.default_error_messages["required"])
+        elif opens and closes and closes <= opens:
             self.add_error("closes_at", _("The closing time must be after the opening time."))
         if data.get("show_round_hands") and (data.get("access") or Access.PUBLIC) != Access.MEMBERS:
             self.add_error(
@@ -392,6 +455,27 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
         self.ignore_what_does_not_apply(data)
         level_offered(self, data, stored_for=self.tournament)
         return data
+
+    def _live_schedule_clean(self, data: dict[str, Any]) -> None:
+        """A live evening's schedule: its first round's start (at or after the opening
+        time) and each round's minutes (``data["live_minutes"]``, a list)."""
+        data["live_minutes"] = []
+        if not data.get("live"):
+            return
+        start, opens = data.get("live_start"), data.get("opens_at")
+        if start is None:
+            self.add_error("live_start", _("A live evening needs the start of its first round."))
+        elif opens is not None and start < opens:
+            self.add_error("live_start", _("The first round cannot start before the opening."))
+        try:
+            minutes = [int(part) for part in str(data.get("live_slot_minutes") or "").split(",")]
+        except ValueError:
+            minutes = []
+        if not minutes or any(not 1 <= m <= 180 for m in minutes):
+            self.add_error(
+                "live_slot_minutes", _("Give whole numbers of minutes from 1 to 180, e.g. 20.")
+            )
+        data["live_minutes"] = minutes
 
     def ignore_what_does_not_apply(self, data: dict[str, Any]) -> None:
         """A variant field that does not apply (its spec's ``applies_when``) is ignored:
@@ -422,7 +506,10 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "max_entrants": data["max_entrants"],
             "bot_level": data["bot_level"],
             "opens_at": data["opens_at"],
-            "closes_at": data["closes_at"],
+            "closes_at": data.get("closes_at") or data["opens_at"],
+            "live_start": data.get("live_start") if data.get("live") else None,
+            "live_slot_minutes": data.get("live_minutes") or [],
+            "live_pause_minutes": data.get("live_pause_minutes") or 0,
             "hide_results": bool(data.get("hide_results")),
             "show_round_hands": bool(data.get("show_round_hands")),
             "admits_bots": bool(data.get("admits_bots")),
@@ -537,8 +624,10 @@ class SeriesForm(TournamentForm):
         # and their hands with the close.
         del self.fields["hide_results"]
         del self.fields["show_round_hands"]
-        # Nor a deal pool (an organizer's choice per tournament).
+        # Nor a deal pool, nor a live evening (an organizer's choice per tournament).
         del self.fields["pool"]
+        for name in ("live", "live_start", "live_slot_minutes", "live_pause_minutes"):
+            del self.fields[name]
         self.fields["name"].label = _("Name of the series")
         self.initial.setdefault("starts_on", timezone.localdate())
         self.initial.setdefault("time_of_day", time(20, 0))
@@ -569,6 +658,9 @@ class SeriesForm(TournamentForm):
                 "show_round_hands",
                 "pool_copies",
                 "pool_by_size",
+                "live_start",
+                "live_slot_minutes",
+                "live_pause_minutes",
             )
         }
         kwargs.update(

@@ -329,6 +329,13 @@ class Tournament(ContestSettings):
     #: The organizer chose the copies "by field size" (``pool_copies_for`` the maximum of
     #: entrants, again whenever that changes before anyone entered).
     pool_by_size = models.BooleanField(_("copies by field size"), default=False)
+    #: A live club evening (docs/rules.md §7, "Live club evening (clubavond)"): round r is
+    #: played by everyone in its slot ``live_slots[r]`` (its opening and closing time, ISO
+    #: 8601 in UTC); ``live_slots_closed`` slots have been closed so far (the bot finished
+    #: what was left of them, ``services.live.live_slot_close``).
+    live = models.BooleanField(_("live club evening"), default=False)
+    live_slots = models.JSONField(_("round slots"), default=list, blank=True)
+    live_slots_closed = models.PositiveSmallIntegerField(_("slots closed"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -396,6 +403,22 @@ class Tournament(ContestSettings):
         """The secret copy ``copy`` of every round is dealt from (the tournament's own
         for copy 0)."""
         return dealing.copy_secret(self.secret_bytes, copy)
+
+    def live_slot(self, round_index: int) -> tuple[datetime, datetime]:
+        """The opening and closing time of round ``round_index``'s slot (a live evening)."""
+        opens, closes = self.live_slots[round_index]
+        return datetime.fromisoformat(opens), datetime.fromisoformat(closes)
+
+    def live_round_open(self, round_index: int, now: Any = None) -> bool:
+        """Round ``round_index`` of a live evening is being played now: its slot has
+        opened and has not closed (nor been closed). Always true outside a live evening."""
+        if not self.live:
+            return True
+        if not 0 <= round_index < len(self.live_slots) or round_index < self.live_slots_closed:
+            return False
+        now = now or timezone.now()
+        opens, closes = self.live_slot(round_index)
+        return bool(opens <= now < closes)
 
     def window_open(self, now: Any = None) -> bool:
         """Entrants may join and play: opened, not yet at the closing time, not closed."""

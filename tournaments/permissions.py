@@ -584,7 +584,28 @@ def may_split(*, user: Any, game: Game) -> bool:
 # --- The card table ---------------------------------------------------------------------------
 
 
-def may_see_round_hands(*, game: Game) -> bool:
+def may_see_round_cards(*, game: Game, now: Any = None) -> bool:
+    """The cards of the round a game is in (the table, the play API): always, but in a
+    live club evening only once that round's slot has opened, for everyone at once
+    (docs/rules.md §7, "Live club evening (clubavond)"): an entrant who finished a round
+    early waits, and nobody sees a round's cards before it opens. A finished game, and
+    any game once its tournament has closed, shows its last round."""
+    t = game.tournament
+    if t is None or not t.live or t.is_closed or game.is_finished:
+        return True
+    if game.round_index >= len(t.live_slots):
+        return False
+    return bool(t.live_slot(game.round_index)[0] <= (now or timezone.now()))
+
+
+def may_see_live_board(*, tournament: Tournament) -> bool:
+    """The lobby of a live evening and what it polls (its countdown, where the evening
+    is, the board of the rounds whose slot has closed): whoever may see the tournament
+    (docs/rules.md §7, "Live club evening (clubavond)")."""
+    return tournament.live
+
+
+def may_see_round_hands(*, game: Game, round_index: int | None = None) -> bool:
     """Every seat's remaining cards at a round's end (docs/rules.md, "The card table",
     rule 2): shown only where no second account can still use them to know a deal before
     playing it. A tournament's game: once the tournament has closed (or its closing time
@@ -594,8 +615,8 @@ def may_see_round_hands(*, game: Game) -> bool:
     always, unless it is a "play from here" game on the deal of a tournament that still
     runs (the hands would be that tournament's). Otherwise the round's end shows the
     points and how many cards each seat has left, and the hands come with the close (the
-    replay). A live evening's slot that has closed for everyone, when it comes, adds its
-    case here."""
+    replay). A live club evening: round ``round_index`` (the round that ended) once its
+    slot has closed for everyone (nobody plays that deal any more)."""
     tournament = game.tournament
     if tournament is None:
         what_if = (
@@ -608,6 +629,12 @@ def may_see_round_hands(*, game: Game) -> bool:
         return True
     if tournament.is_closed or timezone.now() >= tournament.closes_at:
         return True
+    # A live evening: the slot of that round has closed for everyone (docs/rules.md §7).
+    if tournament.live and round_index is not None:
+        if round_index < tournament.live_slots_closed:
+            return True
+        if round_index < len(tournament.live_slots):
+            return bool(timezone.now() >= tournament.live_slot(round_index)[1])
     # A deal pool: each round in k copies, an entrant's drawn when they start it; another
     # account gets the same copy in only 1/k of the cases (docs/rules.md §5).
     if tournament.pool_copies > 1:
@@ -664,6 +691,8 @@ ROUTES: dict[str, str] = {
     "fairplay_staff": "may_see_account_flags",
     "fairplay_bar_lift": "may_lift_play_bar",
     "tournament_deal_again": "may_play_deal_again",
+    "tournament_live": "may_see_live_board",
+    "api_tournament_live": "may_see_live_board",
     "preset_rules": PUBLIC,
     "practice": "is_logged_in",
     "my_games": "is_logged_in",

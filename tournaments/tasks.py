@@ -17,6 +17,7 @@ from tournaments.services import audit as audit_services
 from tournaments.services import closing as closing_services
 from tournaments.services import club_announcements, club_invitations, par
 from tournaments.services import fairplay as fairplay_services
+from tournaments.services import live as live_services
 from tournaments.services import mail as mail_services
 from tournaments.services import playcheck as playcheck_services
 from tournaments.services import ratings as rating_services
@@ -101,6 +102,25 @@ def tournaments_close_due() -> list[int]:
     for tournament_id in due:
         tournament_close.delay(tournament_id)
     return due
+
+
+@shared_task
+def live_slots_close_due() -> list[int]:
+    """Periodic (Celery beat, every few seconds): queue the slot's close of every live
+    evening whose round's slot has ended (docs/rules.md §7, "Live club evening")."""
+    due = live_services.live_slots_due()
+    for tournament_id in due:
+        live_slot_close.delay(tournament_id)
+    # the last slot's end is the close's time: queued now, not at close-due's minute
+    live_services.live_closes_due()
+    return due
+
+
+@shared_task
+def live_slot_close(tournament_id: int) -> int:
+    """A live evening's slots whose time has passed closed: the bot finishes their rounds
+    (``services.live.live_slot_close``)."""
+    return live_services.live_slot_close(tournament_id=tournament_id)
 
 
 @shared_task

@@ -22,6 +22,7 @@ urlpatterns = [
     path("robots.txt", robots_txt, name="robots_txt"),
     path("tournaments/new/", views_organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:pk>/live/", views.tournament_live, name="tournament_live"),
     path(
         "tournaments/<int:pk>/leaderboard/",
         views.tournament_leaderboard,
@@ -146,6 +147,9 @@ urlpatterns = [
     path("api/players/<str:username>/", api_ratings.player_detail, name="api_player"),
     path("api/series/<int:series_id>/season/", api_clubs.series_season, name="api_series_season"),
     path("api/games/<int:game_id>/", api.game_detail, name="api_game"),
+    path(
+        "api/tournaments/<int:tournament_id>/live/", api.tournament_live, name="api_tournament_live"
+    ),
     path("api/games/<int:game_id>/hint/", api.game_hint, name="api_game_hint"),
     path("api/games/<int:game_id>/undo/", api.game_undo, name="api_game_undo"),
     path(

@@ -29,6 +29,7 @@ from tournaments.presentation.levels import level_figures
 from tournaments.presentation.words import hand_text, player_name_for, seat_names
 from tournaments.selectors import deals as deal_selectors
 from tournaments.selectors import fairplay as fairplay_selectors
+from tournaments.selectors import live as live_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors import replay as replay_selectors
 from tournaments.selectors import standings as standing_selectors
@@ -515,6 +516,9 @@ def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if not permissions.may_view_game(user=request.user, game=game):
         raise Http404
     tournament = game.tournament
+    if tournament is not None and not permissions.may_see_round_cards(game=game):
+        # a live evening's round that has not opened: its lobby counts down to it
+        return redirect("tournament_live", tournament.pk)
     return render(
         request,
         [f"tournaments/play_{game.game}.html", "tournaments/play.html"],
@@ -568,3 +572,50 @@ def practice(request: AuthenticatedHttpRequest) -> HttpResponse:
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     entries = standing_selectors.my_entries(user=request.user)
     return render(request, "tournaments/my_games.html", {"entries": entries})
+
+
+@cache_control(private=True, no_cache=True)
+def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """A live evening's lobby (docs/rules.md §7, "Live club evening (clubavond)"): the
+    schedule, a countdown to the next round's opening or to its slot's end, the viewer's
+    own place in it (their table once their round is open) and the board of the rounds
+    whose slot has closed; the page follows the evening by polling
+    ``api_tournament_live`` and takes the board again when a slot closes."""
+    tournament = views_access.tournament_or_404(
+        request, pk, Tournament.objects.select_related("club")
+    )
+    if not permissions.may_see_live_board(tournament=tournament):
+        raise Http404
+    my_game = None
+    if request.user.is_authenticated:
+        my_game = (
+            Game.objects.filter(entry__tournament=tournament, entry__user=request.user)
+            .order_by()
+            .first()
+        )
+    state = live_selectors.state_of(tournament)
+    board = _board(request, tournament)
+    context = {
+        **_leaderboard_context(
+            request,
+            tournament=tournament,
+            board=board,
+            extras=analysis.board_extras_for(tournament=tournament, board=board),
+        ),
+        "tournament": tournament,
+        "status": live_selectors.live_status(state),
+        "slots": [
+            {"round": r + 1, "opens": opens, "closes": closes}
+            for r, (opens, closes) in enumerate(state.slots)
+        ],
+        "my_game": my_game,
+        "my_round": (
+            my_game.round_index if my_game is not None and not my_game.is_finished else None
+        ),
+        "may_enter": permissions.may_enter_tournament(user=request.user, tournament=tournament)
+        and my_game is None
+        and tournament.window_open()
+        and bool(state.slots)
+        and live_selectors.live_status(state)["phase"] == "lobby",
+    }
+    return render(request, "tournaments/live.html", context)

@@ -118,6 +118,7 @@ def keep_fields(data: Any) -> dict[str, Any]:
     shows the field empty)."""
     keep: tuple[str, ...] = ("name", "rounds", "max_entrants", "bot_level", "opens_at")
     keep += ("closes_at", "preset", "hide_results", "show_round_hands", "club", "access")
+    keep += ("live", "live_start", "live_slot_minutes", "live_pause_minutes")
     return {
         k: value for k in keep if (value := data.get(k)) and not CONTROL_IN_TEXT.search(str(value))
     }

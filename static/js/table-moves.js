@@ -21,7 +21,11 @@ export async function tryMove(url, seq, action, T) {
   const { status, data } = answer;
   if (status >= 200 && status < 300 && data) return { moved: data };
   if (status === 409) return { stale: true };
-  return { error: data?.error?.message ?? fmt(T.server_error, { status }) };
+  return {
+    error: data?.error?.message ?? fmt(T.server_error, { status }),
+    // a live evening's round whose slot has closed: the game is loaded again
+    live: data?.error?.code === "live_round_not_open",
+  };
 }
 
 /** A move's POST response without its `events`: the game payload as GET returns it. */
@@ -86,6 +90,11 @@ export function moveSender({
         await afterMove(before);
       },
     });
+    if (data.live_wait) {
+      // A live evening: the next round opens for everyone at once; its lobby counts down.
+      window.location.assign(data.live_wait.url);
+      return;
+    }
     state.game = payloadOf(data);
     // A move response leaves out the observation's log: the events just rebuilt it.
     if (!("log" in state.game.observation) && state.obs && "log" in state.obs) {
@@ -97,6 +106,10 @@ export function moveSender({
   async function reload() {
     try {
       state.game = await fetchGame(root.dataset.apiUrl);
+      if (state.game.live_wait) {
+        window.location.assign(state.game.live_wait.url);
+        return;
+      }
       forget();
       applyObservation(state.game.observation);
     } catch {
@@ -124,6 +137,7 @@ export function moveSender({
       say(T.stale);
     } else {
       refused();
+      if (answer.live) await reload();
       say(answer.error);
     }
     state.busy = false;

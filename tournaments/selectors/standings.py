@@ -273,7 +273,13 @@ def _own_row(t: Tournament, user: Any, upto: int | None = None) -> EntryResult |
 def _visibility_of(t: Tournament, own: EntryResult | None) -> Visibility:
     if t.closed_at is not None:
         return Visibility(rounds=t.rounds, final=True)
-    if own is None or t.hide_results:
+    if t.hide_results:
+        return Visibility(rounds=0)
+    if t.live:
+        # A live evening: a round's board, field and par for everyone once its slot has
+        # closed for all (docs/rules.md §7, "Live club evening (clubavond)").
+        return Visibility(rounds=t.live_slots_closed)
+    if own is None:
         return Visibility(rounds=0)
     # A finished game can gain nothing more: its player sees every round.
     return Visibility(rounds=t.rounds if own.finished else own.rounds_played)
@@ -332,7 +338,8 @@ def results_visibility(*, tournament: Tournament, user: Any) -> Visibility:
     results, the one rule every surface follows (docs/rules.md §4): after the close,
     everything; during the window, an entrant who has finished k rounds the results of
     rounds 0 .. k-1 only (every round once their game is over); anyone else who entered
-    and how far they are, no scores."""
+    and how far they are, no scores. A live evening: everyone the rounds whose slot has
+    closed."""
     return _visibility_of(tournament, _own_row(tournament, user))
 
 

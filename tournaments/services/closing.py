@@ -19,6 +19,7 @@ from tournaments.models import (
     Game,
     Tournament,
 )
+from tournaments.selectors.live import live_state_key
 from tournaments.services.audit import GameAudit, games_audit_stored
 from tournaments.services.fairplay import tournament_links_check
 from tournaments.services.play import games_bot_finish_rounds
@@ -160,6 +161,9 @@ def tournament_close_announce(*, tournament_id: int) -> Tournament:
             jobs.task_on_commit("ratings_update", t.pk)
             # play that knows too much: the screen, then the checks (services.playcheck)
             jobs.task_on_commit("tournament_play_screen", t.pk)
+            # a live evening's pages learn of it at once (selectors.live)
+            cache.delete(live_state_key(t.pk))
+            transaction.on_commit(lambda: cache.delete(live_state_key(tournament_id)))
     return t
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from common.device import Device
@@ -30,12 +31,15 @@ def entry_join(
     (round 0 dealt, the bots before South have played). A bot account only where the
     tournament admits bot accounts; a members-only tournament only a member of its club,
     an invite one a member or whoever brings its invite ``code``; never an account barred
-    from rated play. The entry is seen from ``device`` (fair play: linked accounts
-    entering together are flagged)."""
+    from rated play; a live evening only until its first round opens. The entry is seen
+    from ``device`` (fair play: linked accounts entering together are flagged)."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if not t.window_open():
             raise TournamentNotOpen.of(_("This tournament is not open for entries."))
+        if t.live and timezone.now() >= t.live_slot(0)[0]:
+            # a live evening: entries close when its first round opens (docs/rules.md §7)
+            raise TournamentNotOpen.of(_("This live evening has started: entries are closed."))
         check_admits(tournament=t, user=user)
         check_may_enter(tournament=t, user=user, code=code)
         fairplay_services.check_not_barred(user=user)

@@ -23,6 +23,7 @@ from tournaments.errors import (
     ClaimNotHeld,
     GameFinished,
     IllegalMoveError,
+    LiveRoundNotOpen,
     NothingToUndo,
     PracticeOnly,
     StaleMove,
@@ -191,8 +192,14 @@ def game_play_move(
             if g.status == Game.Status.FINISHED:
                 raise GameFinished.of(_("This game is over."))
             # The clock is read once the share lock is held (see _lock_for_play).
-            if g.entry is not None and not g.entry.tournament.window_open(timezone.now()):
-                raise TournamentClosed.of(_("This tournament is closed for play."))
+            if g.entry is not None:
+                now = timezone.now()
+                t = g.entry.tournament
+                if not t.window_open(now):
+                    raise TournamentClosed.of(_("This tournament is closed for play."))
+                if not t.live_round_open(g.round_index, now):
+                    # a live evening: each round in its slot only (docs/rules.md §7)
+                    raise LiveRoundNotOpen.of(_("This round is not being played now."))
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
             run = game_run(g, module, variant)
@@ -285,10 +292,18 @@ def game_bot_finish_rounds(game_id: int) -> tuple[Game, dict[int, PlayedRound]]:
     return finished[0]
 
 
-def games_bot_finish_rounds(game_ids: Sequence[int]) -> list[tuple[Game, dict[int, PlayedRound]]]:
+def games_bot_finish_rounds(
+    game_ids: Sequence[int], *, through_round: int | None = None
+) -> list[tuple[Game, dict[int, PlayedRound]]]:
     """``game_bot_finish_rounds`` of several games (the close's batch), in one transaction:
     the games read and locked in one query, stored in one insert and one ``executemany``
-    (``runs_store``). In the order of their ids; a finished game is left as it is."""
+    (``runs_store``). In the order of their ids; a finished game is left as it is.
+
+    ``through_round`` (a live evening's slot close, docs/rules.md §7): the bot plays the
+    entrant's seat only to the end of that round, in each game still in it; the next
+    round is dealt and its bots play up to the entrant's first turn, and the game is not
+    ``bot_finished`` (the entrant plays on in the next slot). A game already past that
+    round is left as it is."""
     out: list[tuple[Game, dict[int, PlayedRound]]] = []
     with transaction.atomic():
         games = (
@@ -299,14 +314,21 @@ def games_bot_finish_rounds(game_ids: Sequence[int]) -> list[tuple[Game, dict[in
         )
         runs = []
         for g in games:
-            if g.status == Game.Status.FINISHED:
+            if g.status == Game.Status.FINISHED or (
+                through_round is not None and g.round_index > through_round
+            ):
                 out.append((g, {}))
                 continue
             module = module_of(g.game)
             variant = module.variant_from_json(g.variant)
             run = game_run(g, module, variant, quiet=True)
-            run_advance(run, bot_seats=frozenset(range(variant.num_players)))
-            g.bot_finished = True
+            run_advance(
+                run, bot_seats=frozenset(range(variant.num_players)), until_round=through_round
+            )
+            if through_round is None:
+                g.bot_finished = True
+            elif not g.is_finished:
+                run_advance(run, bot_seats=seats_of_bots(variant))
             runs.append(run)
             out.append((g, run.fresh))
         runs_store(runs)

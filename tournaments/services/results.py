@@ -127,12 +127,34 @@ _FIELD_COLUMNS = (
 )
 
 
-def _field_of(facts: Sequence[GameFacts]) -> list[EntryRounds]:
-    """The finished rounds of these tournament games, from what is read of each."""
-    taken_over = _bot_takeover([f[3] for f in facts if f[6]])
+def _bot_rounds_each(game_ids: Sequence[int]) -> dict[int, set[int]]:
+    """A live evening's games (docs/rules.md §7, "Live club evening"): per game the rounds
+    in which the bot played the entrant's seat (at a slot's close, or at the close), each
+    on its own: the entrant plays on in the next slot, and what they play counts."""
+    out: dict[int, set[int]] = {}
+    if not game_ids:
+        return out
+    rows = GameRound.objects.filter(game_id__in=game_ids, bot_from__isnull=False).values_list(
+        "game_id", "round_index"
+    )
+    for game_id, round_index in rows:
+        out.setdefault(game_id, set()).add(round_index)
+    return out
+
+
+def _field_of(facts: Sequence[GameFacts], *, live: bool = False) -> list[EntryRounds]:
+    """The finished rounds of these tournament games, from what is read of each; ``live``:
+    of a live evening (the bot's rounds each on its own, ``_bot_rounds_each``)."""
+    taken_over = _bot_takeover([f[3] for f in facts if f[6]]) if not live else {}
+    each = _bot_rounds_each([f[3] for f in facts]) if live else {}
     out = []
     for entry_id, user_id, username, game_id, scores, status, bot_finished, audit, fair in facts:
         played = len(scores)
+        bot_rounds = (
+            tuple(sorted(r for r in each.get(game_id, ()) if r < played))
+            if live
+            else tuple(range(taken_over.get(game_id, played), played))
+        )
         out.append(
             EntryRounds(
                 entry_id=entry_id,
@@ -140,7 +162,7 @@ def _field_of(facts: Sequence[GameFacts]) -> list[EntryRounds]:
                 username=username,
                 game_id=game_id,
                 round_scores=tuple(tuple(int(s) for s in r) for r in scores),
-                bot_rounds=tuple(range(taken_over.get(game_id, played), played)),
+                bot_rounds=bot_rounds,
                 finished=status == Game.Status.FINISHED,
                 bot_finished=bot_finished,
                 under_review=audit == Entry.AuditStatus.MISMATCH
@@ -151,8 +173,9 @@ def _field_of(facts: Sequence[GameFacts]) -> list[EntryRounds]:
     return out
 
 
-def _entry_rounds(games: Sequence[Game]) -> list[EntryRounds]:
-    """The finished rounds of these tournament games (``select_related("user", "entry")``)."""
+def _entry_rounds(games: Sequence[Game], *, live: bool = False) -> list[EntryRounds]:
+    """The finished rounds of these tournament games (``select_related("user", "entry")``);
+    ``live``: of a live evening."""
     return _field_of(
         [
             (
@@ -167,8 +190,14 @@ def _entry_rounds(games: Sequence[Game]) -> list[EntryRounds]:
                 g.entry.fair_play,  # type: ignore[union-attr]
             )
             for g in games
-        ]
+        ],
+        live=live,
     )
+
+
+def _live(t: Tournament) -> bool:
+    """A live evening (a backfill from before it, migration 0012, reads no such column)."""
+    return "live" not in t.get_deferred_fields() and t.live
 
 
 def _over(
@@ -281,7 +310,7 @@ def _results_write(
     deal's row does not change in play once written; the bot's takeover, the audit and
     the close's rebuild write them all, the last also a name changed in the admin).
     ``bulk``: many games at once (the rebuild), written with ``copy_rows``."""
-    _field_write(t, _entry_rounds(games), last_deals=last_deals, bulk=bulk)
+    _field_write(t, _entry_rounds(games, live=_live(t)), last_deals=last_deals, bulk=bulk)
 
 
 def _field_write(
@@ -434,7 +463,7 @@ def round_end_results(*, tournament: Tournament, game: Game, rounds_done: int) -
     if rounds_done != 1 or game.bot_finished:
         _results_write(t, [game], last_deals=rounds_done)
         return
-    (e,) = _with_pool(t, _entry_rounds([game]))
+    (e,) = _with_pool(t, _entry_rounds([game], live=_live(t)))
     played = len(e.round_scores)
     if e.bot_rounds or not 0 < played <= t.rounds:
         _results_write(t, [game], last_deals=rounds_done)
@@ -535,7 +564,7 @@ def standings_rebuild_part(
     if facts:
         _field_write(
             tournament,
-            _field_of(facts),
+            _field_of(facts, live=_live(tournament)),
             last_deals=None,
             bulk=REBUILD_COPY,
             final_only=final_only,
@@ -565,7 +594,16 @@ def standings_rebuild(*, tournament: Tournament) -> int:
 
 
 #: Tournament columns that migrations after 0012 add (``results_backfill`` leaves them out).
-LATER_COLUMNS = ("club", "access", "invite_code", "pool_copies", "pool_by_size")
+LATER_COLUMNS = (
+    "club",
+    "access",
+    "invite_code",
+    "pool_copies",
+    "pool_by_size",
+    "live",
+    "live_slots",
+    "live_slots_closed",
+)
 
 
 def results_backfill() -> int:
@@ -592,3 +630,17 @@ def standings_refresh(*, tournament: Tournament) -> list[Standing]:
     """Write a tournament's results again from its games; the whole leaderboard."""
     standings_rebuild(tournament=tournament)
     return board_all(tournament, Visibility(rounds=tournament.rounds)).rows
+
+
+def games_results_write(*, tournament: Tournament, game_ids: Sequence[int]) -> int:
+    """Write the results of these games' entries again (every board and per-deal row of
+    them): after a live evening's slot close, where the bot finished their round without
+    a move's own write. The number of games."""
+    games = list(
+        Game.objects.select_related("user", "entry")
+        .filter(entry__tournament=tournament, pk__in=list(game_ids))
+        .order_by("pk")
+    )
+    if games:
+        _results_write(tournament, games, bulk=len(games) > REBUILD_BATCH // 4)
+    return len(games)

@@ -229,9 +229,11 @@ def _end_round(run: GameRun) -> None:
         run.recorded = None
 
 
-def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
+def run_advance(run: GameRun, *, bot_seats: frozenset[int], until_round: int | None = None) -> None:
     """Let the bots in ``bot_seats`` act until a seat outside it is to move or the game is
-    over; at each round end record the scores and deal the next round."""
+    over; at each round end record the scores and deal the next round. ``until_round``:
+    stop once the round after it is dealt (a live evening's slot close: the bot plays
+    that round in the entrant's seat, and no further)."""
     g = run.game
     while True:
         if run.state.is_terminal:
@@ -266,6 +268,8 @@ def run_advance(run: GameRun, *, bot_seats: frozenset[int]) -> None:
                 # The player still holds the last round's log: the next event replaces it.
                 run.log_dropped += run.log_shown
                 run.log_shown = 0
+            if until_round is not None and g.round_index > until_round:
+                return
             continue
         seat = run.state.current_player
         if seat not in bot_seats:
@@ -360,7 +364,7 @@ def _hands_shown(run: GameRun) -> bool:
     """Whether a round's end shows every seat's remaining cards in this game
     (``permissions.may_see_round_hands``), asked once per run."""
     if run.hands_shown is None:
-        run.hands_shown = may_see_round_hands(game=run.game)
+        run.hands_shown = may_see_round_hands(game=run.game, round_index=run.game.round_index)
     return run.hands_shown
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +15,7 @@ from engine import dealing
 from tournaments.errors import InvalidSettings, TournamentClosed, TournamentLocked
 from tournaments.games import module_of
 from tournaments.models import Access, Club, Tournament, pool_copies_for
-from tournaments.services import par
+from tournaments.services import live, par
 from tournaments.services.checks import (
     check_bot_level,
     check_max_entrants,
@@ -67,14 +67,30 @@ def tournament_create(
     series: Any = None,
     pool_copies: int = 1,
     pool_by_size: bool = False,
+    live_start: datetime | None = None,
+    live_slot_minutes: Sequence[int] = (),
+    live_pause_minutes: int = 0,
 ) -> Tournament:
     """A new tournament with a fresh 32-byte secret and its commitment (docs/rules.md §5); its
     par is computed after the commit (``services.par.tournament_par_compute``). ``series``:
     the series it is an edition of (``tournaments.series``). ``club``: the club it belongs
     to; ``access``: who may enter (an invite tournament gets its invite code).
     ``pool_copies``: each round is dealt in this many copies (a deal pool, docs/rules.md
-    §5), or with ``pool_by_size`` one copy per 50 of ``max_entrants`` (at most 20)."""
+    §5), or with ``pool_by_size`` one copy per 50 of ``max_entrants`` (at most 20).
+    ``live_start``: a live club evening (docs/rules.md §7) whose first round starts then,
+    each round in a slot of ``live_slot_minutes`` (per round; the last for the rest) and
+    ``live_pause_minutes`` between two; it closes when the last slot ends (``closes_at``
+    is not read then)."""
     check_access(access)
+    slots: list[list[str]] = []
+    if live_start is not None:
+        slots = live.live_schedule(
+            start=live_start,
+            rounds=rounds,
+            slot_minutes=live_slot_minutes,
+            pause_minutes=live_pause_minutes,
+        )
+        opens_at, closes_at = live.live_window(opens_at=opens_at, slots=slots)
     check_round_hands(show_round_hands=show_round_hands, access=access)
     if pool_by_size and isinstance(max_entrants, int):
         pool_copies = pool_copies_for(max_entrants)
@@ -115,12 +131,29 @@ def tournament_create(
             series=series,
             pool_copies=pool_copies,
             pool_by_size=pool_by_size,
+            live=bool(slots),
+            live_slots=slots,
         )
         par.par_queue(tournament=t)
+        live.live_status_forget(tournament_id=t.pk)
     return t
 
 
-_GAME_FIELDS = ("game", "preset", "variant", "rounds", "bot_level", "pool_copies", "pool_by_size")
+_GAME_FIELDS = (
+    "game",
+    "preset",
+    "variant",
+    "rounds",
+    "bot_level",
+    "pool_copies",
+    "pool_by_size",
+    "live",
+    "live_slots",
+)
+
+#: The settings of a live evening's schedule (``tournament_create``'s), turned into its
+#: slots by ``tournament_update``.
+_LIVE_SETTINGS = ("live_start", "live_slot_minutes", "live_pause_minutes")
 
 
 def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
@@ -128,7 +161,26 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     closes (an invite tournament keeps its code);
     the game, variant, rounds, bot level and deal pool only while nobody has entered
     (every entrant must play the same game; copies "by field size" follow the maximum
-    until then). The secret never changes."""
+    until then). The secret never changes. A live evening's schedule (``live_start``,
+    ``live_slot_minutes``, ``live_pause_minutes``; ``live_start`` ``None``: no live
+    evening) is a game setting: it sets the slots and the closing time."""
+    if any(key in changes for key in _LIVE_SETTINGS):
+        start = changes.pop("live_start", None)
+        minutes = changes.pop("live_slot_minutes", ())
+        pause = changes.pop("live_pause_minutes", 0)
+        changes["live"] = start is not None
+        changes["live_slots"] = []
+        if start is not None:
+            changes["live_slots"] = live.live_schedule(
+                start=start,
+                rounds=changes.get("rounds", tournament.rounds),
+                slot_minutes=minutes,
+                pause_minutes=pause,
+            )
+            opens = changes.get("opens_at", tournament.opens_at)
+            changes["opens_at"], changes["closes_at"] = live.live_window(
+                opens_at=opens, slots=changes["live_slots"]
+            )
     allowed = {
         "name",
         "max_entrants",
@@ -180,5 +232,6 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         t.save()
         if game_changes or t.pool_copies != stored_copies:
             par.par_queue(tournament=t)
+        live.live_status_forget(tournament_id=t.pk)
     tournament.refresh_from_db()
     return tournament
