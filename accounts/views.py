@@ -132,6 +132,7 @@ def mail_settings_save(request: AuthenticatedHttpRequest, form: MailSettingsForm
         mail_invites=form.cleaned_data["mail_invites"],
         mail_announcements=form.cleaned_data["mail_announcements"],
         mail_fairplay=form.cleaned_data["mail_fairplay"],
+        mail_reminders=form.cleaned_data["mail_reminders"],
     )
     translation.activate(account.language)
     messages.success(request, _("Your mail settings are saved."))

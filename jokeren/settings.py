@@ -287,6 +287,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.live_slots_close_due",
         "schedule": env.float("LIVE_SLOTS_EVERY_SECONDS", default=1.0),
     },
+    # a live club evening's reminder, an hour before its first round
+    "remind-live-evenings": {
+        "task": "tournaments.tasks.live_reminders_due",
+        "schedule": env.float("LIVE_REMINDERS_EVERY_SECONDS", default=60.0),
+    },
     # par whose task was lost (the broker out of reach when it was queued)
     "catch-up-par": {
         "task": "tournaments.tasks.tournaments_par_catch_up",

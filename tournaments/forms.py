@@ -695,6 +695,10 @@ class MailSettingsForm(forms.Form):
         label=_("Mail me when an organizer decides on a fair-play review of my entry"),
         required=False,
     )
+    mail_reminders = forms.BooleanField(
+        label=_("Mail me a reminder before a live club evening I entered"),
+        required=False,
+    )
 
     @classmethod
     def of(cls, account: Account) -> MailSettingsForm:
@@ -707,5 +711,6 @@ class MailSettingsForm(forms.Form):
                 "mail_invites": account.mail_invites,
                 "mail_announcements": account.mail_announcements,
                 "mail_fairplay": account.mail_fairplay,
+                "mail_reminders": account.mail_reminders,
             }
         )

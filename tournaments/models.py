@@ -336,6 +336,8 @@ class Tournament(ContestSettings):
     live = models.BooleanField(_("live club evening"), default=False)
     live_slots = models.JSONField(_("round slots"), default=list, blank=True)
     live_slots_closed = models.PositiveSmallIntegerField(_("slots closed"), default=0)
+    #: When the reminder mail before the first round was queued (``services.live``).
+    live_reminded_at = models.DateTimeField(_("reminder sent at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -942,6 +944,9 @@ class Account(models.Model):
     mail_fairplay = models.BooleanField(
         _("mail when an organizer decides on a fair-play review of my entry"), default=True
     )
+    mail_reminders = models.BooleanField(
+        _("mail a reminder before a live club evening I entered"), default=True
+    )
     pace = models.CharField(
         _("bots' pace at the table"), max_length=8, choices=Pace.choices, blank=True, default=""
     )
@@ -980,6 +985,7 @@ class MailKind(models.TextChoices):
     INVITES = "invites", _("club invites")
     ANNOUNCEMENTS = "announcements", _("club announcements")
     FAIRPLAY = "fairplay", _("fair-play decisions")
+    REMINDERS = "reminders", _("reminders before a live club evening")
 
 
 class MailSent(models.Model):

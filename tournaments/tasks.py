@@ -117,6 +117,13 @@ def live_slots_close_due() -> list[int]:
 
 
 @shared_task
+def live_reminders_due() -> list[int]:
+    """Periodic (Celery beat): queue the reminder of every live evening whose first round
+    opens within the hour (``services.live.live_reminders_due``)."""
+    return live_services.live_reminders_due()
+
+
+@shared_task
 def live_slot_close(tournament_id: int) -> int:
     """A live evening's slots whose time has passed closed: the bot finishes their rounds
     (``services.live.live_slot_close``)."""
@@ -245,6 +252,23 @@ def series_edition_mail(tournament_id: int) -> int:
 def series_edition_mail_batch(tournament_id: int, user_ids: list[int]) -> int:
     """The new-edition mail to a batch of the series' players."""
     return mail_services.series_edition_mail(tournament_id=tournament_id, user_ids=user_ids)
+
+
+@shared_task
+def live_reminder_mail(tournament_id: int) -> int:
+    """A live evening starts soon: mail its entrants, one task per batch of users."""
+    batches = mail_services.live_reminder_recipients(tournament_id=tournament_id)
+    for batch in batches:
+        live_reminder_mail_batch.delay(tournament_id, batch)
+    return len(batches)
+
+
+@shared_task(
+    autoretry_for=(OSError,), retry_backoff=30, retry_backoff_max=1800, max_retries=MAIL_RETRIES
+)
+def live_reminder_mail_batch(tournament_id: int, user_ids: list[int]) -> int:
+    """The reminder to a batch of a live evening's entrants."""
+    return mail_services.live_reminder_mail(tournament_id=tournament_id, user_ids=user_ids)
 
 
 @shared_task

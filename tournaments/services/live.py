@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import jobs
 from tournaments.errors import InvalidSettings
 from tournaments.models import Game, Tournament
 from tournaments.selectors.live import live_state_key
@@ -109,6 +110,35 @@ def live_closes_due(*, now: datetime | None = None) -> list[int]:
     queued = []
     for t in Tournament.objects.filter(live=True, closed_at__isnull=True, closes_at__lte=now):
         if closing.tournament_close_if_due(tournament=t):
+            queued.append(t.pk)
+    return queued
+
+
+#: How long before a live evening's first round its entrants get the reminder.
+REMINDER_BEFORE = timedelta(hours=1)
+
+
+def live_reminders_due(*, now: datetime | None = None) -> list[int]:
+    """The live evenings whose first round opens within ``REMINDER_BEFORE`` and whose
+    reminder has not been queued: each is marked reminded and its reminder mail queued
+    after the commit (``tasks.live_reminder_mail``, which mails the entrants with a
+    verified address, ``services.mail``). The ids queued."""
+    now = now or timezone.now()
+    queued = []
+    candidates = Tournament.objects.filter(
+        live=True, closed_at__isnull=True, live_reminded_at__isnull=True
+    ).values_list("pk", flat=True)
+    for pk in candidates:
+        with transaction.atomic():
+            t = Tournament.objects.select_for_update().get(pk=pk)
+            if t.live_reminded_at is not None or not t.live_slots:
+                continue
+            opens = t.live_slot(0)[0]
+            if not now < opens <= now + REMINDER_BEFORE:
+                continue
+            t.live_reminded_at = now
+            t.save(update_fields=["live_reminded_at"])
+            jobs.task_on_commit("live_reminder_mail", t.pk)
             queued.append(t.pk)
     return queued
 

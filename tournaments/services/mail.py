@@ -36,7 +36,7 @@ from django.db.models import QuerySet
 from django.template import Context, Engine
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import permissions
@@ -233,6 +233,50 @@ def results_mail_send(
     )
 
 
+# --- A live club evening starts soon ---------------------------------------------------------
+
+
+def live_reminder_recipients(*, tournament_id: int) -> list[list[int]]:
+    """The entrants of a live club evening who get its reminder, in batches (none once
+    its first round has opened, or for a tournament that is not a live evening)."""
+    t = Tournament.objects.filter(pk=tournament_id, live=True, closed_at__isnull=True).first()
+    if t is None or not t.live_slots or timezone.now() >= t.live_slot(0)[0]:
+        return []
+    users = User.objects.filter(entries__tournament=t)
+    return recipients(users, kind=MailKind.REMINDERS, object_id=t.pk)
+
+
+def live_reminder_mail(*, tournament_id: int, user_ids: Sequence[int]) -> int:
+    """The reminder before a live club evening (docs/rules.md §5, "Live club evening") to
+    those of ``user_ids`` who entered it: its start, its rounds and the link to its lobby.
+    Nothing once its first round has opened. How many went out now."""
+    t = Tournament.objects.filter(pk=tournament_id, live=True, closed_at__isnull=True).first()
+    if t is None or not t.live_slots or timezone.now() >= t.live_slot(0)[0]:
+        return 0
+    entered = set(
+        Entry.objects.filter(tournament=t, user_id__in=list(user_ids)).values_list(
+            "user_id", flat=True
+        )
+    )
+    context = {
+        "tournament": t.name,
+        "starts_at": t.live_slot(0)[0],
+        "rounds": t.rounds,
+        "url": site_url(reverse("tournament_live", args=[t.pk])),
+    }
+    with get_connection() as connection:
+        return sum(
+            mail_send(
+                kind=MailKind.REMINDERS,
+                user_id=user_id,
+                object_id=t.pk,
+                context=context,
+                connection=connection,
+            )
+            for user_id in sorted(entered)
+        )
+
+
 # --- A new edition of a series ---------------------------------------------------------------
 
 
@@ -302,6 +346,7 @@ def account_mail_settings_update(
     mail_invites: bool,
     mail_announcements: bool = True,
     mail_fairplay: bool = True,
+    mail_reminders: bool = True,
 ) -> Account:
     """The account page's mail settings: the language of the mail and each kind on or off."""
     if language not in LANGUAGES:
@@ -314,6 +359,7 @@ def account_mail_settings_update(
         account.mail_invites = mail_invites
         account.mail_announcements = mail_announcements
         account.mail_fairplay = mail_fairplay
+        account.mail_reminders = mail_reminders
         account.save(
             update_fields=[
                 "language",
@@ -322,6 +368,7 @@ def account_mail_settings_update(
                 "mail_invites",
                 "mail_announcements",
                 "mail_fairplay",
+                "mail_reminders",
             ]
         )
     return account

@@ -603,6 +603,7 @@ LATER_COLUMNS = (
     "live",
     "live_slots",
     "live_slots_closed",
+    "live_reminded_at",
 )
 
 
