@@ -195,10 +195,17 @@ def test_the_slots_close_has_the_bot_finish_the_round_which_does_not_count(db: A
     assert t.live_slots_closed == 2
     row = EntryResult.objects.get(entry=gone_game.entry, upto=2)
     assert row.bot_rounds == [0] and row.rounds_counted == 1
-    # the last slot's end is the close's: the bot plays what is left, in round 2 only
+    # the last slot: its board at its end like the others, then the close
     factories.live_clock_at(t, 2)
     _play_round(quick_game, quick)
     factories.live_clock_at(t, 2, moment="ended")
+    assert live_services.live_closes_due() == []
+    assert live_services.live_slot_close(tournament_id=t.pk) == 1
+    gone_game.refresh_from_db()
+    assert gone_game.status == Game.Status.FINISHED and not gone_game.bot_finished
+    t.refresh_from_db()
+    assert permissions.results_visibility(user=None, tournament=t).rounds == 3
+    assert EntryResult.objects.get(entry=gone_game.entry, upto=3).bot_rounds == [0, 2]
     assert live_services.live_closes_due() == [t.pk]
     # (queued on commit, which a test's transaction never reaches: run here)
     closing_services.tournament_close(tournament_id=t.pk)

@@ -72,11 +72,13 @@ def test_beat_closes_each_slot_and_the_evening_in_a_real_worker(worker: Any) -> 
     assert t.live_slots_closed == 1
     assert GameRound.objects.get(game=gone_game, round_index=0).bot_from is not None
     assert EntryResult.objects.get(entry=gone_game.entry, upto=1).bot_rounds == [0]
-    # the last slot's end: the close is queued at once by the same beat task
+    # the last slot's end: its board, then the close, queued by the next beat task
     factories.live_clock_at(t, 1)
     _play_round(stays_game, stays)
     factories.live_clock_at(t, 1, moment="ended")
-    assert tasks.live_slots_close_due.delay().get(timeout=60) == []
+    assert tasks.live_slots_close_due.delay().get(timeout=60) == [t.pk]
+    _wait(lambda: Tournament.objects.get(pk=t.pk).live_slots_closed == 2, "the last slot")
+    tasks.live_slots_close_due.delay().get(timeout=60)
     _wait(lambda: Tournament.objects.get(pk=t.pk).closed_at is not None, "the close")
     final = EntryResult.objects.get(entry=gone_game.entry, upto=2)
     assert final.bot_rounds == [0, 1] and final.rounds_counted == 0 and final.unranked

@@ -71,10 +71,9 @@ def live_window(*, opens_at: datetime, slots: Sequence[Sequence[str]]) -> tuple[
 
 
 def _closable(t: Tournament, now: datetime) -> int:
-    """How many slots of ``t`` are closed once every slot whose time has passed is: all
-    but the last one (the last slot's close is the tournament's own)."""
+    """How many slots of ``t`` are closed once every slot whose time has passed is."""
     closed = t.live_slots_closed
-    while closed < len(t.live_slots) - 1 and t.live_slot(closed)[1] <= now:
+    while closed < len(t.live_slots) and t.live_slot(closed)[1] <= now:
         closed += 1
     return closed
 
@@ -103,12 +102,15 @@ def live_slots_due(*, now: datetime | None = None) -> list[int]:
 
 
 def live_closes_due(*, now: datetime | None = None) -> list[int]:
-    """Queue the close of every live evening whose last slot has ended (at most once a
-    minute each, ``closing.tournament_close_if_due``): its last round's board comes with
-    the close, within beat's few seconds rather than its minute. The ids queued."""
+    """Queue the close of every live evening whose last slot has been closed (at most
+    once a minute each, ``closing.tournament_close_if_due``): within beat's few seconds
+    of its board rather than the close's minute (which still closes one whose last slot
+    was not closed, ``closing.tournaments_due``). The ids queued."""
     now = now or timezone.now()
     queued = []
     for t in Tournament.objects.filter(live=True, closed_at__isnull=True, closes_at__lte=now):
+        if t.live_slots_closed < len(t.live_slots):
+            continue
         if closing.tournament_close_if_due(tournament=t):
             queued.append(t.pk)
     return queued
@@ -148,12 +150,14 @@ def _claim_key(tournament_id: int) -> str:
 
 
 def live_slot_close(*, tournament_id: int, now: datetime | None = None) -> int:
-    """Close every slot of a live evening whose time has passed (never the last: that is
-    the tournament's close, ``services.closing``): from then on nobody moves in its round
+    """Close every slot of a live evening whose time has passed: from then on nobody
+    moves in its round
     (``Tournament.live_round_open``), and every game still in such a round is played by
     the bot in the entrant's seat to that round's end, as the close does
     (``games_bot_finish_rounds``), then the next round is dealt and its bots play up to
-    the entrant's turn. Those rounds never count for the entrant. The entries' results
+    the entrant's turn (after the last round the game is over). Those rounds never count
+    for the entrant. The last slot's board comes so too, before the tournament's close
+    (``live_closes_due``: the audit, the secret, the final standings). The entries' results
     are written again and every open page learns of it (``live_status_forget``). Safe to
     repeat; one at a time per evening (a second, queued while the first runs, does
     nothing). The number of games the bot played on."""
