@@ -533,6 +533,15 @@ def play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "back_url": tournament.get_absolute_url() if tournament else reverse("home"),
             "pace": table_selectors.account_pace(user=request.user),
             "pace_url": reverse("api_account_pace"),
+            # a live club evening's round: its slot's countdown (static/js/live-table.js)
+            **(
+                {
+                    "live_status_url": reverse("api_tournament_live", args=[tournament.pk]),
+                    "live_lobby_url": reverse("tournament_live", args=[tournament.pk]),
+                }
+                if tournament is not None and tournament.live and not game.is_finished
+                else {}
+            ),
         },
     )
 

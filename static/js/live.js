@@ -78,7 +78,8 @@
       return;
     }
     skew = Date.parse(fresh.now) - Date.now();
-    const boardChanged = fresh.board_rounds !== status.board_rounds;
+    // a slot closed, or the evening closed (its board is final now)
+    const boardChanged = fresh.board_rounds !== status.board_rounds || (fresh.phase === "over" && status.phase !== "over");
     status = fresh;
     root.dataset.boardRounds = String(fresh.board_rounds);
     showPhase();

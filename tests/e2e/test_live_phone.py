@@ -74,12 +74,20 @@ def test_a_live_round_is_played_by_touch_on_a_phone(live_server: Any, browser: B
     expect(page.locator("#live-board")).to_contain_text("avondspeler")
     assert not page.evaluate(FITS)
     page.screenshot(path=str(ARTIFACTS / "phone-live-pause.png"))
-    # round 2 opens: to the table again
+    # round 2 opens: to the table again, where the round's slot counts down
     factories.live_clock_at(t, 1)
     page.wait_for_url(f"**/games/{game.pk}/", timeout=15_000)
     settle(page)
     assert table(page, "status") == "playing"
     _one_screen(page)
     assert Game.objects.get(pk=game.pk).round_index == 1
+    expect(page.locator("[data-testid=live-countdown]")).to_have_text(re.compile(r"^\d+:\d\d$"))
+    # the player waits at the table until the slot ends: the table goes to the lobby
+    factories.live_clock_at(t, 1, moment="ended")
+    page.wait_for_url(f"**/tournaments/{t.pk}/live/", timeout=15_000)
+    expect(page.locator("#live")).to_have_attribute("data-phase", "closing")
+    live_services.live_slot_close(tournament_id=t.pk)
+    played = Game.objects.get(pk=game.pk)
+    assert played.status == Game.Status.FINISHED and len(played.round_scores) == 2
     page.context.close()
     assert not errors, errors

@@ -100,7 +100,18 @@ def test_nobody_sees_a_rounds_cards_before_it_opens(db: Any) -> None:
     answer = client.get(reverse("api_game", args=[game.pk])).json()
     assert answer["observation"]["hand"] and answer["your_turn"] is True
     assert "live_wait" not in answer
-    assert client.get(reverse("play", args=[game.pk])).status_code == 200
+    table = client.get(reverse("play", args=[game.pk]))
+    assert table.status_code == 200
+    # the table counts the round's slot down and goes to the lobby when it ends
+    html = table.content.decode()
+    assert 'data-testid="live-slot"' in html and "js/live-table.js" in html
+    assert reverse("api_tournament_live", args=[t.pk]) in html
+    other = factories.make_tournament()
+    practice = entry_services.entry_join(tournament_id=other.pk, user=user).game
+    assert (
+        'data-testid="live-slot"'
+        not in client.get(reverse("play", args=[practice.pk])).content.decode()
+    )
 
 
 def test_entries_close_when_the_first_round_opens(db: Any) -> None:
