@@ -1,6 +1,6 @@
 """A live club evening end to end (issue 36 item 2), on the real stack: PostgreSQL, a REAL
-Celery worker over Redis and beat's task sent every half second as beat sends it, the
-site served by the live test server. Twenty players play three rounds through the API
+Celery worker over Redis and Celery beat in a process of its own with the site's
+schedule, the site served by the live test server. Twenty players play three rounds through the API
 with their tokens, one more in the browser on a phone; one of the API players drops out
 in the middle of round 2 (a draw, and gone). Nobody sees a round before it opens, a
 player who finished waits, each slot's close has the bot finish what is left (the
@@ -10,12 +10,15 @@ dropout's rounds do not count for them), every round's board comes to everyone w
 from __future__ import annotations
 
 import json
-import threading
+import os
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import factories
@@ -26,7 +29,7 @@ from playwright.sync_api import Browser, expect
 from jokeren.celery import app
 from tests.e2e.helpers import ARTIFACTS, log_in, settle, table
 from tests.e2e.test_phone import _dialog_fits, _phone_page, _play_to_the_round_end
-from tournaments import tasks, tokens
+from tournaments import tokens
 from tournaments.models import EntryResult, Game, GameRound, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
@@ -35,8 +38,6 @@ PLAYERS = 20
 ROUNDS = 3
 #: How often the lobby polls its status during the test (the page's: 2 s).
 LIVE_MS = 250
-#: How often the test sends beat's task (the schedule's: every second).
-BEAT_SECONDS = 0.5
 
 
 class Api:
@@ -112,24 +113,39 @@ def worker() -> Iterator[Any]:
 
 
 @pytest.fixture
-def beat(worker: Any) -> Iterator[None]:
-    """Beat's live-slot task sent every ``BEAT_SECONDS`` to the real worker, as Celery beat
-    sends it (``CELERY_BEAT_SCHEDULE["close-due-live-slots"]``)."""
+def beat(worker: Any, tmp_path: Path) -> Iterator[None]:
+    """Celery beat itself, in a process of its own with the site's schedule
+    (``CELERY_BEAT_SCHEDULE``: the live slots' task every second), sending its tasks
+    through Redis to the real worker."""
     assert app.conf.beat_schedule["close-due-live-slots"]["task"] == (
         "tournaments.tasks.live_slots_close_due"
     )
-    stop = threading.Event()
-
-    def run() -> None:
-        while not stop.is_set():
-            tasks.live_slots_close_due.delay()
-            stop.wait(BEAT_SECONDS)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    yield
-    stop.set()
-    thread.join(timeout=5)
+    assert app.conf.beat_schedule["close-due-live-slots"]["schedule"] <= 1.0
+    root = Path(__file__).resolve().parents[2]
+    log = (tmp_path / "beat.log").open("w")
+    process = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "celery"),
+            "-A",
+            "jokeren",
+            "beat",
+            "--schedule",
+            str(tmp_path / "beat-schedule"),
+            "-l",
+            "info",
+        ],
+        cwd=root,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+    assert "live_slots_close_due" in (tmp_path / "beat.log").read_text()
 
 
 def _board_after(t: Tournament, rounds: int, entries: int) -> bool:
@@ -214,7 +230,7 @@ def test_a_live_evening_of_twenty_players_and_one_in_the_browser(
                 page.screenshot(path=str(ARTIFACTS / f"live-evening-after-round-{r + 1}.png"))
     # the last slot's board came like the others; then beat's task queues the close
     _wait(lambda: Tournament.objects.get(pk=t.pk).closed_at is not None, "the close", 120)
-    # a round's board within 2 s of its slot's end (beat's half second included)
+    # a round's board within 2 s of its slot's end (beat's second included)
     assert max(seconds) < 2.0, seconds
 
     gone = Game.objects.get(pk=dropout_game)

@@ -359,3 +359,34 @@ def test_beat_closes_the_slots_whose_time_has_passed(db: Any, settings: Any) -> 
     t.refresh_from_db()
     game.refresh_from_db()
     assert t.live_slots_closed == 1 and game.round_index == 1
+
+
+def test_a_klaverjas_evening_waits_for_the_next_round_the_same_way(db: Any) -> None:
+    """Klaverjassen: the bots before South in the next round play when it is dealt (at the
+    end of the last one), but nothing of it is shown before it opens."""
+    t = factories.make_live_evening(game="klaverjas", preset="rotterdams", rounds=2)
+    user, game = _join(t, "klaverjasser")
+    factories.live_clock_at(t, 0)
+    client = _client(user)
+    game.refresh_from_db()
+    last: dict[str, Any] = {}
+    while game.round_index == 0:
+        response = client.post(
+            reverse("api_game_move", args=[game.pk]),
+            {"seq": game.seq, "action": factories.south_action(game)},
+            content_type="application/json",
+        )
+        assert response.status_code == 200
+        last = response.json()
+        game.refresh_from_db()
+    assert last["events"][-1]["type"] == "round_over"
+    assert last["observation"] is None and last["live_wait"]["round"] == 1
+    assert client.get(reverse("api_game", args=[game.pk])).json()["observation"] is None
+    factories.live_clock_at(t, 0, moment="ended")
+    live_services.live_slot_close(tournament_id=t.pk)
+    factories.live_clock_at(t, 1)
+    answer = client.get(reverse("api_game", args=[game.pk])).json()
+    assert answer["observation"]["hand"] and answer["round"] == 1
+    _play_round(game, user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and not game.bot_finished
