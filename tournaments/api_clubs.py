@@ -69,6 +69,18 @@ def tournament_json(t: Tournament, *, entrants: int | None = None) -> dict[str, 
         "club": club_json(t.club),
         "access": t.access,
         "pool_copies": t.pool_copies,
+        # a live club evening: each round's slot (docs/rules.md §5, "Live club evening")
+        "live": (
+            {
+                "slots": [
+                    {"opens_at": o.isoformat(), "closes_at": c.isoformat()}
+                    for o, c in map(t.live_slot, range(len(t.live_slots)))
+                ],
+                "slots_closed": t.live_slots_closed,
+            }
+            if t.live
+            else None
+        ),
     }
 
 

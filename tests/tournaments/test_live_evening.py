@@ -308,6 +308,14 @@ def test_the_lobby_counts_down_and_sends_an_entrant_to_the_table(db: Any) -> Non
         'data-testid="live-join"'
         in newcomer.get(reverse("tournament_live", args=[t.pk])).content.decode()
     )
+    # the tournament's API says its slots
+    detail = Client().get(reverse("api_tournament", args=[t.pk])).json()
+    assert [s["opens_at"] for s in detail["live"]["slots"]] == [
+        t.live_slot(r)[0].isoformat() for r in range(2)
+    ]
+    assert detail["live"]["slots_closed"] == 0
+    other = factories.make_tournament()
+    assert Client().get(reverse("api_tournament", args=[other.pk])).json()["live"] is None
     # the tournament's page leads to it
     assert (
         reverse("tournament_live", args=[t.pk])
@@ -390,3 +398,47 @@ def test_a_klaverjas_evening_waits_for_the_next_round_the_same_way(db: Any) -> N
     _play_round(game, user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and not game.bot_finished
+
+
+def test_the_live_answers_are_the_ones_the_api_description_gives(db: Any) -> None:
+    """The lobby's status, a game waiting for its round, a move that ends a round before
+    the next opens and the tournament with its slots validate against the OpenAPI
+    description (tournaments/openapi.json)."""
+    from tests.tournaments.test_openapi import check
+
+    t = factories.make_live_evening(rounds=2)
+    user, game = _join(t, "beschreven")
+    client = _client(user)
+    check(
+        client.get(reverse("api_tournament_live", args=[t.pk])),
+        "/api/tournaments/{tournament_id}/live/",
+        "get",
+    )
+    check(
+        Client().get(reverse("api_tournament_live", args=[0])),
+        "/api/tournaments/{tournament_id}/live/",
+        "get",
+    )
+    check(client.get(reverse("api_game", args=[game.pk])), "/api/games/{game_id}/", "get")
+    check(
+        client.get(reverse("api_tournament", args=[t.pk])),
+        "/api/tournaments/{tournament_id}/",
+        "get",
+    )
+    factories.live_clock_at(t, 0)
+    game.refresh_from_db()
+    while game.round_index == 0:
+        response = client.post(
+            reverse("api_game_move", args=[game.pk]),
+            {"seq": game.seq, "action": factories.south_action(game)},
+            content_type="application/json",
+        )
+        game.refresh_from_db()
+    check(response, "/api/games/{game_id}/moves/", "post")
+    refused = client.post(
+        reverse("api_game_move", args=[game.pk]),
+        {"seq": game.seq, "action": {"type": "draw", "source": "stock"}},
+        content_type="application/json",
+    )
+    assert refused.json()["error"]["code"] == "live_round_not_open"
+    check(refused, "/api/games/{game_id}/moves/", "post")
