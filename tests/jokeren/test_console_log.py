@@ -4,7 +4,10 @@ terminal ("Task … succeeded", "No hostname was supplied")."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
 import sys
 from typing import Any
 
@@ -50,6 +53,33 @@ def test_403_and_404_log_no_traceback(client: Client, caplog: Any) -> None:
     assert "Traceback" not in text and "PermissionDenied" not in text
 
 
+def _levels(**env: str) -> dict[str, int]:
+    """The effective levels of Celery's task trace and kombu's connection logger once
+    Django is set up (its ``LOGGING``) with the site's settings under ``env``: a process
+    of its own, as the settings read the environment once."""
+    script = (
+        "import json, logging, django; django.setup(); print(json.dumps({n: "
+        "logging.getLogger(n).getEffectiveLevel() for n in "
+        "('celery.app.trace', 'kombu.connection')}))"
+    )
+    base = {
+        k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "LOG_LEVEL")
+    }
+    base["DJANGO_SETTINGS_MODULE"] = "jokeren.settings"
+    done = subprocess.run(
+        [sys.executable, "-c", script], env={**base, **env}, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    levels: dict[str, int] = json.loads(done.stdout.strip().splitlines()[-1])
+    return levels
+
+
 def test_inline_tasks_and_the_memory_broker_are_quiet() -> None:
-    assert logging.getLogger("celery.app.trace").getEffectiveLevel() >= logging.WARNING
-    assert logging.getLogger("kombu.connection").getEffectiveLevel() >= logging.ERROR
+    # the embedded default of scripts/run.sh: tasks inline, the in-memory broker
+    inline = _levels()
+    assert inline["celery.app.trace"] >= logging.WARNING
+    assert inline["kombu.connection"] >= logging.ERROR
+    # with Redis a real worker runs the tasks and still logs each of them
+    worker = _levels(REDIS_URL="redis://127.0.0.1:6379/15")
+    assert worker["celery.app.trace"] <= logging.INFO
+    assert worker["kombu.connection"] <= logging.INFO
