@@ -57,6 +57,9 @@ def main() -> None:
     parser.add_argument("--beat", type=float, default=1.0, help="beat's period, seconds")
     parser.add_argument("--pings", type=int, default=2000, help="status requests (and pings)")
     parser.add_argument(
+        "--board-viewers", type=int, default=100, help="entrants whose board is timed"
+    )
+    parser.add_argument(
         "--secret", default="6c6976652d6576656e696e67", help="the deal secret (hex)"
     )
     add_out_option(parser)
@@ -273,6 +276,29 @@ def main() -> None:
         assert response.status_code == 200, response.content
     n = max(1, args.pings // block) * block
     per_status, per_ping = status_cpu / n, ping_cpu / n
+    # after a slot's close every lobby takes the board (its first page, the same for
+    # everyone, rendered once and kept in the cache): for logged-in entrants, alternating
+    # with pings; the first one renders it
+    board_url = f"/tournaments/{t.pk}/live/board/"
+    viewers = []
+    for user, _game in games[: args.board_viewers]:
+        viewer = Client(HTTP_HOST="127.0.0.1")
+        viewer.force_login(user)
+        viewers.append(viewer)
+    cpu = time.process_time()
+    viewers[0].get(board_url) if viewers else None
+    first_board = time.process_time() - cpu
+    board_cpu = board_wall = board_ping_cpu = 0.0
+    for viewer in viewers:
+        cpu = time.process_time()
+        client.get("/api/ping/")
+        board_ping_cpu += time.process_time() - cpu
+        cpu, wall = time.process_time(), time.perf_counter()
+        response = viewer.get(board_url)
+        board_cpu += time.process_time() - cpu
+        board_wall += time.perf_counter() - wall
+        assert response.status_code == 200
+    per_board = board_cpu / max(1, len(viewers))
     # every player's lobby asks every 2 s
     share = args.players / 2 * per_status
     load_end = os.getloadavg()
@@ -284,6 +310,11 @@ def main() -> None:
         "ping_ms_cpu": 1000 * per_ping,
         "status_over_ping": per_status / per_ping,
         "polling_cpu_share_of_one_core": share,
+        "board_first_ms_cpu": 1000 * first_board,
+        "board_ms_cpu": 1000 * per_board,
+        "board_ms_wall": 1000 * board_wall / max(1, len(viewers)),
+        "board_over_ping": per_board / max(1e-9, board_ping_cpu / max(1, len(viewers))),
+        "board_cpu_seconds_all_lobbies": per_board * args.players,
         "joins_seconds": joins,
         "workers": args.workers,
         "beat_seconds": args.beat,
@@ -296,6 +327,12 @@ def main() -> None:
         f" {1000 * per_ping:.3f} ms ({per_status / per_ping:.2f} times); {args.players} lobbies"
         f" polling every 2 s take {100 * share:.1f}% of one core;"
         f" load average {load_start[0]:.2f} -> {load_end[0]:.2f}"
+    )
+    print(
+        f"the lobby's board rendered in {1000 * first_board:.1f} ms CPU, then"
+        f" {1000 * per_board:.2f} ms CPU a lobby"
+        f" ({result['board_over_ping']:.0f} times a ping); {args.players} lobbies taking it"
+        f" after a slot: {per_board * args.players:.1f} s of CPU"
     )
     write_json(out, "live_evening.json", result)
 

@@ -692,6 +692,7 @@ ROUTES: dict[str, str] = {
     "fairplay_bar_lift": "may_lift_play_bar",
     "tournament_deal_again": "may_play_deal_again",
     "tournament_live": "may_see_live_board",
+    "tournament_live_board": "may_see_live_board",
     "api_tournament_live": "may_see_live_board",
     "preset_rules": PUBLIC,
     "practice": "is_logged_in",

@@ -24,6 +24,11 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path("tournaments/<int:pk>/live/", views.tournament_live, name="tournament_live"),
     path(
+        "tournaments/<int:pk>/live/board/",
+        views.tournament_live_board,
+        name="tournament_live_board",
+    ),
+    path(
         "tournaments/<int:pk>/leaderboard/",
         views.tournament_leaderboard,
         name="tournament_leaderboard",

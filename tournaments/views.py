@@ -7,10 +7,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import select_template
+from django.template.loader import render_to_string, select_template
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
@@ -628,3 +630,39 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
         and live_selectors.live_status(state)["phase"] == "lobby",
     }
     return render(request, "tournaments/live.html", context)
+
+
+#: How long a live evening's shared board is kept (its key changes with every results
+#: write anyway: ``standing_selectors.stamped_key``).
+LIVE_BOARD_SECONDS = 300
+
+
+def tournament_live_board(request: HttpRequest, pk: int) -> HttpResponse:
+    """A live evening's board as its lobby takes it when a slot has closed: the first
+    page of the leaderboard as everyone sees it (in a live evening every viewer sees the
+    same rounds, ``permissions.results_visibility``), rendered once per change of the
+    results and language and kept in the cache, so that every lobby taking it at the
+    same moment costs a cache read, not a render (benchmarks/live_evening.py)."""
+    tournament = views_access.tournament_or_404(request, pk)
+    if not permissions.may_see_live_board(tournament=tournament):
+        raise Http404
+    visibility = permissions.results_visibility(user=None, tournament=tournament)
+    language = translation.get_language() or "nl"
+    key = standing_selectors.stamped_key(
+        tournament, f"live-board:{visibility.rounds}:{visibility.final}:{language}"
+    )
+    html = cache.get(key) if key is not None else None
+    if not isinstance(html, str):
+        board = standing_selectors.standings_page(tournament=tournament, user=None, page=1)
+        context = _leaderboard_context(
+            request,
+            tournament=tournament,
+            board=board,
+            extras=analysis.board_extras_for(tournament=tournament, board=board),
+        )
+        # the same for everyone: no ratings column asked by one viewer, no "me" row
+        context.update(show_ratings=False, ratings={})
+        html = render_to_string("tournaments/leaderboard_fragment.html", context)
+        if key is not None:
+            cache.set(key, html, LIVE_BOARD_SECONDS)
+    return HttpResponse(html)

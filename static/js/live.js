@@ -1,7 +1,8 @@
 // A live club evening's lobby (templates/tournaments/live.html): counts down to the next
 // round's opening or to its slot's end, follows the evening by polling its status
 // (api_tournament_live, answered from the server's cache) every few seconds, takes the
-// board again when a slot has closed (the server renders it: views.tournament_leaderboard)
+// board again when a slot has closed (the server renders it once for everyone and keeps
+// it in its cache: views.tournament_live_board)
 // and sends an entrant to their table the moment their round opens. No reload.
 (function () {
   "use strict";

@@ -442,3 +442,30 @@ def test_the_live_answers_are_the_ones_the_api_description_gives(db: Any) -> Non
     )
     assert refused.json()["error"]["code"] == "live_round_not_open"
     check(refused, "/api/games/{game_id}/moves/", "post")
+
+
+def test_every_lobby_takes_the_same_board_from_the_cache(
+    db: Any, django_assert_max_num_queries: Any
+) -> None:
+    t = factories.make_live_evening(rounds=2)
+    first, first_game = _join(t, "eerste")
+    second, _second_game = _join(t, "tweede")
+    url = reverse("tournament_live_board", args=[t.pk])
+    before = Client().get(url).content.decode()
+    assert "eerste" in before and 'data-testid="vs-par"' not in before
+    factories.live_clock_at(t, 0)
+    _play_round(first_game, first)
+    # finished, but the slot is open: nobody sees the round's figures yet
+    assert 'data-testid="vs-par"' not in _client(first).get(url).content.decode()
+    factories.live_clock_at(t, 0, moment="ended")
+    live_services.live_slot_close(tournament_id=t.pk)
+    mine = _client(first).get(url + "?ratings=1").content.decode()
+    assert 'data-testid="vs-par"' in mine and 'class="me"' not in mine
+    assert "board-rating" not in mine
+    # the same HTML for everyone, from the cache: no render, a few reads of who may see
+    other = _client(second)
+    with django_assert_max_num_queries(4):
+        theirs = other.get(url).content.decode()
+    assert theirs == mine == Client().get(url).content.decode()
+    page = Client().get(reverse("tournament_live", args=[t.pk])).content.decode()
+    assert f'data-board-url="{url}"' in page
