@@ -432,6 +432,25 @@ class TournamentForm(RefusesControlCharacters, forms.Form):
             "rows": rows,
         }
 
+    #: The general fields that apply only with a value of the "live" box (a live club
+    #: evening: its schedule; any other tournament: its closing time), and that value.
+    LIVE_ONLY: Mapping[str, str] = {
+        "live_start": "on",
+        "live_slot_minutes": "on",
+        "live_pause_minutes": "on",
+        "closes_at": "",
+    }
+
+    def main_rows(self) -> list[VariantRow]:
+        """The general fields with the condition under which each applies (the page hides
+        the live evening's schedule until its box is ticked, and the closing time then)."""
+        return [
+            VariantRow(bound, "live", self.LIVE_ONLY[bound.name])
+            if bound.name in self.LIVE_ONLY and "live" in self.fields
+            else VariantRow(bound, "", "")
+            for bound in self.main_fields()
+        ]
+
     def main_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if not name.startswith(VARIANT_PREFIX)]
 

@@ -31,7 +31,9 @@
     conditional.forEach((box) => {
       const control = form.elements.namedItem(box.dataset.appliesField);
       if (!control) return;
-      box.hidden = !box.dataset.appliesValues.split(",").includes(control.value);
+      // a box: "on" while ticked, "" while not (a live club evening's schedule)
+      const value = control.type === "checkbox" ? (control.checked ? "on" : "") : control.value;
+      box.hidden = !box.dataset.appliesValues.split(",").includes(value);
       inputsOf(box).forEach((i) => (i.disabled = box.hidden || i.dataset.locked === "true"));
     });
   }
