@@ -91,3 +91,39 @@ def test_a_live_round_is_played_by_touch_on_a_phone(live_server: Any, browser: B
     assert played.status == Game.Status.FINISHED and len(played.round_scores) == 2
     page.context.close()
     assert not errors, errors
+
+
+def test_a_live_klaverjas_round_is_played_by_touch_on_a_phone(
+    live_server: Any, browser: Browser
+) -> None:
+    t = factories.make_live_evening(game="klaverjas", preset="rotterdams", rounds=2)
+    me = factories.make_user("klaverjasavond")
+    game = entry_services.entry_join(tournament_id=t.pk, user=me).game
+    page = _phone_page(browser, {"width": 390, "height": 844}, mobile=True)
+    page.context.add_init_script(f"window.JK_LIVE_MS = {LIVE_MS};")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, live_server.url, "klaverjasavond")
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/live/")
+    expect(page.locator("#live")).to_have_attribute("data-phase", "lobby")
+    factories.live_clock_at(t, 0)
+    page.wait_for_url(f"**/games/{game.pk}/", timeout=15_000)
+    settle(page)
+    expect(page.locator("[data-testid=live-countdown]")).to_have_text(re.compile(r"^\d+:\d\d$"))
+    for _step in range(40):
+        settle(page)
+        if page.eval_on_selector("[data-testid=dialog]", "d => d.open"):
+            break
+        _targets_fit(page)
+        if table(page, "phase") == "bidding":
+            bids = page.locator("[data-testid^=bid-play], [data-testid=bid-pass]")
+            bids.first.tap()
+        else:
+            page.locator("[data-testid=hand-card][data-legal=true]").last.tap()
+    _dialog_fits(page)
+    page.tap("[data-testid=continue]")
+    page.wait_for_url(f"**/tournaments/{t.pk}/live/", timeout=15_000)
+    expect(page.locator("#live")).to_have_attribute("data-phase", "playing")
+    assert not page.evaluate(FITS)
+    page.context.close()
+    assert not errors, errors
