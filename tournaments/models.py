@@ -422,6 +422,14 @@ class Tournament(ContestSettings):
         opens, closes = self.live_slot(round_index)
         return bool(opens <= now < closes)
 
+    def entries_open(self, now: Any = None) -> bool:
+        """Entrants may join now: the window is open and, in a live evening, its first
+        round has not opened (docs/rules.md §5, "Live club evening", rule 2)."""
+        now = now or timezone.now()
+        if not self.window_open(now):
+            return False
+        return not (self.live and self.live_slots and self.live_slot(0)[0] <= now)
+
     def window_open(self, now: Any = None) -> bool:
         """Entrants may join and play: opened, not yet at the closing time, not closed."""
         now = now or timezone.now()

@@ -118,7 +118,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "entrants": entries,
         "can_join": request.user.is_authenticated
         and my_game is None
-        and tournament.window_open()
+        and tournament.entries_open()
         and entries < tournament.max_entrants
         and permissions.may_enter_tournament(
             user=request.user,
@@ -625,9 +625,8 @@ def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         "may_enter": permissions.may_enter_tournament(user=request.user, tournament=tournament)
         and my_game is None
-        and tournament.window_open()
-        and bool(state.slots)
-        and live_selectors.live_status(state)["phase"] == "lobby",
+        and tournament.entries_open()
+        and tournament.entries.count() < tournament.max_entrants,
     }
     return render(request, "tournaments/live.html", context)
 

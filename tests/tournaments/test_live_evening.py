@@ -117,9 +117,16 @@ def test_nobody_sees_a_rounds_cards_before_it_opens(db: Any) -> None:
 def test_entries_close_when_the_first_round_opens(db: Any) -> None:
     t = factories.make_live_evening(rounds=1)
     _join(t, "optijd")
+    late = _client(factories.make_user("laatkomer"))
+    join = f"/tournaments/{t.pk}/join/"
+    assert join in late.get(reverse("tournament_detail", args=[t.pk])).content.decode()
     factories.live_clock_at(t, 0)
     with pytest.raises(TournamentNotOpen):
         _join(t, "telaat")
+    # neither the tournament's page nor the lobby offers to join any more
+    assert join not in late.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    lobby = late.get(reverse("tournament_live", args=[t.pk])).content.decode()
+    assert 'data-testid="live-join"' not in lobby
 
 
 def test_an_entrant_who_finished_a_round_waits_for_the_next_one(db: Any) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from common.device import Device
@@ -37,8 +36,8 @@ def entry_join(
         t = Tournament.objects.select_for_update().get(pk=tournament_id)
         if not t.window_open():
             raise TournamentNotOpen.of(_("This tournament is not open for entries."))
-        if t.live and timezone.now() >= t.live_slot(0)[0]:
-            # a live evening: entries close when its first round opens (docs/rules.md §7)
+        if not t.entries_open():
+            # a live evening: entries close when its first round opens (docs/rules.md §5)
             raise TournamentNotOpen.of(_("This live evening has started: entries are closed."))
         check_admits(tournament=t, user=user)
         check_may_enter(tournament=t, user=user, code=code)
