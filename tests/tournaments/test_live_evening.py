@@ -129,13 +129,9 @@ def test_entries_close_when_the_first_round_opens(db: Any) -> None:
     assert 'data-testid="live-join"' not in lobby
 
 
-def test_an_entrant_who_finished_a_round_waits_for_the_next_one(db: Any) -> None:
-    t = factories.make_live_evening(rounds=2)
-    user, game = _join(t, "snel")
-    factories.live_clock_at(t, 0)
-    client = _client(user)
-    game.refresh_from_db()
-    # play through the API up to the round's end: its last answer stops at the round's end
+def _play_round_through_api(client: Client, game: Game) -> dict[str, Any]:
+    """Play South's moves of round 0 through the API, as the basic bot would, and return
+    the answer to the move that ended the round."""
     last: dict[str, Any] = {}
     while game.round_index == 0:
         response = client.post(
@@ -146,6 +142,17 @@ def test_an_entrant_who_finished_a_round_waits_for_the_next_one(db: Any) -> None
         assert response.status_code == 200
         last = response.json()
         game.refresh_from_db()
+    return last
+
+
+def test_an_entrant_who_finished_a_round_waits_for_the_next_one(db: Any) -> None:
+    t = factories.make_live_evening(rounds=2)
+    user, game = _join(t, "snel")
+    factories.live_clock_at(t, 0)
+    client = _client(user)
+    game.refresh_from_db()
+    # play through the API up to the round's end: its last answer stops at the round's end
+    last = _play_round_through_api(client, game)
     assert last["events"][-1]["type"] == "round_over"
     assert last["observation"] is None and last["live_wait"]["round"] == 1
     # round 1's bots may have played up to South, but nothing of it is shown or playable
@@ -384,16 +391,7 @@ def test_a_klaverjas_evening_waits_for_the_next_round_the_same_way(db: Any) -> N
     factories.live_clock_at(t, 0)
     client = _client(user)
     game.refresh_from_db()
-    last: dict[str, Any] = {}
-    while game.round_index == 0:
-        response = client.post(
-            reverse("api_game_move", args=[game.pk]),
-            {"seq": game.seq, "action": factories.south_action(game)},
-            content_type="application/json",
-        )
-        assert response.status_code == 200
-        last = response.json()
-        game.refresh_from_db()
+    last = _play_round_through_api(client, game)
     assert last["events"][-1]["type"] == "round_over"
     assert last["observation"] is None and last["live_wait"]["round"] == 1
     assert client.get(reverse("api_game", args=[game.pk])).json()["observation"] is None
