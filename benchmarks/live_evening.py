@@ -29,15 +29,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import subprocess
-import sys
 import threading
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from in_process import site_setup
 from run_output import add_out_option, out_dir, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,16 +64,7 @@ def main() -> None:
     add_out_option(parser)
     args = parser.parse_args()
     out = out_dir(args.out, "live_evening")
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jokeren.settings")
-    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,testserver")
-    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
-    os.environ.setdefault("MOVE_RATE_LIMIT", "")
-    os.environ.setdefault("SECRET_KEY", secrets.token_hex(32))  # DEBUG stays off
-    import django
-
-    django.setup()
+    site_setup()
     from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.test import Client

@@ -4,7 +4,7 @@ through Django's whole request handling (every middleware, a logged-in session, 
 check), alternating with blocks of ``GET /api/ping/``. CPU time (``time.process_time``) is
 what a busy machine disturbs least; the database's own work runs in the PostgreSQL
 server and is not counted (its queries are, and the wall time beside the CPU time shows
-the waiting). South's moves are computed beforehand (``load.south_moves``), untimed.
+the waiting). South's moves are computed beforehand (``load_moves.south_moves``), untimed.
 
 Run against a database of your own (it is migrated; the games stay in it)::
 
@@ -22,16 +22,13 @@ import argparse
 import cProfile
 import os
 import pstats
-import secrets
 import sys
 import time
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
+from in_process import site_setup
 from run_output import add_out_option, out_dir
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
@@ -60,23 +57,14 @@ def main() -> None:
         help="the tournament's deal secret (hex): the same deals, so runs compare",
     )
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jokeren.settings")
-    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,testserver")
-    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
-    os.environ.setdefault("MOVE_RATE_LIMIT", "")
-    os.environ.setdefault("SECRET_KEY", secrets.token_hex(32))  # DEBUG stays off
-    import django
-
-    django.setup()
+    site_setup()
     from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
-    from load import south_moves
+    from load_moves import south_moves
 
     from tournaments.models import Tournament
     from tournaments.services import clubs as club_services
@@ -218,7 +206,7 @@ def _backend_pid(connection: Any) -> int | None:
 
 def _cpu_of(pid: int | None) -> float:
     """User and system CPU seconds of a process so far (0 without one)."""
-    from load import cpu_seconds
+    from load_site import cpu_seconds
 
     return 0.0 if pid is None else cpu_seconds(pid)
 
