@@ -8,7 +8,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Collection
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from allauth.account.models import EmailAddress
@@ -18,8 +18,9 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from engine import dealing
+from tournaments import series as series_services
 from tournaments.games import PLAYER_SEAT, module_of
-from tournaments.models import Access, Club, Membership, Tournament
+from tournaments.models import Access, Club, Membership, Series, Tournament
 from tournaments.services import closing as closing_services
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
@@ -106,6 +107,24 @@ def add_member(club: Club, user: Any, role: str = Membership.Role.MEMBER) -> Mem
     if role in (Membership.Role.OWNER, Membership.Role.ORGANIZER):
         add_second_factor(user)
     return club_services.membership_add(club=club, user=user, role=role)
+
+
+def make_series(*, created_by: Any, club: Club, **fields: Any) -> Series:
+    """A daily series of one-round Jokeren 7 editions (basic bots, open 120 minutes at
+    this time of day, from 1 January 2026) through the service; ``fields`` set others."""
+    values: dict[str, Any] = {
+        "name": "Reeks",
+        "game": "jokeren",
+        "preset": "jokeren7",
+        "rounds": 1,
+        "bot_level": "basic",
+        "kind": "daily",
+        "time_of_day": datetime.now().time().replace(microsecond=0),
+        "window_minutes": 120,
+        "starts_on": date(2026, 1, 1),
+        **fields,
+    }
+    return series_services.series_create(created_by=created_by, club=club, **values)
 
 
 def make_tournament(

@@ -8,7 +8,7 @@ answers them 404. A member sees the same lists with it."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import factories
@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from tournaments import tokens
 from tournaments.models import Access, Membership
-from tournaments.series import series_create, series_edition_create
+from tournaments.series import series_edition_create
 from tournaments.services import closing as closing_services
 from tournaments.services import entries as entry_services
 from tournaments.services import ratings as rating_services
@@ -62,19 +62,8 @@ class Field:
         ).game
         entry_services.entry_join(tournament_id=self.invite.pk, user=self.member)
         entry_services.entry_join(tournament_id=self.public.pk, user=self.player)
-        self.series = series_create(
-            created_by=self.owner,
-            club=self.club,
-            access=Access.MEMBERS,
-            name=SERIES_NAME,
-            game="jokeren",
-            preset="jokeren7",
-            rounds=1,
-            bot_level="basic",
-            kind="daily",
-            time_of_day=datetime.now().time().replace(microsecond=0),
-            window_minutes=120,
-            starts_on=date(2026, 1, 1),
+        self.series = factories.make_series(
+            created_by=self.owner, club=self.club, access=Access.MEMBERS, name=SERIES_NAME
         )
         edition = series_edition_create(
             series=self.series, opens_at=timezone.now() - timedelta(minutes=1)
@@ -82,18 +71,8 @@ class Field:
         assert edition is not None and edition.access == Access.MEMBERS
         assert edition.club == self.club
         self.edition = edition
-        self.public_series = series_create(
-            created_by=self.owner,
-            club=self.club,
-            name="Open reeks",
-            game="jokeren",
-            preset="jokeren7",
-            rounds=1,
-            bot_level="basic",
-            kind="daily",
-            time_of_day=datetime.now().time().replace(microsecond=0),
-            window_minutes=120,
-            starts_on=date(2026, 1, 1),
+        self.public_series = factories.make_series(
+            created_by=self.owner, club=self.club, name="Open reeks"
         )
         # a public one the member and the player played, rated before the private one
         self.public_closed = factories.make_tournament(

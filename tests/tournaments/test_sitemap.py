@@ -6,7 +6,8 @@ or a tournament not open yet."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import timedelta
+from typing import Any
 
 import factories
 import pytest
@@ -14,27 +15,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Access, Tournament
-from tournaments.series import series_create
+from tournaments.models import Access, Club, Series, Tournament
 from tournaments.services import clubs as club_services
 
 pytestmark = pytest.mark.django_db
 
 
-def _series(club: object, owner: object, access: str, name: str) -> object:
-    return series_create(
-        created_by=owner,
-        club=club,
-        access=access,
-        name=name,
-        game="jokeren",
-        preset="jokeren7",
-        rounds=1,
-        bot_level="basic",
-        kind="daily",
-        time_of_day=datetime.now().time().replace(microsecond=0),
-        window_minutes=60,
-        starts_on=date(2026, 1, 1),
+def _series(club: Club, owner: Any, access: str, name: str) -> Series:
+    return factories.make_series(
+        created_by=owner, club=club, access=access, name=name, window_minutes=60
     )
 
 
